@@ -1,0 +1,21 @@
+// Who is calling, and what each role may do (API.md §2). Pure rules; keys live in src/auth/.
+
+export const ROLES = ['agent', 'operator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Principal {
+  id: string;
+  roles: readonly Role[];
+  restricted: boolean;
+}
+
+/** The identity used when access control is off: every door open, no key. */
+export const ANONYMOUS_OPEN: Principal = Object.freeze({
+  id: 'anonymous',
+  roles: Object.freeze(['admin'] as Role[]),
+  restricted: false,
+});
+
+export function hasRole(p: Principal, ...roles: Role[]): boolean {
+  return p.roles.includes('admin') || roles.some((r) => p.roles.includes(r));
+}

@@ -1,0 +1,91 @@
+// The question record: what the store keeps and every surface shows (API.md §4).
+// Times are epoch milliseconds here; surfaces render them as RFC 3339.
+
+export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'] as const;
+export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
+
+export const QUESTION_STATUSES = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'] as const;
+export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
+export type ClosedStatus = Exclude<QuestionStatus, 'PENDING'>;
+
+export const MEDIA_KINDS = ['IMAGE', 'LINK'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+export interface MediaItem {
+  kind: MediaKind;
+  url: string;
+  caption?: string;
+}
+
+export interface VerifierBinding {
+  name: string;
+  config: Record<string, unknown>;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** The part of a question fixed when it is asked. */
+export interface QuestionSpec {
+  id: string;
+  text: string;
+  format: AnswerFormat;
+  options: string[] | null;
+  schema: JsonObject | null;
+  /** EXTERNAL: the final URL the person visits (template already substituted). */
+  link: string | null;
+  verifier: VerifierBinding | null;
+  media: MediaItem[] | null;
+  groupId: string | null;
+  audience: string | null;
+  channel: string | null;
+  recipient: string | null;
+  sensitive: boolean;
+  askedBy: string;
+  idempotencyKey: string | null;
+  createdAt: number;
+  timeoutAt: number;
+}
+
+/** How a question left PENDING; absent while it is pending. */
+export interface Resolution {
+  status: ClosedStatus;
+  /** Always null for sensitive questions: their answer lives only in the one-read reply slot. */
+  answer: unknown;
+  answeredBy: string | null;
+  answeredAt: number | null;
+  closedAt: number | null;
+  cancelReason: string | null;
+}
+
+export interface QuestionRecord extends QuestionSpec {
+  status: QuestionStatus;
+  answer: unknown;
+  answeredBy: string | null;
+  answeredAt: number | null;
+  closedAt: number | null;
+  cancelReason: string | null;
+}
+
+export function recordOf(spec: QuestionSpec, resolution: Resolution | null): QuestionRecord {
+  if (!resolution) {
+    return {
+      ...spec,
+      status: 'PENDING',
+      answer: null,
+      answeredBy: null,
+      answeredAt: null,
+      closedAt: null,
+      cancelReason: null,
+    };
+  }
+  return { ...spec, ...resolution };
+}
+
+export function isPending(record: QuestionRecord): boolean {
+  return record.status === 'PENDING';
+}
+
+/** EXTERNAL questions bound to a webhook verifier: their link is never shown. */
+export function isServerVerified(record: QuestionSpec): boolean {
+  return record.format === 'EXTERNAL' && record.verifier !== null;
+}

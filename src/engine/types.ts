@@ -1,0 +1,60 @@
+// The Interactions service as every surface sees it. Surfaces call these methods only.
+import type { Principal } from '../domain/principal.ts';
+import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
+import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/types.ts';
+
+export interface AskResult {
+  question: QuestionRecord;
+  /** PENDING when the hold ended first: call awaitAnswer(question.id). */
+  status: QuestionStatus;
+  /** The answer, for the asker (a sensitive answer once, then null). */
+  answer: unknown;
+  /** EXTERNAL/channel questions: shown to the asker only. */
+  callbackUrl: string | null;
+}
+
+export interface WaitOptions {
+  /** Seconds to hold before returning PENDING; default from settings; 0 returns at once. */
+  holdSeconds?: number | null;
+  /** Aborts the wait (a dropped client), never the question. */
+  signal?: AbortSignal;
+}
+
+export interface AskOptions extends WaitOptions {
+  preparedId?: string | null;
+}
+
+export interface PreparedExternal {
+  id: string;
+  callbackUrl: string;
+  expiresAt: number;
+}
+
+export type FeedEvent =
+  | { type: 'SNAPSHOT'; questions: QuestionRecord[] }
+  | { type: StoreEventType; questions: [QuestionRecord] };
+
+export interface FeedListener {
+  /** One change the principal may see. */
+  event(e: { type: StoreEventType; question: QuestionRecord }): void;
+  /** Changes may have been missed: re-read the snapshot. */
+  resync(): void;
+}
+
+export interface Interactions {
+  ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
+  awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
+  answer(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
+  cancel(principal: Principal, id: string, reason?: string | null): Promise<QuestionRecord>;
+  get(principal: Principal, id: string): Promise<QuestionRecord | null>;
+  list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<Page>;
+  /** Every pending question the principal may see, oldest first. */
+  pending(principal: Principal): Promise<QuestionRecord[]>;
+  /** Live changes the principal may see. Returns the unsubscribe function. */
+  watch(principal: Principal, listener: FeedListener): () => void;
+  /** Subscribe to the store's announcements and start the reaper. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Whether the store answers. */
+  ready(): Promise<boolean>;
+}

@@ -1,0 +1,110 @@
+// The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
+// Every state change is one atomic step that also publishes its announcement.
+import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
+
+export type StoreEventType = 'ASKED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
+
+export interface StoreEvent {
+  type: StoreEventType;
+  /** The question as it is after the change (sensitive answers are never in it). */
+  question: QuestionRecord;
+}
+
+export interface StoreListener {
+  /** One announced change. */
+  event(e: StoreEvent): void;
+  /** Announcements may have been lost (the subscriber reconnected): re-read what you hold. */
+  resync(): void;
+}
+
+export interface CreateOptions {
+  /** Most questions pending at once, all callers together. */
+  maxPending: number;
+  /** How long a resolved question stays readable. */
+  retentionMs: number;
+  /** SHA-256 (hex) of the callback ticket, when the question has one. */
+  ticketHash?: string | null;
+  /** Consume this prepareExternal reservation (its ticket becomes the question's). */
+  preparedId?: string | null;
+}
+
+export type CreateResult =
+  | { kind: 'created'; question: QuestionRecord }
+  /** The asker's idempotency key already named a question: that one, unchanged. */
+  | { kind: 'existing'; question: QuestionRecord }
+  | { kind: 'limit' }
+  /** preparedId named no live reservation. */
+  | { kind: 'no-reservation' };
+
+export interface ClaimInput {
+  status: ClosedStatus;
+  /** Stored on the record; pass null for sensitive questions. */
+  answer?: unknown;
+  /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
+  reply?: unknown;
+  answeredBy?: string | null;
+  cancelReason?: string | null;
+  now: number;
+  retentionMs: number;
+}
+
+export type ClaimResult =
+  | { kind: 'won'; question: QuestionRecord }
+  /** Someone else resolved it first (or it was past its deadline: then it is TIMED_OUT now). */
+  | { kind: 'lost'; question: QuestionRecord }
+  | { kind: 'missing' };
+
+export interface ListFilter {
+  status?: readonly QuestionStatus[] | null;
+  groupId?: string | null;
+  audience?: string | null;
+  channel?: string | null;
+  askedBy?: string | null;
+}
+
+export interface PageRequest {
+  first: number;
+  /** Opaque cursor from a previous page's endCursor. */
+  after?: string | null;
+}
+
+export interface Page {
+  items: QuestionRecord[];
+  totalCount: number;
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export interface Reservation {
+  id: string;
+  ticketHash: string;
+  expiresAt: number;
+}
+
+export interface QuestionStore {
+  readonly kind: 'memory' | 'redis';
+  /** Atomically: idempotency check, MAX_PENDING check, write record + indexes + ticket, publish ASKED. */
+  create(spec: QuestionSpec, opts: CreateOptions): Promise<CreateResult>;
+  /** The single guard every resolution goes through: exactly one claim of a pending question wins. */
+  claim(id: string, input: ClaimInput): Promise<ClaimResult>;
+  get(id: string): Promise<QuestionRecord | null>;
+  getMany(ids: readonly string[]): Promise<(QuestionRecord | null)[]>;
+  /** Every pending question matching the filter, oldest first. */
+  pending(filter: ListFilter): Promise<QuestionRecord[]>;
+  /** Questions matching the filter, newest first, paged; totalCount counts every match. */
+  list(filter: ListFilter, page: PageRequest): Promise<Page>;
+  /** Ticket hash → question id, while the ticket is alive. */
+  idForTicket(ticketHash: string): Promise<string | null>;
+  /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
+  reserve(reservation: Reservation): Promise<void>;
+  /** The sensitive answer, once: a second call returns undefined. */
+  takeReply(id: string): Promise<{ value: unknown } | undefined>;
+  /** Claim every question whose deadline has passed as TIMED_OUT (at most `limit`); returns how many. */
+  expireDue(now: number, retentionMs: number, limit: number): Promise<number>;
+  /** Drop index entries and history past retention. */
+  prune(now: number, retentionMs: number): Promise<void>;
+  /** Receive every announcement (from every process sharing the store). Resolves once listening. */
+  listen(listener: StoreListener): Promise<() => void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
