@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {

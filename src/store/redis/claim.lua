@@ -1,0 +1,17 @@
+-- ARGV: prefix, id, status, resolution, now, retentionMs, reply, hasReply ('1'/'0')
+-- Exactly one claim of a pending question wins. A question past its deadline times out
+-- here instead of accepting a late answer or cancel.
+local id, status, res, now, retention = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local cur = redis.call('HMGET', qkey(id), 'spec', 'st', 'res', 'to')
+if not cur[1] then return {'missing'} end
+if cur[2] ~= 'PENDING' then return {'lost', cur[1], cur[2], cur[3]} end
+
+if status ~= 'TIMED_OUT' and tonumber(now) >= tonumber(cur[4]) then
+  local t = timed_out(now)
+  resolve(id, 'TIMED_OUT', t, now, retention)
+  return {'lost', cur[1], 'TIMED_OUT', t}
+end
+
+if ARGV[8] == '1' then redis.call('SET', prefix .. 'reply:' .. id, ARGV[7], 'PX', retention) end
+resolve(id, status, res, now, retention)
+return {'won', cur[1], status, res}

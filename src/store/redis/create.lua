@@ -1,0 +1,39 @@
+-- ARGV: prefix, id, spec, createdAt, timeoutAt, ttlMs, maxPending, audience, groupId,
+--       channel, askedBy, ticketHash, idempotencySlot, preparedId  ('' = none)
+local id, spec = ARGV[2], ARGV[3]
+local idem, prepared = ARGV[13], ARGV[14]
+
+if idem ~= '' then
+  local existing = redis.call('GET', prefix .. 'idem:' .. idem)
+  if existing then
+    local cur = redis.call('HMGET', qkey(existing), 'spec', 'st', 'res')
+    if cur[1] then return {'existing', cur[1], cur[2], cur[3]} end
+  end
+end
+
+local tk = ARGV[12]
+if prepared ~= '' then
+  tk = redis.call('GET', prefix .. 'prep:' .. prepared)
+  if not tk then return {'no-reservation'} end
+end
+
+if redis.call('ZCARD', prefix .. 'pending') >= tonumber(ARGV[7]) then return {'limit'} end
+
+if prepared ~= '' then redis.call('DEL', prefix .. 'prep:' .. prepared) end
+local q = qkey(id)
+redis.call('HSET', q, 'spec', spec, 'st', 'PENDING', 'ca', ARGV[4], 'to', ARGV[5],
+  'aud', ARGV[8], 'grp', ARGV[9], 'chan', ARGV[10], 'by', ARGV[11])
+if tk ~= '' then
+  redis.call('HSET', q, 'tk', tk)
+  redis.call('SET', prefix .. 'ticket:' .. tk, id, 'PX', ARGV[6])
+end
+if idem ~= '' then
+  redis.call('HSET', q, 'ik', idem)
+  redis.call('SET', prefix .. 'idem:' .. idem, id, 'PX', ARGV[6])
+end
+redis.call('PEXPIRE', q, ARGV[6])
+redis.call('ZADD', prefix .. 'pending', ARGV[4], id)
+redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)
+redis.call('ZADD', prefix .. 'all', ARGV[4], id)
+redis.call('PUBLISH', prefix .. 'events', '{"type":"ASKED","spec":' .. spec .. ',"res":null}')
+return {'created'}

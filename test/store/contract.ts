@@ -1,0 +1,286 @@
+// The QuestionStore contract: one suite, run unchanged against the memory and Redis stores.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QuestionSpec } from '../../src/domain/question.ts';
+import type { ClaimInput, QuestionStore, StoreEvent } from '../../src/store/types.ts';
+import { deferred, specOf } from '../support/fixtures.ts';
+
+export interface StoreHarness {
+  store: QuestionStore;
+  close(): Promise<void>;
+}
+
+const opts = { maxPending: 1000, retentionMs: 60_000 };
+const answer = (value: unknown, now = Date.now()): ClaimInput => ({
+  status: 'ANSWERED',
+  answer: value,
+  answeredBy: 'ops',
+  now,
+  retentionMs: 60_000,
+});
+
+export function storeContract(name: string, make: () => Promise<StoreHarness>): void {
+  describe(`QuestionStore contract (${name})`, () => {
+    let h: StoreHarness;
+    let store: QuestionStore;
+    let events: StoreEvent[];
+    let nextEvent: (pred: (e: StoreEvent) => boolean) => Promise<StoreEvent>;
+
+    beforeEach(async () => {
+      h = await make();
+      store = h.store;
+      events = [];
+      const waiters: { pred: (e: StoreEvent) => boolean; resolve(e: StoreEvent): void }[] = [];
+      nextEvent = (pred) => {
+        const found = events.find(pred);
+        if (found) return Promise.resolve(found);
+        const d = deferred<StoreEvent>();
+        waiters.push({ pred, resolve: d.resolve });
+        return d.promise;
+      };
+      await store.listen({
+        event(e) {
+          events.push(e);
+          for (const w of waiters) if (w.pred(e)) w.resolve(e);
+        },
+        resync() {},
+      });
+    });
+
+    afterEach(async () => {
+      await h.close();
+    });
+
+    async function create(over: Partial<QuestionSpec> = {}): Promise<QuestionSpec> {
+      const spec = specOf(over);
+      const r = await store.create(spec, opts);
+      expect(r.kind).toBe('created');
+      return spec;
+    }
+
+    it('creates a pending question and announces ASKED with it', async () => {
+      const spec = await create({ text: 'Deploy?', media: [{ kind: 'IMAGE', url: 'https://x.example/a.png' }] });
+      const got = await store.get(spec.id);
+      expect(got).toMatchObject({ ...spec, status: 'PENDING', answer: null, answeredBy: null });
+      const ev = await nextEvent((e) => e.question.id === spec.id);
+      expect(ev.type).toBe('ASKED');
+      expect(ev.question).toEqual(got);
+    });
+
+    it('returns null for an unknown id', async () => {
+      expect(await store.get('nope')).toBeNull();
+      expect(await store.getMany(['nope'])).toEqual([null]);
+    });
+
+    it('keeps answers byte-exact: numbers, empty arrays and objects survive', async () => {
+      const spec = await create({ format: 'FORM', schema: { type: 'object' } });
+      const value = { n: 12345678901234, f: 0.1, list: [], obj: {}, s: 'é"\\' };
+      const r = await store.claim(spec.id, answer(value));
+      expect(r.kind).toBe('won');
+      expect((await store.get(spec.id))?.answer).toEqual(value);
+    });
+
+    it('an idempotency key names the same question for the same asker only', async () => {
+      const a = await create({ idempotencyKey: 'k1' });
+      const again = await store.create(specOf({ idempotencyKey: 'k1' }), opts);
+      expect(again).toMatchObject({ kind: 'existing', question: { id: a.id } });
+      const other = await store.create(specOf({ idempotencyKey: 'k1', askedBy: 'agent2' }), opts);
+      expect(other.kind).toBe('created');
+    });
+
+    it('an idempotency key still names the question after it is resolved', async () => {
+      const a = await create({ idempotencyKey: 'k2' });
+      await store.claim(a.id, { status: 'CANCELLED', now: Date.now(), retentionMs: 60_000 });
+      const again = await store.create(specOf({ idempotencyKey: 'k2' }), opts);
+      expect(again).toMatchObject({ kind: 'existing', question: { id: a.id, status: 'CANCELLED' } });
+    });
+
+    it('enforces maxPending at the limit and writes nothing past it', async () => {
+      const limited = { ...opts, maxPending: 3 };
+      for (let i = 0; i < 3; i++) expect((await store.create(specOf(), limited)).kind).toBe('created');
+      const over = specOf();
+      expect(await store.create(over, limited)).toEqual({ kind: 'limit' });
+      expect(await store.get(over.id)).toBeNull();
+      expect((await store.pending({})).length).toBe(3);
+      const first = (await store.pending({}))[0]!;
+      await store.claim(first.id, answer(true));
+      expect((await store.create(specOf(), limited)).kind).toBe('created');
+    });
+
+    it('100 concurrent creates at maxPending 10: exactly 10 created', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () => store.create(specOf(), { ...opts, maxPending: 10 })),
+      );
+      expect(results.filter((r) => r.kind === 'created')).toHaveLength(10);
+      expect(results.filter((r) => r.kind === 'limit')).toHaveLength(90);
+    });
+
+    it('claim: exactly one of 100 concurrent answers wins', async () => {
+      const spec = await create();
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => store.claim(spec.id, answer(i % 2 === 0))));
+      const won = results.filter((r) => r.kind === 'won');
+      expect(won).toHaveLength(1);
+      expect(results.filter((r) => r.kind === 'lost')).toHaveLength(99);
+      const final = await store.get(spec.id);
+      expect(final?.status).toBe('ANSWERED');
+      expect(won[0]!.kind === 'won' && won[0]!.question.answer).toBe(final?.answer);
+      for (const r of results) if (r.kind === 'lost') expect(r.question.status).toBe('ANSWERED');
+      const answered = events.filter((e) => e.type === 'ANSWERED' && e.question.id === spec.id);
+      await nextEvent((e) => e.type === 'ANSWERED' && e.question.id === spec.id);
+      expect(answered.length).toBeLessThanOrEqual(1);
+    });
+
+    it('answer, timeout and cancel racing resolve to exactly one outcome', async () => {
+      for (let round = 0; round < 20; round++) {
+        const spec = await create();
+        const now = Date.now();
+        const claims: ClaimInput[] = [
+          answer('x', now),
+          { status: 'TIMED_OUT', now, retentionMs: 60_000 },
+          { status: 'CANCELLED', cancelReason: 'no longer needed', now, retentionMs: 60_000 },
+        ];
+        const results = await Promise.all([...claims, ...claims].map((c) => store.claim(spec.id, c)));
+        const winners = results.filter((r) => r.kind === 'won');
+        expect(winners).toHaveLength(1);
+        const final = await store.get(spec.id);
+        expect(winners[0]!.kind === 'won' && winners[0]!.question.status).toBe(final?.status);
+      }
+    });
+
+    it('claim of an unknown question is missing', async () => {
+      expect(await store.claim('nope', answer(true))).toEqual({ kind: 'missing' });
+    });
+
+    it('a claim past the deadline times the question out instead', async () => {
+      const spec = await create({ createdAt: Date.now() - 10_000, timeoutAt: Date.now() - 1 });
+      const r = await store.claim(spec.id, answer(true));
+      expect(r).toMatchObject({ kind: 'lost', question: { status: 'TIMED_OUT' } });
+      const ev = await nextEvent((e) => e.type === 'TIMED_OUT' && e.question.id === spec.id);
+      expect(ev.question.closedAt).toBeTypeOf('number');
+    });
+
+    it('records who answered and when, and announces ANSWERED, TIMED_OUT and CANCELLED', async () => {
+      const a = await create();
+      const b = await create();
+      const c = await create();
+      const now = Date.now();
+      await store.claim(a.id, answer(true, now));
+      await store.claim(b.id, { status: 'TIMED_OUT', now, retentionMs: 60_000 });
+      await store.claim(c.id, { status: 'CANCELLED', cancelReason: 'changed my mind', now, retentionMs: 60_000 });
+      expect(await store.get(a.id)).toMatchObject({ status: 'ANSWERED', answer: true, answeredBy: 'ops', answeredAt: now });
+      expect(await store.get(b.id)).toMatchObject({ status: 'TIMED_OUT', closedAt: now, answer: null });
+      expect(await store.get(c.id)).toMatchObject({ status: 'CANCELLED', cancelReason: 'changed my mind' });
+      expect((await nextEvent((e) => e.question.id === a.id && e.type !== 'ASKED')).type).toBe('ANSWERED');
+      expect((await nextEvent((e) => e.question.id === b.id && e.type !== 'ASKED')).type).toBe('TIMED_OUT');
+      expect((await nextEvent((e) => e.question.id === c.id && e.type !== 'ASKED')).question.status).toBe('CANCELLED');
+      expect(await store.pending({})).toEqual([]);
+    });
+
+    it('keeps a sensitive answer only in the one-read reply slot', async () => {
+      const spec = await create({ sensitive: true, format: 'TEXT' });
+      await store.claim(spec.id, { ...answer(null), reply: 'hunter2' });
+      const rec = await store.get(spec.id);
+      expect(rec?.answer).toBeNull();
+      const ev = await nextEvent((e) => e.type === 'ANSWERED' && e.question.id === spec.id);
+      expect(JSON.stringify(ev)).not.toContain('hunter2');
+      expect(await store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
+      expect(await store.takeReply(spec.id)).toBeUndefined();
+    });
+
+    it('lists pending oldest first with filters', async () => {
+      const t = Date.now();
+      const a = await create({ createdAt: t - 3000, groupId: 'g1', audience: 'alice' });
+      const b = await create({ createdAt: t - 2000, channel: 'slack', askedBy: 'agent2' });
+      const c = await create({ createdAt: t - 1000, groupId: 'g1' });
+      expect((await store.pending({})).map((q) => q.id)).toEqual([a.id, b.id, c.id]);
+      expect((await store.pending({ groupId: 'g1' })).map((q) => q.id)).toEqual([a.id, c.id]);
+      expect((await store.pending({ audience: 'alice' })).map((q) => q.id)).toEqual([a.id]);
+      expect((await store.pending({ channel: 'slack' })).map((q) => q.id)).toEqual([b.id]);
+      expect((await store.pending({ askedBy: 'agent2' })).map((q) => q.id)).toEqual([b.id]);
+    });
+
+    it('pages every question newest first with honest counts and stable cursors', async () => {
+      const t = Date.now();
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) ids.push((await create({ createdAt: t - 10_000 + i * 100, groupId: 'g' })).id);
+      // two with the same createdAt: order must still be total
+      ids.push((await create({ createdAt: t, groupId: 'g', id: 'b-same' })).id);
+      ids.push((await create({ createdAt: t, groupId: 'g', id: 'a-same' })).id);
+      await store.claim(ids[2]!, answer(true));
+      const newestFirst = [...ids.slice(0, 7)].reverse();
+      newestFirst.unshift('b-same', 'a-same');
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await store.list({ groupId: 'g' }, { first: 2, after });
+        expect(page.totalCount).toBe(9);
+        seen.push(...page.items.map((q) => q.id));
+        if (!page.hasNextPage) break;
+        after = page.endCursor;
+      }
+      expect(seen).toEqual(newestFirst);
+      const answered = await store.list({ status: ['ANSWERED'] }, { first: 50 });
+      expect(answered.items.map((q) => q.id)).toEqual([ids[2]]);
+      expect(answered.totalCount).toBe(1);
+      const pendingOnly = await store.list({ status: ['PENDING'], groupId: 'g' }, { first: 3 });
+      expect(pendingOnly.totalCount).toBe(8);
+      expect(pendingOnly.hasNextPage).toBe(true);
+      const empty = await store.list({ audience: 'nobody' }, { first: 5 });
+      expect(empty).toEqual({ items: [], totalCount: 0, hasNextPage: false, endCursor: null });
+    });
+
+    it('refuses a cursor it did not make', async () => {
+      await expect(store.list({}, { first: 5, after: 'garbage!' })).rejects.toMatchObject({
+        code: 'BAD_USER_INPUT',
+        field: 'after',
+      });
+    });
+
+    it('maps a ticket hash to its question, and a reservation only once asked', async () => {
+      const spec = await specOf();
+      await store.create(spec, { ...opts, ticketHash: 'a'.repeat(64) });
+      expect(await store.idForTicket('a'.repeat(64))).toBe(spec.id);
+      expect(await store.idForTicket('b'.repeat(64))).toBeNull();
+
+      const prepared = specOf();
+      await store.reserve({ id: prepared.id, ticketHash: 'c'.repeat(64), expiresAt: Date.now() + 60_000 });
+      expect(await store.idForTicket('c'.repeat(64))).toBeNull();
+      expect((await store.create(prepared, { ...opts, preparedId: prepared.id })).kind).toBe('created');
+      expect(await store.idForTicket('c'.repeat(64))).toBe(prepared.id);
+      const reused = specOf({ id: prepared.id });
+      expect(await store.create(reused, { ...opts, preparedId: prepared.id })).toEqual({ kind: 'no-reservation' });
+      expect(await store.create(specOf(), { ...opts, preparedId: 'unknown' })).toEqual({ kind: 'no-reservation' });
+    });
+
+    it('expires due questions exactly once, even when reapers race', async () => {
+      const past = Date.now() - 1;
+      const due = [];
+      for (let i = 0; i < 5; i++) due.push(await create({ createdAt: past - 1000, timeoutAt: past }));
+      const later = await create();
+      const counts = await Promise.all(Array.from({ length: 4 }, () => store.expireDue(Date.now(), 60_000, 100)));
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
+      for (const s of due) expect((await store.get(s.id))?.status).toBe('TIMED_OUT');
+      expect((await store.get(later.id))?.status).toBe('PENDING');
+      await nextEvent((e) => e.type === 'TIMED_OUT' && e.question.id === due[4]!.id);
+      expect(events.filter((e) => e.type === 'TIMED_OUT')).toHaveLength(5);
+    });
+
+    it('forgets a resolved question after the retention period', async () => {
+      const spec = await specOf();
+      await store.create(spec, { ...opts, ticketHash: 'd'.repeat(64) });
+      await store.claim(spec.id, { ...answer(true), retentionMs: 50 });
+      await vi.waitFor(
+        async () => {
+          await store.prune(Date.now(), 50);
+          expect(await store.get(spec.id)).toBeNull();
+        },
+        { timeout: 5000, interval: 20 },
+      );
+      expect(await store.idForTicket('d'.repeat(64))).toBeNull();
+      expect((await store.list({}, { first: 10 })).totalCount).toBe(0);
+    });
+
+    it('answers ping while open', async () => {
+      expect(await store.ping()).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,55 @@
+// Small builders for tests: question specs and Redis connections on the private server.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { QuestionSpec } from '../../src/domain/question.ts';
+
+export function specOf(over: Partial<QuestionSpec> = {}): QuestionSpec {
+  const createdAt = over.createdAt ?? Date.now();
+  return {
+    id: randomUUID(),
+    text: 'Ship it?',
+    format: 'CONFIRM',
+    options: null,
+    schema: null,
+    link: null,
+    verifier: null,
+    media: null,
+    groupId: null,
+    audience: null,
+    channel: null,
+    recipient: null,
+    sensitive: false,
+    askedBy: 'agent',
+    idempotencyKey: null,
+    createdAt,
+    timeoutAt: createdAt + 60_000,
+    ...over,
+  };
+}
+
+export function uniquePrefix(): string {
+  return `test-${randomBytes(6).toString('hex')}:`;
+}
+
+/** A command connection and a subscriber connection on the private test Redis. */
+export function redisPair(url: string): { redis: Redis; subscriber: Redis; close(): Promise<void> } {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
+  const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
+  return {
+    redis,
+    subscriber,
+    async close() {
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+/** Resolves with the first value that `pick` returns non-undefined for, from a listener. */
+export function deferred<T>(): { promise: Promise<T>; resolve(v: T): void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
