@@ -1,13 +1,9 @@
 // Access rules, once: which questions a principal may see, answer and cancel (API.md §2).
 // A question the caller may not see is reported as absent by every operation.
+import { DomainError } from './errors.ts';
 import type { Principal } from './principal.ts';
 import { hasRole } from './principal.ts';
 import type { QuestionRecord } from './question.ts';
-
-/** A restricted principal sees only questions addressed to it. */
-export function audienceScope(p: Principal): string | null {
-  return p.restricted ? p.id : null;
-}
 
 export function canSee(p: Principal, q: Pick<QuestionRecord, 'audience' | 'askedBy'>): boolean {
   if (p.restricted) return q.audience === p.id;
@@ -25,4 +21,27 @@ export function canCancel(p: Principal, q: Pick<QuestionRecord, 'askedBy'>): boo
 
 export function canAsk(p: Principal): boolean {
   return hasRole(p, 'agent');
+}
+
+/**
+ * The listing scope of a principal, applied before paging so counts are honest:
+ * restricted → its own audience; an agent → what it asked; no role → nothing.
+ */
+export function visibilityScope(p: Principal): { audience?: string; askedBy?: string } | 'none' {
+  if (p.restricted) return { audience: p.id };
+  if (hasRole(p, 'operator')) return {};
+  if (hasRole(p, 'agent')) return { askedBy: p.id };
+  return 'none';
+}
+
+/**
+ * The audience of a new question: a restricted asker's questions are addressed to itself,
+ * and it may not address anyone else.
+ */
+export function audienceFor(p: Principal, requested: string | null): string | null {
+  if (!p.restricted) return requested;
+  if (requested !== null && requested !== p.id) {
+    throw new DomainError('FORBIDDEN', 'a restricted key may only ask its own audience', 'input.audience');
+  }
+  return p.id;
 }

@@ -13,7 +13,11 @@ export function encodeResolution(r: Resolution): string {
   return JSON.stringify(r);
 }
 
-export function decodeRecord(spec: string, status: string, resolution: string | null | undefined): QuestionRecord {
+export function decodeRecord(
+  spec: string,
+  status: string,
+  resolution: string | null | undefined,
+): QuestionRecord {
   const s = JSON.parse(spec) as QuestionSpec;
   if (status === 'PENDING' || !resolution) return recordOf(s, null);
   const r = JSON.parse(resolution) as Resolution;

@@ -58,7 +58,10 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
     }
 
     it('creates a pending question and announces ASKED with it', async () => {
-      const spec = await create({ text: 'Deploy?', media: [{ kind: 'IMAGE', url: 'https://x.example/a.png' }] });
+      const spec = await create({
+        text: 'Deploy?',
+        media: [{ kind: 'IMAGE', url: 'https://x.example/a.png' }],
+      });
       const got = await store.get(spec.id);
       expect(got).toMatchObject({ ...spec, status: 'PENDING', answer: null, answeredBy: null });
       const ev = await nextEvent((e) => e.question.id === spec.id);
@@ -116,7 +119,9 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
 
     it('claim: exactly one of 100 concurrent answers wins', async () => {
       const spec = await create();
-      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => store.claim(spec.id, answer(i % 2 === 0))));
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => store.claim(spec.id, answer(i % 2 === 0))),
+      );
       const won = results.filter((r) => r.kind === 'won');
       expect(won).toHaveLength(1);
       expect(results.filter((r) => r.kind === 'lost')).toHaveLength(99);
@@ -165,13 +170,25 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       const now = Date.now();
       await store.claim(a.id, answer(true, now));
       await store.claim(b.id, { status: 'TIMED_OUT', now, retentionMs: 60_000 });
-      await store.claim(c.id, { status: 'CANCELLED', cancelReason: 'changed my mind', now, retentionMs: 60_000 });
-      expect(await store.get(a.id)).toMatchObject({ status: 'ANSWERED', answer: true, answeredBy: 'ops', answeredAt: now });
+      await store.claim(c.id, {
+        status: 'CANCELLED',
+        cancelReason: 'changed my mind',
+        now,
+        retentionMs: 60_000,
+      });
+      expect(await store.get(a.id)).toMatchObject({
+        status: 'ANSWERED',
+        answer: true,
+        answeredBy: 'ops',
+        answeredAt: now,
+      });
       expect(await store.get(b.id)).toMatchObject({ status: 'TIMED_OUT', closedAt: now, answer: null });
       expect(await store.get(c.id)).toMatchObject({ status: 'CANCELLED', cancelReason: 'changed my mind' });
       expect((await nextEvent((e) => e.question.id === a.id && e.type !== 'ASKED')).type).toBe('ANSWERED');
       expect((await nextEvent((e) => e.question.id === b.id && e.type !== 'ASKED')).type).toBe('TIMED_OUT');
-      expect((await nextEvent((e) => e.question.id === c.id && e.type !== 'ASKED')).question.status).toBe('CANCELLED');
+      expect((await nextEvent((e) => e.question.id === c.id && e.type !== 'ASKED')).question.status).toBe(
+        'CANCELLED',
+      );
       expect(await store.pending({})).toEqual([]);
     });
 
@@ -201,7 +218,8 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
     it('pages every question newest first with honest counts and stable cursors', async () => {
       const t = Date.now();
       const ids: string[] = [];
-      for (let i = 0; i < 7; i++) ids.push((await create({ createdAt: t - 10_000 + i * 100, groupId: 'g' })).id);
+      for (let i = 0; i < 7; i++)
+        ids.push((await create({ createdAt: t - 10_000 + i * 100, groupId: 'g' })).id);
       // two with the same createdAt: order must still be total
       ids.push((await create({ createdAt: t, groupId: 'g', id: 'b-same' })).id);
       ids.push((await create({ createdAt: t, groupId: 'g', id: 'a-same' })).id);
@@ -247,16 +265,22 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       expect((await store.create(prepared, { ...opts, preparedId: prepared.id })).kind).toBe('created');
       expect(await store.idForTicket('c'.repeat(64))).toBe(prepared.id);
       const reused = specOf({ id: prepared.id });
-      expect(await store.create(reused, { ...opts, preparedId: prepared.id })).toEqual({ kind: 'no-reservation' });
-      expect(await store.create(specOf(), { ...opts, preparedId: 'unknown' })).toEqual({ kind: 'no-reservation' });
+      expect(await store.create(reused, { ...opts, preparedId: prepared.id })).toEqual({
+        kind: 'no-reservation',
+      });
+      expect(await store.create(specOf(), { ...opts, preparedId: 'unknown' })).toEqual({
+        kind: 'no-reservation',
+      });
     });
 
     it('expires due questions exactly once, even when reapers race', async () => {
       const past = Date.now() - 1;
-      const due = [];
+      const due: QuestionSpec[] = [];
       for (let i = 0; i < 5; i++) due.push(await create({ createdAt: past - 1000, timeoutAt: past }));
       const later = await create();
-      const counts = await Promise.all(Array.from({ length: 4 }, () => store.expireDue(Date.now(), 60_000, 100)));
+      const counts = await Promise.all(
+        Array.from({ length: 4 }, () => store.expireDue(Date.now(), 60_000, 100)),
+      );
       expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
       for (const s of due) expect((await store.get(s.id))?.status).toBe('TIMED_OUT');
       expect((await store.get(later.id))?.status).toBe('PENDING');

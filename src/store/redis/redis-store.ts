@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec, Resolution } from '../../domain/question.ts';
-import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
 import { idempotencySlot } from '../idempotency.ts';
+import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
 import { decodeEvent, decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import type {
   ClaimInput,
@@ -72,7 +72,12 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
     return decodeRecord(r[at] as string, r[at + 1] as string, r[at + 2] as string | null);
   }
 
-  async function scan(filter: ListFilter, source: 'pending' | 'all', order: 'asc' | 'desc', page?: PageRequest) {
+  async function scan(
+    filter: ListFilter,
+    source: 'pending' | 'all',
+    order: 'asc' | 'desc',
+    page?: PageRequest,
+  ) {
     const cursor = page?.after ? decodeCursor(page.after) : null;
     const reply = (await run(SCRIPTS.list, [
       source,

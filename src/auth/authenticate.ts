@@ -1,0 +1,38 @@
+// One decision per request: who is calling through this door (API.md §2, §6).
+import type { Principal, Role } from '../domain/principal.ts';
+import { ANONYMOUS_OPEN } from '../domain/principal.ts';
+import type { Keyring } from './api-keys.ts';
+import { credentialFrom, type HeaderBag } from './credentials.ts';
+import { type Door, type DoorPolicy, isPublic } from './door-policy.ts';
+
+/** A caller without a (known) key on a public door: no roles at all. */
+export const ANONYMOUS_PUBLIC: Principal = Object.freeze({
+  id: 'anonymous',
+  roles: Object.freeze([] as Role[]),
+  restricted: false,
+});
+
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; code: 'UNAUTHENTICATED' };
+
+export interface Authenticator {
+  authenticate(door: Door, headers: HeaderBag): AuthResult;
+}
+
+export interface AuthenticatorOptions {
+  accessControl: boolean;
+  keyring: Keyring;
+  policy: DoorPolicy;
+}
+
+export function createAuthenticator({ accessControl, keyring, policy }: AuthenticatorOptions): Authenticator {
+  return {
+    authenticate(door: Door, headers: HeaderBag): AuthResult {
+      if (!accessControl) return { ok: true, principal: ANONYMOUS_OPEN };
+      const key = credentialFrom(headers);
+      const principal = key === null ? null : keyring.authenticate(key);
+      if (principal !== null) return { ok: true, principal };
+      if (isPublic(policy, door)) return { ok: true, principal: ANONYMOUS_PUBLIC };
+      return { ok: false, code: 'UNAUTHENTICATED' };
+    },
+  };
+}

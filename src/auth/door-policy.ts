@@ -1,0 +1,65 @@
+// Which doors are public (API.md §6). Publicness is configuration, not route code.
+
+export const DOORS = ['graphql', 'stream', 'answer', 'callback', 'inbox', 'health'] as const;
+export type Door = (typeof DOORS)[number];
+
+export const DOOR_ACCESS = ['public', 'authenticated'] as const;
+export type DoorAccess = (typeof DOOR_ACCESS)[number];
+
+export type DoorPolicy = Readonly<Record<Door, DoorAccess>>;
+
+/**
+ * The default: the callback doors, the inbox's static page and `/health`/`/ready` are public;
+ * GraphQL, the stream and the answer door need a key.
+ */
+export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
+  graphql: 'authenticated',
+  stream: 'authenticated',
+  answer: 'authenticated',
+  callback: 'public',
+  inbox: 'public',
+  health: 'public',
+});
+
+function isDoor(name: string): name is Door {
+  return (DOORS as readonly string[]).includes(name);
+}
+
+function isAccess(value: unknown): value is DoorAccess {
+  return typeof value === 'string' && (DOOR_ACCESS as readonly string[]).includes(value);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Parses `{"doors": {"graphql": "authenticated", ...}}` (any subset of doors) over the default
+ * policy. Unknown doors, unknown values and unknown top-level fields are errors naming them;
+ * `health` may only be `public` (health and readiness are always open).
+ */
+export function parseDoorPolicy(obj: unknown): DoorPolicy {
+  if (!isPlainObject(obj)) throw new Error('the policy must be an object with a "doors" object');
+  for (const key of Object.keys(obj)) {
+    if (key !== 'doors') throw new Error(`unknown field ${JSON.stringify(key)} (expected only "doors")`);
+  }
+  const doors = obj.doors;
+  if (!isPlainObject(doors)) throw new Error('"doors" must be an object of door: public|authenticated');
+  const policy: Record<Door, DoorAccess> = { ...DEFAULT_DOOR_POLICY };
+  for (const [name, value] of Object.entries(doors)) {
+    if (!isDoor(name)) {
+      throw new Error(`unknown door ${JSON.stringify(name)} (expected one of ${DOORS.join(', ')})`);
+    }
+    if (!isAccess(value)) {
+      const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value;
+      throw new Error(`door "${name}": expected public or authenticated, got ${shown}`);
+    }
+    if (name === 'health' && value !== 'public') throw new Error('door "health": is always public');
+    policy[name] = value;
+  }
+  return Object.freeze(policy);
+}
+
+export function isPublic(policy: DoorPolicy, door: Door): boolean {
+  return door === 'health' || policy[door] === 'public';
+}

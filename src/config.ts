@@ -1,0 +1,341 @@
+// Every setting of API.md §1, read and validated once. Nothing else reads the environment: the
+// caller passes `process.env` (and, for tests, a file reader), so this module is pure over its
+// arguments. Any invalid setting is a ConfigError whose message is one line naming the variable.
+//
+// Empty strings: an empty INTERACTIONS_REDIS_URL, INTERACTIONS_PUBLIC_BASE_URL,
+// INTERACTIONS_API_KEYS_FILE or INTERACTIONS_ACCESS_POLICY_FILE counts as unset (deployment
+// templates often write `NAME=` for "not used"). Every other variable set to the empty string is
+// an error, because an empty number, flag, prefix or key list has no sensible meaning and hiding
+// it would hide a broken deployment.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { type PrincipalConfig, parsePrincipals } from './auth/api-keys.ts';
+import { DEFAULT_DOOR_POLICY, type DoorPolicy, parseDoorPolicy } from './auth/door-policy.ts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** null: the embedded in-memory store. */
+  readonly redisUrl: string | null;
+  readonly keyPrefix: string;
+  readonly answerTimeoutSeconds: number;
+  readonly holdSeconds: number;
+  readonly retentionSeconds: number;
+  readonly maxPending: number;
+  /** An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be minted. */
+  readonly publicBaseUrl: string | null;
+  readonly callbackMaxBodyBytes: number;
+  /** Empty when no keys are configured (the server then mints a one-off admin key). */
+  readonly principals: readonly PrincipalConfig[];
+  readonly accessControl: boolean;
+  readonly doorPolicy: DoorPolicy;
+  readonly logLevel: LogLevel;
+  readonly reaperIntervalMs: number;
+  readonly rateLimitPerMinute: number;
+}
+
+export class ConfigError extends Error {
+  /** The environment variable at fault. */
+  readonly variable: string;
+
+  constructor(variable: string, problem: string) {
+    // One line, always: a multi-line cause (a YAML parser's excerpt, say) is folded.
+    super(`${variable}: ${problem}`.replace(/\s*[\r\n]+\s*/g, ' '));
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+/** A value quoted for an error message: one line, bounded. Only for settings that hold no secret. */
+function shown(value: string, max = 40): string {
+  const cut = [...value];
+  return JSON.stringify(cut.length > max ? `${cut.slice(0, max).join('')}…` : value);
+}
+
+type Env = Record<string, string | undefined>;
+
+// ---------------------------------------------------------------------------------------------
+// Field schemas: each maps the raw variable (string | undefined) to its typed value.
+
+const WHOLE = /^[0-9]+$/;
+
+function wholeNumber(def: number, min: number, max: number = Number.MAX_SAFE_INTEGER) {
+  const expected =
+    max === Number.MAX_SAFE_INTEGER
+      ? `a whole number of at least ${min}`
+      : `a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): number => {
+      if (raw === undefined) return def;
+      const n = WHOLE.test(raw) ? Number(raw) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `expected ${expected}, got ${shown(raw)}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+const TRUE_WORDS = ['true', '1', 'yes'];
+const FALSE_WORDS = ['false', '0', 'no'];
+
+function flag(def: boolean) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): boolean => {
+      if (raw === undefined) return def;
+      const word = raw.trim().toLowerCase();
+      if (TRUE_WORDS.includes(word)) return true;
+      if (FALSE_WORDS.includes(word)) return false;
+      ctx.addIssue({ code: 'custom', message: `expected true/false, 1/0 or yes/no, got ${shown(raw)}` });
+      return z.NEVER;
+    });
+}
+
+const hostSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string => {
+    if (raw === undefined) return '127.0.0.1';
+    if (raw === '' || /\s/.test(raw) || raw.length > 253) {
+      ctx.addIssue({ code: 'custom', message: `expected a host name or IP address, got ${shown(raw)}` });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
+const KEY_PREFIX_MAX = 100;
+const keyPrefixSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string => {
+    if (raw === undefined) return 'interactions:';
+    if (raw === '' || /\s/.test(raw) || [...raw].length > KEY_PREFIX_MAX) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a non-empty prefix without whitespace, at most ${KEY_PREFIX_MAX} characters, got ${shown(raw)}`,
+      });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
+const logLevelSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): LogLevel => {
+    if (raw === undefined) return 'info';
+    const level = LOG_LEVELS.find((l) => l === raw.trim().toLowerCase());
+    if (level === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected one of ${LOG_LEVELS.join(', ')}, got ${shown(raw)}`,
+      });
+      return z.NEVER;
+    }
+    return level;
+  });
+
+/** Control characters and whitespace have no place in a URL given in the environment. */
+const URL_NOISE = /[\s\p{Cc}]/u;
+
+// The Redis URL may carry a password, so its value is never echoed.
+const redisUrlSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string | null => {
+    if (raw === undefined || raw === '') return null;
+    const fail = (why: string) => {
+      ctx.addIssue({ code: 'custom', message: `expected a redis:// or rediss:// URL (${why})` });
+      return z.NEVER;
+    };
+    if (URL_NOISE.test(raw)) return fail('it contains whitespace or control characters');
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return fail('not a valid URL');
+    }
+    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return fail('wrong scheme');
+    if (url.hostname === '') return fail('no host');
+    return raw;
+  });
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+// The value is not echoed either: it could carry userinfo, which is refused but might be a secret.
+const publicBaseUrlSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string | null => {
+    if (raw === undefined || raw === '') return null;
+    const fail = (why: string) => {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected an https:// origin such as https://x.example (${why})`,
+      });
+      return z.NEVER;
+    };
+    if (URL_NOISE.test(raw)) return fail('it contains whitespace or control characters');
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return fail('not a valid URL');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('the scheme must be https');
+    if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) {
+      return fail('http:// is allowed only for localhost, 127.0.0.1 and [::1]');
+    }
+    if (url.username !== '' || url.password !== '' || raw.includes('@')) return fail('no user@ part allowed');
+    // `?` and `#` are checked on the raw text too: the parser drops an empty query or fragment.
+    if (url.search !== '' || raw.includes('?')) return fail('no query allowed');
+    if (url.hash !== '' || raw.includes('#')) return fail('no fragment allowed');
+    if (url.pathname !== '/') return fail('no path allowed');
+    // `origin` is the normalized form: lowercase host, default port dropped, no trailing slash.
+    return url.origin;
+  });
+
+const optionalPath = z
+  .string()
+  .optional()
+  .transform((raw): string | null => (raw === undefined || raw === '' ? null : raw));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((raw): string | null => (raw === undefined ? null : raw));
+
+/** The variables, in the order they are checked (the first invalid one is reported). */
+const envSchema = z.object({
+  PORT: wholeNumber(4000, 1, 65535),
+  HOST: hostSchema,
+  INTERACTIONS_REDIS_URL: redisUrlSchema,
+  INTERACTIONS_KEY_PREFIX: keyPrefixSchema,
+  INTERACTIONS_ANSWER_TIMEOUT_SECONDS: wholeNumber(3600, 1, 31_536_000),
+  INTERACTIONS_HOLD_SECONDS: wholeNumber(50, 0, 3600),
+  INTERACTIONS_RETENTION_SECONDS: wholeNumber(604_800, 1),
+  INTERACTIONS_MAX_PENDING: wholeNumber(10_000, 1),
+  INTERACTIONS_PUBLIC_BASE_URL: publicBaseUrlSchema,
+  INTERACTIONS_CALLBACK_MAX_BODY_BYTES: wholeNumber(65_536, 1, 16_777_216),
+  INTERACTIONS_API_KEYS: optionalText,
+  INTERACTIONS_API_KEYS_FILE: optionalPath,
+  ACCESS_CONTROL_ENABLE: flag(true),
+  INTERACTIONS_ACCESS_POLICY_FILE: optionalPath,
+  LOG_LEVEL: logLevelSchema,
+  INTERACTIONS_REAPER_INTERVAL_MS: wholeNumber(1000, 50, 60_000),
+  INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Files and structured values.
+
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'unreadable';
+}
+
+function readSettingFile(variable: string, path: string, readFile: (path: string) => string): string {
+  try {
+    return readFile(path);
+  } catch (err) {
+    throw new ConfigError(variable, `cannot read ${shown(path, 300)} (${errorCode(err)})`);
+  }
+}
+
+function loadPrincipals(
+  inline: string | null,
+  file: string | null,
+  readFile: (path: string) => string,
+): PrincipalConfig[] {
+  if (inline !== null && file !== null) {
+    throw new ConfigError(
+      'INTERACTIONS_API_KEYS',
+      'set either INTERACTIONS_API_KEYS or INTERACTIONS_API_KEYS_FILE, not both',
+    );
+  }
+  const variable = file !== null ? 'INTERACTIONS_API_KEYS_FILE' : 'INTERACTIONS_API_KEYS';
+  const text = file !== null ? readSettingFile(variable, file, readFile) : inline;
+  if (text === null) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // The parser's own message quotes the text, and the text holds keys: say only what is wrong.
+    throw new ConfigError(variable, 'expected a JSON array of principals, got text that is not valid JSON');
+  }
+  try {
+    return parsePrincipals(json);
+  } catch (err) {
+    throw new ConfigError(variable, `invalid principal ${(err as Error).message}`);
+  }
+}
+
+function loadDoorPolicy(file: string | null, readFile: (path: string) => string): DoorPolicy {
+  const variable = 'INTERACTIONS_ACCESS_POLICY_FILE';
+  if (file === null) return DEFAULT_DOOR_POLICY;
+  const text = readSettingFile(variable, file, readFile);
+  const yaml = /\.ya?ml$/i.test(file);
+  let doc: unknown;
+  try {
+    doc = yaml ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    const detail = (String((err as Error).message ?? '').split('\n')[0] ?? '').replace(/:\s*$/, '');
+    throw new ConfigError(variable, `${shown(file, 300)} is not valid ${yaml ? 'YAML' : 'JSON'}: ${detail}`);
+  }
+  try {
+    return parseDoorPolicy(doc);
+  } catch (err) {
+    throw new ConfigError(variable, `${shown(file, 300)}: ${(err as Error).message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Reads every setting from `env` (the caller passes `process.env`). Files named by
+ * INTERACTIONS_API_KEYS_FILE and INTERACTIONS_ACCESS_POLICY_FILE are read with `readFile`
+ * (default: UTF-8 from disk). Returns a frozen Config; throws ConfigError on the first invalid
+ * setting.
+ */
+export function loadConfig(
+  env: Env,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    // A non-string value cannot come from a real environment; report it without the value.
+    const problem = issue?.code === 'custom' ? issue.message : 'expected a string';
+    throw new ConfigError(variable, problem);
+  }
+  const e = parsed.data;
+  const principals = loadPrincipals(e.INTERACTIONS_API_KEYS, e.INTERACTIONS_API_KEYS_FILE, readFile);
+  const doorPolicy = loadDoorPolicy(e.INTERACTIONS_ACCESS_POLICY_FILE, readFile);
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    redisUrl: e.INTERACTIONS_REDIS_URL,
+    keyPrefix: e.INTERACTIONS_KEY_PREFIX,
+    answerTimeoutSeconds: e.INTERACTIONS_ANSWER_TIMEOUT_SECONDS,
+    holdSeconds: e.INTERACTIONS_HOLD_SECONDS,
+    retentionSeconds: e.INTERACTIONS_RETENTION_SECONDS,
+    maxPending: e.INTERACTIONS_MAX_PENDING,
+    publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL,
+    callbackMaxBodyBytes: e.INTERACTIONS_CALLBACK_MAX_BODY_BYTES,
+    principals: Object.freeze(principals),
+    accessControl: e.ACCESS_CONTROL_ENABLE,
+    doorPolicy,
+    logLevel: e.LOG_LEVEL,
+    reaperIntervalMs: e.INTERACTIONS_REAPER_INTERVAL_MS,
+    rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
+  });
+}

@@ -1,0 +1,41 @@
+// Validation of the arguments around a question (holds, paging, reasons), beside the
+// question and answer rules.
+import { badInput } from './errors.ts';
+
+export const HOLD_MAX_SECONDS = 3600;
+export const PAGE_MAX = 200;
+export const CANCEL_REASON_MAX_CHARS = 1000;
+
+function isWhole(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+/** holdSeconds: null → the default; otherwise a whole number 0..3600. */
+export function holdSecondsOf(v: unknown, fallback: number): number {
+  if (v === null || v === undefined) return fallback;
+  if (!isWhole(v) || v < 0 || v > HOLD_MAX_SECONDS) {
+    throw badInput(`holdSeconds must be a whole number from 0 to ${HOLD_MAX_SECONDS}`, 'holdSeconds');
+  }
+  return v;
+}
+
+export function pageSizeOf(v: unknown): number {
+  if (v === null || v === undefined) return 50;
+  if (!isWhole(v) || v < 1 || v > PAGE_MAX) throw badInput(`first must be from 1 to ${PAGE_MAX}`, 'first');
+  return v;
+}
+
+export function cancelReasonOf(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string' || v.trim() === '' || [...v].length > CANCEL_REASON_MAX_CHARS) {
+    throw badInput(`reason must be non-blank and at most ${CANCEL_REASON_MAX_CHARS} characters`, 'reason');
+  }
+  return v;
+}
+
+export function timeoutSecondsOf(v: unknown, fallback: number, field = 'timeoutSeconds'): number {
+  if (v === null || v === undefined) return fallback;
+  if (!isWhole(v) || v < 1 || v > 31_536_000)
+    throw badInput('timeoutSeconds must be from 1 to 31536000', field);
+  return v;
+}

@@ -1,0 +1,94 @@
+// Background upkeep of one engine: time out due questions (through the claim guard, so
+// once across every instance), prune expired history, and re-read every local waiter's
+// question now and then in case an announcement was lost.
+import type { QuestionStore } from '../store/types.ts';
+import type { Logger } from './logger.ts';
+import type { WaiterRegistry } from './waiters.ts';
+
+export interface ReaperOptions {
+  store: QuestionStore;
+  waiters: WaiterRegistry;
+  clock: () => number;
+  logger: Logger;
+  retentionMs: number;
+  intervalMs: number;
+  sweepIntervalMs: number;
+}
+
+const EXPIRE_BATCH = 500;
+const SWEEP_BATCH = 500;
+const PRUNE_EVERY_MS = 60_000;
+
+export interface Reaper {
+  start(): void;
+  stop(): void;
+  /** One pass: time out what is due. */
+  tick(): Promise<void>;
+  /** Re-read every local waiter's question and wake those that are resolved. */
+  sweep(): Promise<void>;
+}
+
+export function createReaper(o: ReaperOptions): Reaper {
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  let lastPrune = 0;
+  let lastSweep = 0;
+
+  async function expire(): Promise<void> {
+    for (;;) {
+      const n = await o.store.expireDue(o.clock(), o.retentionMs, EXPIRE_BATCH);
+      if (n < EXPIRE_BATCH) return;
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    const ids = o.waiters.ids();
+    for (let i = 0; i < ids.length; i += SWEEP_BATCH) {
+      const records = await o.store.getMany(ids.slice(i, i + SWEEP_BATCH));
+      for (const q of records) if (q) o.waiters.notify(q);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    await expire();
+    const now = o.clock();
+    if (now - lastSweep >= o.sweepIntervalMs) {
+      lastSweep = now;
+      await sweep();
+    }
+    if (now - lastPrune >= PRUNE_EVERY_MS) {
+      lastPrune = now;
+      await o.store.prune(now, o.retentionMs);
+    }
+  }
+
+  function schedule(): void {
+    timer = setTimeout(async () => {
+      if (running) {
+        try {
+          await tick();
+        } catch (err) {
+          o.logger.error({ err }, 'reaper pass failed; retrying next interval');
+        }
+      }
+      if (running) schedule();
+    }, o.intervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      lastSweep = o.clock();
+      schedule();
+    },
+    stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+    tick,
+    sweep,
+  };
+}
