@@ -59,7 +59,6 @@ interface Feed {
 const MAX_ID_CHARS = 128;
 
 export function createInteractions(deps: EngineDeps): Interactions & {
-  prepareExternal(p: Principal, timeoutSeconds?: number | null): Promise<PreparedExternal>;
   /** Local waiters (for tests and metrics). */
   waiterCount(): number;
 } {
@@ -313,6 +312,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     },
 
     ready: () => store.ping(),
+    channels: () => [...channels].sort(),
     waiterCount: () => waiters.size(),
   };
 }

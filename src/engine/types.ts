@@ -43,6 +43,8 @@ export interface FeedListener {
 
 export interface Interactions {
   ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
+  /** Reserve an id and callback URL for a link the caller builds (askUser with preparedId). */
+  prepareExternal(principal: Principal, timeoutSeconds?: number | null): Promise<PreparedExternal>;
   awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
   answer(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
   cancel(principal: Principal, id: string, reason?: string | null): Promise<QuestionRecord>;
@@ -57,4 +59,6 @@ export interface Interactions {
   stop(): Promise<void>;
   /** Whether the store answers. */
   ready(): Promise<boolean>;
+  /** Names of the registered channels. */
+  channels(): string[];
 }

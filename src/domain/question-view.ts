@@ -1,0 +1,66 @@
+// The public shape of a question (API.md §4 `Question`), shared by every surface that
+// writes a question as JSON: times as RFC 3339, no verifier config, no idempotency key,
+// the link hidden when a verifier is bound, never a sensitive answer.
+import type { MediaItem, QuestionRecord } from './question.ts';
+import { isServerVerified } from './question.ts';
+
+export interface QuestionView {
+  id: string;
+  text: string;
+  format: QuestionRecord['format'];
+  options: string[] | null;
+  schema: Record<string, unknown> | null;
+  link: string | null;
+  serverVerified: boolean;
+  media: MediaItem[] | null;
+  groupId: string | null;
+  audience: string | null;
+  channel: string | null;
+  recipient: string | null;
+  sensitive: boolean;
+  status: QuestionRecord['status'];
+  askedBy: string;
+  createdAt: string;
+  timeoutAt: string;
+  answer: unknown;
+  answeredBy: string | null;
+  answeredAt: string | null;
+  closedAt: string | null;
+  cancelReason: string | null;
+}
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : isoTime(ms);
+}
+
+export function questionView(q: QuestionRecord): QuestionView {
+  const serverVerified = isServerVerified(q);
+  return {
+    id: q.id,
+    text: q.text,
+    format: q.format,
+    options: q.options,
+    schema: q.schema,
+    link: serverVerified ? null : q.link,
+    serverVerified,
+    media: q.media,
+    groupId: q.groupId,
+    audience: q.audience,
+    channel: q.channel,
+    recipient: q.recipient,
+    sensitive: q.sensitive,
+    status: q.status,
+    askedBy: q.askedBy,
+    createdAt: isoTime(q.createdAt),
+    timeoutAt: isoTime(q.timeoutAt),
+    answer: q.sensitive ? null : q.answer,
+    answeredBy: q.answeredBy,
+    answeredAt: isoOrNull(q.answeredAt),
+    closedAt: isoOrNull(q.closedAt),
+    cancelReason: q.cancelReason,
+  };
+}
