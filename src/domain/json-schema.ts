@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { badInput, type DomainError, isDomainError } from './errors.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
+import { linearRegExp } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
 
 export type SchemaDraft = '2020-12' | 'draft-07';
@@ -42,6 +43,7 @@ const AJV_OPTIONS: Options = {
   useDefaults: false,
   removeAdditional: false,
   validateSchema: true,
+  code: { regExp: linearRegExp },
 };
 
 // ajv-formats is CommonJS; its default export is the plugin (and carries itself as `.default`).

@@ -327,3 +327,37 @@ describe('json-schema: never throws anything but BAD_USER_INPUT', () => {
     fc.assert(fc.property(fc.anything(), (v) => expectDomain(() => validateAgainst(c, v, 'answer'))));
   });
 });
+
+describe('patterns run in linear time', () => {
+  it('a catastrophic-backtracking pattern answers at once instead of stalling', () => {
+    const compiled = compileJsonSchema(
+      { type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } } },
+      'input.schema',
+    );
+    // A backtracking engine needs ~2^40 steps for this; RE2 needs ~40.
+    expect(() => validateAgainst(compiled, { v: `${'a'.repeat(40)}!` }, 'answer')).toThrow(
+      expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'answer.v' }),
+    );
+    expect(() => validateAgainst(compiled, { v: 'aaaa' }, 'answer')).not.toThrow();
+  });
+
+  it('refuses a pattern RE2 cannot run (a backreference) when the schema is compiled', () => {
+    expect(() =>
+      compileJsonSchema(
+        { type: 'object', properties: { v: { type: 'string', pattern: '(a)\\1' } } },
+        'input.schema',
+      ),
+    ).toThrow(expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'input.schema' }));
+  });
+
+  it('keeps ordinary patterns and the i flag working', () => {
+    const c = compileJsonSchema(
+      { type: 'object', properties: { zip: { type: 'string', pattern: '^[0-9]{5}$' } } },
+      'input.schema',
+    );
+    expect(() => validateAgainst(c, { zip: '12345' }, 'answer')).not.toThrow();
+    expect(() => validateAgainst(c, { zip: '1234x' }, 'answer')).toThrow(
+      expect.objectContaining({ field: 'answer.zip' }),
+    );
+  });
+});
