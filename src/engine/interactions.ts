@@ -17,8 +17,10 @@ import type {
   PageRequest,
   QuestionStore,
 } from '../store/types.ts';
+import { createCallbacks } from './callbacks.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
+import { type ChannelPort, NO_CHANNELS, NO_VERIFIERS, type VerifierPort } from './ports.ts';
 import { createReaper } from './reaper.ts';
 import { callbackUrlFor, mintTicket } from './tickets.ts';
 import type {
@@ -47,8 +49,8 @@ export interface EngineDeps {
   settings: EngineSettings;
   clock?: () => number;
   logger?: Logger;
-  verifiers?: ReadonlySet<string>;
-  channels?: ReadonlySet<string>;
+  verifiers?: VerifierPort;
+  channels?: ChannelPort;
 }
 
 interface Feed {
@@ -65,13 +67,14 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const { store, settings } = deps;
   const clock = deps.clock ?? Date.now;
   const logger = deps.logger ?? silentLogger;
-  const verifiers = deps.verifiers ?? new Set<string>();
-  const channels = deps.channels ?? new Set<string>();
+  const verifiers = deps.verifiers ?? NO_VERIFIERS;
+  const channels = deps.channels ?? NO_CHANNELS;
   const retentionMs = settings.retentionSeconds * 1000;
   const waiters = createWaiterRegistry();
   const feeds = new Set<Feed>();
   let unlisten: (() => void) | null = null;
 
+  const callbacks = createCallbacks({ store, verifiers, clock, retentionMs, logger });
   const reaper = createReaper({
     store,
     waiters,
@@ -140,6 +143,20 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     return { question: q, status: q.status, answer, callbackUrl };
   }
 
+  /** A question nobody can receive must not wait: a failed delivery closes it. */
+  async function deliver(q: QuestionRecord, callbackUrl: string): Promise<void> {
+    try {
+      await channels.deliver(q, callbackUrl);
+    } catch (err) {
+      logger.warn(
+        { err: err instanceof Error ? err.message : 'unknown', channel: q.channel, questionId: q.id },
+        'channel delivery failed',
+      );
+      await claim(q.id, { status: 'CANCELLED', cancelReason: 'channel delivery failed' });
+      throw new DomainError('CHANNEL_DELIVERY_FAILED', `channel ${q.channel} could not deliver the question`);
+    }
+  }
+
   function needsCallback(format: string, channel: string | null): boolean {
     return format === 'EXTERNAL' || channel !== null;
   }
@@ -149,10 +166,19 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       if (!canAsk(p)) throw new DomainError('FORBIDDEN', 'this key may not ask questions');
       const preparedId = opts.preparedId ?? null;
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);
-      const v = validateAskInput(input, { verifiers, channels, prepared: preparedId !== null });
+      const v = validateAskInput(input, {
+        verifiers: verifiers.names(),
+        channels: channels.names(),
+        prepared: preparedId !== null,
+      });
+      if (v.verifier) verifiers.checkConfig(v.verifier.name, v.verifier.config);
       const audience = audienceFor(p, v.audience);
-      if (preparedId !== null && v.format !== 'EXTERNAL') {
-        throw new DomainError('BAD_USER_INPUT', 'preparedId goes with an EXTERNAL question', 'preparedId');
+      if (preparedId !== null && (v.format !== 'EXTERNAL' || v.channel !== null)) {
+        throw new DomainError(
+          'BAD_USER_INPUT',
+          'preparedId goes with an EXTERNAL question and no channel',
+          'preparedId',
+        );
       }
       if (preparedId !== null && (typeof preparedId !== 'string' || preparedId.length > MAX_ID_CHARS)) {
         throw new DomainError('NOT_FOUND', 'preparedId is unknown or expired', 'preparedId');
@@ -206,6 +232,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       }
       // An idempotent retry waits on the first question; its callback URL was shown once.
       if (created.kind === 'existing') callbackUrl = null;
+      if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
       const q = await wait(p, created.question.id, hold, opts.signal);
       return resultOf(p, q, callbackUrl);
     },
@@ -312,7 +339,9 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     },
 
     ready: () => store.ping(),
-    channels: () => [...channels].sort(),
+    channels: () => [...channels.names()].sort(),
+    callback: (req) => callbacks.handle(req),
+    callbackPage: (ticket) => callbacks.page(ticket),
     waiterCount: () => waiters.size(),
   };
 }

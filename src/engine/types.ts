@@ -2,6 +2,7 @@
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/types.ts';
+import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
 
 export interface AskResult {
   question: QuestionRecord;
@@ -61,4 +62,8 @@ export interface Interactions {
   ready(): Promise<boolean>;
   /** Names of the registered channels. */
   channels(): string[];
+  /** The public callback door (after the HTTP size cap): records the payload as the answer. */
+  callback(req: CallbackRequest): Promise<CallbackOutcome>;
+  /** Which page a GET on a callback URL shows; never changes anything. */
+  callbackPage(ticket: string): Promise<CallbackPage>;
 }

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import type { Principal } from '../../src/domain/principal.ts';
-import type { EngineSettings } from '../../src/engine/interactions.ts';
+import type { EngineDeps, EngineSettings } from '../../src/engine/interactions.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
@@ -42,6 +42,7 @@ export async function startEngines(
   kind: StoreKind,
   count = 1,
   settings: Partial<EngineSettings> = {},
+  ports: Pick<EngineDeps, 'verifiers' | 'channels'> = {},
 ): Promise<EngineSet> {
   const s = { ...SETTINGS, ...settings };
   const engines: Engine[] = [];
@@ -60,7 +61,7 @@ export async function startEngines(
       redis.push(conn.redis);
       closers.push(conn.close);
     }
-    const engine = createInteractions({ store, settings: s });
+    const engine = createInteractions({ store, settings: s, ...ports });
     await engine.start();
     engines.push(engine);
     stores.push(store);

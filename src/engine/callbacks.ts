@@ -1,0 +1,112 @@
+// The public callback door, engine side (API.md §7 steps 2–6, after the HTTP layer's size
+// cap): the ticket is the capability. Unknown, expired, pruned and not-yet-asked tickets are
+// one indistinguishable NOT_FOUND; a bound verifier runs on the raw bytes before anything
+// about the question is revealed; the claim guard makes provider retries idempotent.
+import { validateAnswer } from '../domain/answer.ts';
+import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { JsonObject, QuestionRecord } from '../domain/question.ts';
+import type { QuestionStore } from '../store/types.ts';
+import type { Logger } from './logger.ts';
+import type { HeaderBag, VerifierPort } from './ports.ts';
+import { hashTicket } from './tickets.ts';
+
+export interface CallbackRequest {
+  ticket: string;
+  body: Buffer;
+  headers: HeaderBag;
+  query: QueryParams;
+}
+
+export type CallbackOutcome = 'answered' | 'already_answered';
+
+export type CallbackPage =
+  | { kind: 'confirm' }
+  | { kind: 'reply-elsewhere' }
+  | { kind: 'form'; schema: JsonObject }
+  | { kind: 'done' }
+  | { kind: 'closed' }
+  | { kind: 'not-found' };
+
+export interface CallbackDeps {
+  store: QuestionStore;
+  verifiers: VerifierPort;
+  clock: () => number;
+  retentionMs: number;
+  logger: Logger;
+}
+
+const TICKET = /^[A-Za-z0-9_-]{43}$/;
+
+/** The one NOT_FOUND of the callback door, whatever the reason. */
+export function callbackNotFound(): DomainError {
+  return new DomainError('NOT_FOUND', 'not found');
+}
+
+export function createCallbacks(d: CallbackDeps) {
+  async function lookup(ticket: string): Promise<QuestionRecord | null> {
+    if (!TICKET.test(ticket)) return null;
+    const id = await d.store.idForTicket(hashTicket(ticket));
+    return id ? d.store.get(id) : null;
+  }
+
+  function verify(q: QuestionRecord, req: CallbackRequest): void {
+    const v = q.verifier;
+    if (!v) return;
+    if (d.verifiers.signsBody(v.name) && req.body.length === 0) {
+      throw new DomainError('BAD_USER_INPUT', 'a signed callback must carry its signed body');
+    }
+    const outcome = d.verifiers.verify(v.name, v.config, {
+      rawBody: req.body,
+      headers: req.headers,
+      now: d.clock(),
+    });
+    if (outcome === 'failed') throw new DomainError('UNAUTHENTICATED', 'webhook verification failed');
+    if (outcome === 'unavailable') {
+      d.logger.error({ verifier: v.name, questionId: q.id }, 'webhook verifier cannot run (missing secret?)');
+      throw new DomainError('INTERNAL', 'webhook verifier is not available');
+    }
+  }
+
+  function closed(q: QuestionRecord): DomainError {
+    return new DomainError(
+      'QUESTION_CLOSED',
+      `the question is closed (${q.status.toLowerCase().replace('_', ' ')})`,
+    );
+  }
+
+  return {
+    async handle(req: CallbackRequest): Promise<CallbackOutcome> {
+      const q = await lookup(req.ticket);
+      if (!q) throw callbackNotFound();
+      verify(q, req);
+      if (q.status === 'ANSWERED') return 'already_answered';
+      if (q.status !== 'PENDING') throw closed(q);
+      const value = validateAnswer(q, callbackPayload(q, req.body, req.query));
+      const r = await d.store.claim(q.id, {
+        status: 'ANSWERED',
+        answer: q.sensitive ? null : value,
+        reply: q.sensitive ? value : undefined,
+        answeredBy: 'callback',
+        now: d.clock(),
+        retentionMs: d.retentionMs,
+      });
+      if (r.kind === 'missing') throw callbackNotFound();
+      if (r.kind === 'won' || r.question.status === 'ANSWERED') {
+        return r.kind === 'won' ? 'answered' : 'already_answered';
+      }
+      throw closed(r.question);
+    },
+
+    /** Which page a GET shows; never changes anything. */
+    async page(ticket: string): Promise<CallbackPage> {
+      const q = await lookup(ticket);
+      if (!q || q.verifier) return { kind: 'not-found' };
+      if (q.status === 'ANSWERED') return { kind: 'done' };
+      if (q.status !== 'PENDING') return { kind: 'closed' };
+      if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
+      if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
+      return { kind: 'reply-elsewhere' };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// What the engine needs from the plugins (webhook verifiers, channels). The composition root
+// adapts the registries to these shapes, so the engine depends on no plugin code.
+import type { QuestionRecord } from '../domain/question.ts';
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+export type VerifyOutcome = 'ok' | 'failed' | 'unavailable';
+
+export interface VerifierPort {
+  names(): ReadonlySet<string>;
+  /** Ask time: a bad config is BAD_USER_INPUT (it names environment variables, never secrets). */
+  checkConfig(name: string, config: Record<string, unknown>): void;
+  /** Whether the verifier signs the body (an empty body is then refused, never verified). */
+  signsBody(name: string): boolean;
+  verify(
+    name: string,
+    config: Record<string, unknown>,
+    req: { rawBody: Buffer; headers: HeaderBag; now: number },
+  ): VerifyOutcome;
+}
+
+export interface ChannelPort {
+  names(): ReadonlySet<string>;
+  /** Push the question's text (never its media) to the person; throws when it cannot. */
+  deliver(question: QuestionRecord, callbackUrl: string): Promise<void>;
+}
+
+export const NO_VERIFIERS: VerifierPort = {
+  names: () => new Set(),
+  checkConfig() {},
+  signsBody: () => true,
+  verify: () => 'unavailable',
+};
+
+export const NO_CHANNELS: ChannelPort = {
+  names: () => new Set(),
+  async deliver() {
+    throw new Error('no channels are registered');
+  },
+};
