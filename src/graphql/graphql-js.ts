@@ -1,0 +1,13 @@
+// graphql-js, loaded exactly as Yoga and Pothos load it. graphql@16 ships a CommonJS build
+// (`main`) and an ESM build (`module`). Node resolves every package to the CommonJS one, but
+// Vite-based tools (vitest) resolve our own sources to the ESM one; two copies cannot share a
+// schema (graphql-js refuses "from another module or realm") nor recognise each other's errors.
+// Naming the CommonJS entry by path gives one copy everywhere. Import graphql's runtime values
+// from this file; type-only imports may come from 'graphql'.
+export {
+  GraphQLError,
+  Kind,
+  lexicographicSortSchema,
+  printSchema,
+  valueFromASTUntyped,
+} from 'graphql/index.js';

@@ -1,0 +1,83 @@
+// Mutation fields: each parses its arguments and calls one engine method.
+import { builder } from '../builder.ts';
+import { holdSecondsRange, timeoutSecondsRange } from '../ranges.ts';
+import { JSONScalar } from '../scalars.ts';
+import { AskResult } from '../types/ask-result.ts';
+import { AskUserInput } from '../types/ask-user-input.ts';
+import { PreparedExternal } from '../types/prepared-external.ts';
+import { Question } from '../types/question.ts';
+
+/** GraphQL input objects as plain JSON for the domain: absent and null fields are left out. */
+function plainInput(value: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    if (key === 'verifier') out[key] = plainInput(v as object);
+    else if (key === 'media' && Array.isArray(v)) out[key] = v.map((item: object) => plainInput(item));
+    else out[key] = v;
+  }
+  return out;
+}
+
+builder.mutationFields((t) => ({
+  askUser: t.field({
+    type: AskResult,
+    description:
+      'Asks a question, then waits up to `holdSeconds` for its answer. Returns PENDING when the hold ends first: continue with `awaitAnswer`.',
+    authScopes: { agent: true },
+    args: {
+      input: t.arg({ type: AskUserInput, required: true, description: 'The question.' }),
+      holdSeconds: t.arg.int({
+        description: 'Longest wait, 0 to 3600 seconds; 0 returns at once. Default from the server.',
+        validate: holdSecondsRange,
+      }),
+      preparedId: t.arg.id({
+        description: 'The id from `prepareExternal`: the question takes that id and its callback URL.',
+      }),
+    },
+    resolve: (_root, { input, holdSeconds, preparedId }, ctx) =>
+      ctx.engine.ask(ctx.principal, plainInput(input), {
+        holdSeconds,
+        preparedId: preparedId == null ? null : String(preparedId),
+        signal: ctx.signal,
+      }),
+  }),
+  prepareExternal: t.field({
+    type: PreparedExternal,
+    description:
+      'Reserves a question id and its callback URL, to build an external resource before asking (`askUser(preparedId)`).',
+    authScopes: { agent: true },
+    args: {
+      timeoutSeconds: t.arg.int({
+        description: 'How long the reservation lives, 1 to 31536000 seconds; default from the server.',
+        validate: timeoutSecondsRange,
+      }),
+    },
+    resolve: (_root, { timeoutSeconds }, ctx) => ctx.engine.prepareExternal(ctx.principal, timeoutSeconds),
+  }),
+  answer: t.field({
+    type: Question,
+    description:
+      'Answers a TEXT, CONFIRM, SELECT or FORM question. The answer is checked against the question; exactly one answer wins.',
+    authScopes: { operator: true },
+    args: {
+      id: t.arg.id({ required: true, description: 'The question’s id.' }),
+      answer: t.arg({
+        type: JSONScalar,
+        required: true,
+        description: 'TEXT: a string; CONFIRM: a boolean; SELECT: one of the options; FORM: an object.',
+      }),
+    },
+    resolve: (_root, { id, answer }, ctx) => ctx.engine.answer(ctx.principal, String(id), answer),
+  }),
+  cancelQuestion: t.field({
+    type: Question,
+    description: 'Cancels a pending question; its waiters return CANCELLED and later answers are refused.',
+    authScopes: { $any: { agent: true, operator: true } },
+    args: {
+      id: t.arg.id({ required: true, description: 'The question’s id.' }),
+      reason: t.arg.string({ description: 'Why, shown with the question (at most 1000 characters).' }),
+    },
+    resolve: (_root, { id, reason }, ctx) => ctx.engine.cancel(ctx.principal, String(id), reason),
+  }),
+}));

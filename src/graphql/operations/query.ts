@@ -1,0 +1,69 @@
+// Query fields: each parses its arguments and calls one engine method.
+import { builder } from '../builder.ts';
+import { firstRange, holdSecondsRange } from '../ranges.ts';
+import { AskResult } from '../types/ask-result.ts';
+import { Question } from '../types/question.ts';
+import { QuestionConnection } from '../types/question-connection.ts';
+import { QuestionFilter } from '../types/question-filter.ts';
+import { Viewer } from '../types/viewer.ts';
+
+builder.queryFields((t) => ({
+  question: t.field({
+    type: Question,
+    nullable: true,
+    description: 'One question, or null when there is none the caller may see.',
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true, description: 'The question’s id.' }) },
+    resolve: (_root, { id }, ctx) => ctx.engine.get(ctx.principal, String(id)),
+  }),
+  questions: t.field({
+    type: QuestionConnection,
+    description: 'Questions the caller may see, newest first, filtered before paging.',
+    authScopes: { authenticated: true },
+    args: {
+      filter: t.arg({ type: QuestionFilter, description: 'Which questions; all of them when omitted.' }),
+      first: t.arg.int({
+        defaultValue: 50,
+        description: 'Page size, 1 to 200.',
+        validate: firstRange,
+      }),
+      after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
+    },
+    resolve: (_root, { filter, first, after }, ctx) =>
+      ctx.engine.list(
+        ctx.principal,
+        {
+          status: filter?.status ?? null,
+          groupId: filter?.groupId ?? null,
+          audience: filter?.audience ?? null,
+          channel: filter?.channel ?? null,
+        },
+        { first: first ?? 50, after: after ?? null },
+      ),
+  }),
+  awaitAnswer: t.field({
+    type: AskResult,
+    description:
+      'Waits up to `holdSeconds` for the question to leave PENDING, then returns its state (PENDING if the hold ended first).',
+    authScopes: { authenticated: true },
+    args: {
+      id: t.arg.id({ required: true, description: 'The question’s id.' }),
+      holdSeconds: t.arg.int({
+        description: 'Longest wait, 0 to 3600 seconds; 0 returns at once. Default from the server.',
+        validate: holdSecondsRange,
+      }),
+    },
+    resolve: (_root, { id, holdSeconds }, ctx) =>
+      ctx.engine.awaitAnswer(ctx.principal, String(id), { holdSeconds, signal: ctx.signal }),
+  }),
+  channels: t.stringList({
+    description: 'Names of the channels this server can deliver questions through.',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.engine.channels(),
+  }),
+  viewer: t.field({
+    type: Viewer,
+    description: 'The caller.',
+    resolve: (_root, _args, ctx) => ctx.principal,
+  }),
+}));

@@ -1,0 +1,22 @@
+// Assembles the schema: every type and operation file registers itself with the builder.
+import './scalars.ts';
+import './types/enums.ts';
+import './types/media-item.ts';
+import './types/question.ts';
+import './types/ask-result.ts';
+import './types/prepared-external.ts';
+import './types/question-edge.ts';
+import './types/page-info.ts';
+import './types/question-connection.ts';
+import './types/inbox-event.ts';
+import './types/viewer.ts';
+import './types/media-item-input.ts';
+import './types/verifier-input.ts';
+import './types/ask-user-input.ts';
+import './types/question-filter.ts';
+import './operations/query.ts';
+import './operations/mutation.ts';
+import './operations/subscription.ts';
+import { builder } from './builder.ts';
+
+export const schema = builder.toSchema();

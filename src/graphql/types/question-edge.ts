@@ -1,0 +1,19 @@
+// QuestionEdge: one question in a page, with the cursor that continues after it.
+import type { QuestionRecord } from '../../domain/question.ts';
+import { builder } from '../builder.ts';
+import { Question } from './question.ts';
+
+export interface QuestionEdgeShape {
+  node: QuestionRecord;
+  cursor: string;
+}
+
+export const QuestionEdge = builder.objectRef<QuestionEdgeShape>('QuestionEdge').implement({
+  description: 'A question in a page of results.',
+  fields: (t) => ({
+    node: t.field({ type: Question, description: 'The question.', resolve: (e) => e.node }),
+    cursor: t.exposeString('cursor', {
+      description: 'Pass as `after` to continue with the questions that follow this one.',
+    }),
+  }),
+});

@@ -1,0 +1,17 @@
+// Viewer: the principal making the request.
+import type { Principal } from '../../domain/principal.ts';
+import { builder } from '../builder.ts';
+
+export const Viewer = builder.objectRef<Principal>('Viewer').implement({
+  description: 'Who is calling, as the server knows them from their key.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'The principal id; questions record it as asker or answerer.' }),
+    roles: t.stringList({
+      description: 'The roles of the key: agent, operator, admin.',
+      resolve: (p) => [...p.roles],
+    }),
+    restricted: t.exposeBoolean('restricted', {
+      description: 'Whether the key is confined to questions addressed to its own id.',
+    }),
+  }),
+});
