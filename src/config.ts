@@ -36,6 +36,12 @@ export interface Config {
   readonly logLevel: LogLevel;
   readonly reaperIntervalMs: number;
   readonly rateLimitPerMinute: number;
+  /**
+   * Webhook verifier secrets by variable name (a binding's `secretEnv`), from the environment
+   * read at start. A function, so the values never serialize with the config; API keys are
+   * not reachable through it.
+   */
+  readonly secret: (name: string) => string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -305,6 +311,14 @@ function loadDoorPolicy(file: string | null, readFile: (path: string) => string)
  * (default: UTF-8 from disk). Returns a frozen Config; throws ConfigError on the first invalid
  * setting.
  */
+/** Names a verifier may never read, whatever its config says. */
+const NOT_SECRETS = new Set(['INTERACTIONS_API_KEYS', 'INTERACTIONS_API_KEYS_FILE']);
+
+function secretLookup(env: Env): (name: string) => string | undefined {
+  const copy = new Map(Object.entries(env).filter(([k, v]) => v !== undefined && !NOT_SECRETS.has(k)));
+  return (name) => copy.get(name);
+}
+
 export function loadConfig(
   env: Env,
   readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
@@ -336,6 +350,7 @@ export function loadConfig(
     doorPolicy,
     logLevel: e.LOG_LEVEL,
     reaperIntervalMs: e.INTERACTIONS_REAPER_INTERVAL_MS,
+    secret: secretLookup(env),
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
   });
 }

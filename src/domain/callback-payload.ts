@@ -1,14 +1,27 @@
 // What a callback delivers as the answer (API.md §7 step 5). EXTERNAL: a JSON object body,
 // or the query parameters when the body is empty. Channel-delivered in-client formats:
-// {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button).
+// {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
+// form page's form-encoded fields for FORM.
 import { badInput } from './errors.ts';
+import { formFieldsToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
 import { parseJsonText } from './json-text.ts';
 import type { QuestionSpec } from './question.ts';
 
 export type QueryParams = Record<string, string | string[]>;
 
-export function callbackPayload(q: Pick<QuestionSpec, 'format'>, body: Buffer, query: QueryParams): unknown {
+const FORM_ENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+export function callbackPayload(
+  q: Pick<QuestionSpec, 'format' | 'schema'>,
+  body: Buffer,
+  query: QueryParams,
+  contentType?: string,
+): unknown {
+  // The callback form page posts its fields form-encoded (no script may build JSON there).
+  if (q.format === 'FORM' && q.schema && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
+  }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {
     if (parsed === undefined) return { ...query };

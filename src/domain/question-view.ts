@@ -12,7 +12,7 @@ export interface QuestionView {
   schema: Record<string, unknown> | null;
   link: string | null;
   serverVerified: boolean;
-  media: MediaItem[] | null;
+  media: { kind: MediaItem['kind']; url: string; caption: string | null }[] | null;
   groupId: string | null;
   audience: string | null;
   channel: string | null;
@@ -47,7 +47,7 @@ export function questionView(q: QuestionRecord): QuestionView {
     schema: q.schema,
     link: serverVerified ? null : q.link,
     serverVerified,
-    media: q.media,
+    media: q.media?.map((m) => ({ kind: m.kind, url: m.url, caption: m.caption ?? null })) ?? null,
     groupId: q.groupId,
     audience: q.audience,
     channel: q.channel,

@@ -18,6 +18,11 @@ export interface CallbackRequest {
   query: QueryParams;
 }
 
+function contentTypeOf(headers: HeaderBag): string | undefined {
+  const v = headers['content-type'];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 export type CallbackOutcome = 'answered' | 'already_answered';
 
 export type CallbackPage =
@@ -82,7 +87,7 @@ export function createCallbacks(d: CallbackDeps) {
       verify(q, req);
       if (q.status === 'ANSWERED') return 'already_answered';
       if (q.status !== 'PENDING') throw closed(q);
-      const value = validateAnswer(q, callbackPayload(q, req.body, req.query));
+      const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
       const r = await d.store.claim(q.id, {
         status: 'ANSWERED',
         answer: q.sensitive ? null : value,

@@ -54,7 +54,17 @@ describe('defaults', () => {
       logLevel: 'info',
       reaperIntervalMs: 1000,
       rateLimitPerMinute: 120,
+      secret: expect.any(Function),
     });
+  });
+
+  it('looks verifier secrets up by name, but never the API keys', () => {
+    const keys = JSON.stringify([{ id: 'a', key: SECRET, roles: ['agent'] }]);
+    const c = loadConfig({ HOOK_SECRET: 'shh-123', INTERACTIONS_API_KEYS: keys });
+    expect(c.secret('HOOK_SECRET')).toBe('shh-123');
+    expect(c.secret('NOT_SET')).toBeUndefined();
+    expect(c.secret('INTERACTIONS_API_KEYS')).toBeUndefined();
+    expect(JSON.stringify(c)).not.toContain('shh-123');
   });
 
   it('returns a frozen object', () => {

@@ -1,0 +1,66 @@
+// The HTTP server: Fastify with one plugin per door. Routes are thin: authenticate by the
+// door policy, call one engine method, map the result or error.
+
+import { createServer } from 'node:http';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Authenticator } from '../auth/authenticate.ts';
+import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
+import type { Logger } from '../engine/logger.ts';
+import type { Interactions } from '../engine/types.ts';
+import { handleError, sendRestError } from './errors.ts';
+import { answerRoutes } from './routes/answer.ts';
+import { callbackRoutes } from './routes/callback.ts';
+import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
+import { healthRoutes } from './routes/health.ts';
+import { streamRoutes } from './routes/stream.ts';
+
+export interface HttpAppOptions {
+  engine: Interactions;
+  auth: Authenticator;
+  yoga: GraphQLHandler;
+  logger: Logger;
+  /** Cap on REST answer bodies (and callback bodies). */
+  maxBodyBytes: number;
+  /** Keepalive comment interval on the REST stream. */
+  streamKeepaliveMs?: number;
+  /** The public doors' rate limit; shared through Redis when there is one. */
+  rateLimit: { perMinute: number; redis: Redis | null; prefix: string };
+}
+
+/** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB): GraphQL bodies get room for both. */
+export const GRAPHQL_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Long query strings on the callback door must reach its 413, not Node's 431.
+    serverFactory: (handler) => createServer({ maxHeaderSize: o.maxBodyBytes + 16 * 1024 }, handler),
+    // A held askUser may take up to the longest hold: never cut it with Node's defaults.
+    requestTimeout: (HOLD_MAX_SECONDS + 60) * 1000,
+    connectionTimeout: 0,
+    // Above common load-balancer idle timeouts (60 s), so the proxy closes first.
+    keepAliveTimeout: 72_000,
+    // Request URLs carry callback tickets: Fastify's own request logging stays off.
+    logger: false,
+    return503OnClosing: true,
+  });
+  app.server.headersTimeout = 75_000;
+
+  // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+
+  app.setErrorHandler((err, _req, reply) => handleError(err, reply, o.logger));
+  app.setNotFoundHandler((_req, reply) => sendRestError(reply, 'NOT_FOUND', 'not found'));
+
+  healthRoutes(app, o.engine);
+  await app.register(graphqlRoutes, { yoga: o.yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
+  await app.register(answerRoutes, { engine: o.engine, auth: o.auth, maxBodyBytes: o.maxBodyBytes });
+  streamRoutes(app, { engine: o.engine, auth: o.auth, keepaliveMs: o.streamKeepaliveMs ?? 15_000 });
+  await app.register(callbackRoutes, {
+    engine: o.engine,
+    maxBodyBytes: o.maxBodyBytes,
+    rateLimit: o.rateLimit,
+  });
+  return app;
+}

@@ -1,0 +1,33 @@
+// /graphql and /graphql/stream are served by Yoga; Fastify only hands requests over. Bodies
+// are read as text under the GraphQL cap (media and schemas make asks large), so Yoga
+// parses them exactly as it would standing alone.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { useTextBodies } from '../json-body.ts';
+
+export interface GraphQLHandler {
+  handleNodeRequestAndResponse(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    ctx: { req: FastifyRequest; reply: FastifyReply },
+  ): Response | Promise<Response>;
+}
+
+export interface GraphQLRouteOptions {
+  yoga: GraphQLHandler;
+  maxBodyBytes: number;
+}
+
+export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
+  useTextBodies(app, o.maxBodyBytes);
+  const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const response = await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+    response.headers.forEach((value, key) => {
+      reply.header(key, value);
+    });
+    reply.status(response.status);
+    return reply.send(response.body);
+  };
+  const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
+  app.route({ url: '/graphql', method: [...methods], handler });
+  app.route({ url: '/graphql/stream', method: [...methods], handler });
+}

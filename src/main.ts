@@ -1,0 +1,52 @@
+// `npm start`: read the settings once, start the server, stop cleanly on SIGINT/SIGTERM.
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger, createServer, StartupError } from './server.ts';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  let server: Awaited<ReturnType<typeof createServer>>;
+  try {
+    server = await createServer(config, logger);
+  } catch (err) {
+    if (err instanceof StartupError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const url = await server.listen();
+  logger.info({ url, store: server.store.kind }, 'tai-interactions is listening');
+  if (server.mintedAdminKey) {
+    // Printed once, on purpose, and never logged: the key rides in the URL fragment.
+    process.stdout.write(
+      `\nNo API keys are configured: a one-off admin key was minted for this run.\n` +
+        `  Inbox:   ${url}/#key=${server.mintedAdminKey}\n` +
+        `  API key: ${server.mintedAdminKey}\n\n`,
+    );
+  }
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down');
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,157 @@
+// The composition root: reads nothing from the environment itself (it is handed a Config),
+// creates every long-lived resource, wires the layers, and closes them in reverse order.
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { createKeyring, mintAdminKey, type PrincipalConfig } from './auth/api-keys.ts';
+import { createAuthenticator } from './auth/authenticate.ts';
+import type { Config } from './config.ts';
+import { createInteractions } from './engine/interactions.ts';
+import type { ChannelPort } from './engine/ports.ts';
+import type { Interactions } from './engine/types.ts';
+import { createGraphQLServer } from './graphql/yoga.ts';
+import { createHttpApp } from './http/app.ts';
+import { createMemoryStore } from './store/memory-store.ts';
+import { createRedisStore } from './store/redis/redis-store.ts';
+import type { QuestionStore } from './store/types.ts';
+import { verifierPort } from './verifier-port.ts';
+import { builtinVerifiers, createVerifierRegistry } from './verifiers/registry.ts';
+
+export interface Server {
+  engine: Interactions;
+  store: QuestionStore;
+  /** The one-off admin key minted because no keys were configured (print it once). */
+  mintedAdminKey: string | null;
+  /** Start listening; resolves with the base URL. */
+  listen(): Promise<string>;
+  /** Handle a request in-process (tests): Fastify's inject. */
+  inject: import('fastify').FastifyInstance['inject'];
+  close(): Promise<void>;
+}
+
+export class StartupError extends Error {}
+
+const MIN_REDIS = [7, 0];
+
+async function checkRedisVersion(redis: Redis): Promise<void> {
+  const info = await redis.info('server');
+  const version = /redis_version:(\d+)\.(\d+)/.exec(info);
+  const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
+  if (major < MIN_REDIS[0]! || (major === MIN_REDIS[0] && minor < MIN_REDIS[1]!)) {
+    throw new StartupError(
+      `INTERACTIONS_REDIS_URL: Redis ${MIN_REDIS.join('.')} or newer is required (found ${major}.${minor})`,
+    );
+  }
+}
+
+export function createLogger(level: string): pino.Logger {
+  return pino({
+    level,
+    // Belt and braces: credentials never reach a log line even if a header is logged.
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.apiKey', '*.ticket'],
+  });
+}
+
+export interface ServerPlugins {
+  /** Channel plugins (none ship yet; tests register their own). */
+  channels?: ChannelPort;
+}
+
+export async function createServer(
+  config: Config,
+  logger: pino.Logger = createLogger(config.logLevel),
+  plugins: ServerPlugins = {},
+): Promise<Server> {
+  const closers: (() => Promise<void> | void)[] = [];
+  try {
+    let store: QuestionStore;
+    let redisForLimits: Redis | null = null;
+    if (config.redisUrl) {
+      const options = { maxRetriesPerRequest: 3, connectTimeout: 5000, lazyConnect: true };
+      const redis = new Redis(config.redisUrl, options);
+      const subscriber = new Redis(config.redisUrl, { ...options, maxRetriesPerRequest: null });
+      for (const c of [redis, subscriber])
+        c.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+      closers.push(() => {
+        redis.disconnect();
+        subscriber.disconnect();
+      });
+      try {
+        await Promise.all([redis.connect(), subscriber.connect()]);
+      } catch {
+        throw new StartupError('INTERACTIONS_REDIS_URL: cannot connect to Redis');
+      }
+      await checkRedisVersion(redis);
+      store = createRedisStore({ redis, subscriber, prefix: config.keyPrefix });
+      redisForLimits = redis;
+    } else {
+      store = createMemoryStore();
+      logger.warn(
+        'INTERACTIONS_REDIS_URL is not set: using the in-memory store (one process; lost on restart)',
+      );
+    }
+    closers.push(() => store.close());
+
+    const engine = createInteractions({
+      store,
+      logger,
+      verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config.secret),
+      ...(plugins.channels ? { channels: plugins.channels } : {}),
+      settings: {
+        answerTimeoutSeconds: config.answerTimeoutSeconds,
+        holdSeconds: config.holdSeconds,
+        retentionSeconds: config.retentionSeconds,
+        maxPending: config.maxPending,
+        publicBaseUrl: config.publicBaseUrl,
+        reaperIntervalMs: config.reaperIntervalMs,
+      },
+    });
+    await engine.start();
+    closers.push(() => engine.stop());
+
+    let principals: readonly PrincipalConfig[] = config.principals;
+    let mintedAdminKey: string | null = null;
+    if (config.accessControl && principals.length === 0) {
+      const minted = mintAdminKey();
+      principals = [minted.principal];
+      mintedAdminKey = minted.key;
+    }
+    if (!config.accessControl) {
+      logger.warn('ACCESS_CONTROL_ENABLE=false: every door is open and every caller acts as "anonymous"');
+    }
+    const auth = createAuthenticator({
+      accessControl: config.accessControl,
+      keyring: createKeyring(principals),
+      policy: config.doorPolicy,
+    });
+    const yoga = createGraphQLServer({ engine, authenticator: auth, logger });
+    const app = await createHttpApp({
+      engine,
+      auth,
+      yoga,
+      logger,
+      maxBodyBytes: config.callbackMaxBodyBytes,
+      rateLimit: { perMinute: config.rateLimitPerMinute, redis: redisForLimits, prefix: config.keyPrefix },
+    });
+    closers.push(() => app.close());
+
+    return {
+      engine,
+      store,
+      mintedAdminKey,
+      inject: app.inject.bind(app),
+      async listen() {
+        await app.listen({ port: config.port, host: config.host });
+        const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+        const address = app.server.address();
+        const port = typeof address === 'object' && address ? address.port : config.port;
+        return `http://${host}:${port}`;
+      },
+      async close() {
+        for (const close of closers.reverse()) await close();
+      },
+    };
+  } catch (err) {
+    for (const close of closers.reverse()) await close();
+    throw err;
+  }
+}
