@@ -6,6 +6,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    reporters: ['default'],
+    // The JSON report lets .ci/run print its closing "N passed, M failed" line.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.tmp/vitest-results.json' },
   },
 });
