@@ -53,3 +53,16 @@ export function deferred<T>(): { promise: Promise<T>; resolve(v: T): void } {
   });
   return { promise, resolve };
 }
+
+/** A free loopback port (for a server that must know its own URL before it starts). */
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as import('node:net').AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -52,7 +52,9 @@ export async function startServer(o: TestServerOptions): Promise<TestServer> {
     ...(o.store === 'redis' ? { INTERACTIONS_REDIS_URL: inject('redisUrl') } : {}),
     ...o.env,
   };
-  const config = { ...loadConfig(env), port: 0 } as Config;
+  const loaded = loadConfig(env);
+  // A free port unless the test chose one (e.g. to match INTERACTIONS_PUBLIC_BASE_URL).
+  const config = { ...loaded, port: o.env?.PORT ? loaded.port : 0 } as Config;
   const server = await createServer(config, createLogger('silent'), o.plugins);
   const t: TestServer = {
     server,
