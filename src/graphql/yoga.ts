@@ -10,6 +10,7 @@ import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
 import { schema } from './schema.ts';
+import { createStreamTokens } from './stream-tokens.ts';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 export const GRAPHQL_STREAM_ENDPOINT = '/graphql/stream';
@@ -52,6 +53,7 @@ function quietLogger(logger: Logger): YogaLogger {
 export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   const { engine, authenticator, logger } = opts;
   const auth = createRequestAuth(authenticator);
+  const streamTokens = createStreamTokens(auth.principalOf);
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
@@ -70,7 +72,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       // First: nothing else (graphql-sse included) sees an unauthenticated request.
       auth.plugin,
       useValidationErrorCode(),
-      useGraphQLSSE({ endpoint: GRAPHQL_STREAM_ENDPOINT }),
+      useGraphQLSSE({ endpoint: GRAPHQL_STREAM_ENDPOINT, authenticate: streamTokens.authenticate }),
       useExecutionCancellation(),
     ],
   });
