@@ -36,6 +36,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   readonly reaperIntervalMs: number;
   readonly rateLimitPerMinute: number;
+  /** Browser origins allowed to call /graphql cross-site (`['*']` for any); empty: none. */
+  readonly corsOrigins: readonly string[];
   /**
    * Webhook verifier secrets by variable name (a binding's `secretEnv`), from the environment
    * read at start. A function, so the values never serialize with the config; API keys are
@@ -209,6 +211,35 @@ const publicBaseUrlSchema = z
     return url.origin;
   });
 
+/**
+ * Browser origins allowed to call /graphql from another site: a comma list of origins, or
+ * `*`. Unset: none (the inbox is served from the same origin and needs no CORS).
+ */
+const corsOriginsSchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): readonly string[] => {
+    if (raw === undefined || raw.trim() === '') return [];
+    const items = raw.split(',').map((s) => s.trim());
+    if (items.length === 1 && items[0] === '*') return ['*'];
+    for (const item of items) {
+      let url: URL | null = null;
+      try {
+        url = new URL(item);
+      } catch {
+        url = null;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected * or a comma list of origins such as https://app.example',
+        });
+        return z.NEVER;
+      }
+    }
+    return items;
+  });
+
 const optionalPath = z
   .string()
   .optional()
@@ -238,6 +269,7 @@ const envSchema = z.object({
   LOG_LEVEL: logLevelSchema,
   INTERACTIONS_REAPER_INTERVAL_MS: wholeNumber(1000, 50, 60_000),
   INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
+  INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -352,5 +384,6 @@ export function loadConfig(
     reaperIntervalMs: e.INTERACTIONS_REAPER_INTERVAL_MS,
     secret: secretLookup(env),
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
+    corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
   });
 }

@@ -123,7 +123,12 @@ export async function createServer(
       keyring: createKeyring(principals),
       policy: config.doorPolicy,
     });
-    const yoga = createGraphQLServer({ engine, authenticator: auth, logger });
+    const yoga = createGraphQLServer({
+      engine,
+      authenticator: auth,
+      logger,
+      corsOrigins: config.corsOrigins,
+    });
     const app = await createHttpApp({
       engine,
       auth,

@@ -29,6 +29,8 @@ export interface GraphQLServerOptions {
   logger: Logger;
   /** Serve GraphiQL on GET /graphql with Accept: text/html (default true). */
   graphiql?: boolean;
+  /** Browser origins allowed cross-site (`['*']` for any); empty or absent: none. */
+  corsOrigins?: readonly string[];
 }
 
 /** Server context: whatever the HTTP layer passes along (e.g. Fastify's `{ req, reply }`). */
@@ -59,6 +61,10 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
     graphqlEndpoint: GRAPHQL_ENDPOINT,
     graphiql: opts.graphiql === false ? false : { title: 'Interactions GraphQL' },
     landingPage: false,
+    // Keys travel in headers, never cookies: cross-site callers get no credentials mode.
+    cors: opts.corsOrigins?.length
+      ? { origin: opts.corsOrigins.includes('*') ? '*' : [...opts.corsOrigins], credentials: false }
+      : false,
     healthCheckEndpoint: NO_HEALTH_CHECK,
     maxRequestBodySize: GRAPHQL_MAX_BODY_BYTES,
     logging: quietLogger(logger),

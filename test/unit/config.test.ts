@@ -55,7 +55,18 @@ describe('defaults', () => {
       reaperIntervalMs: 1000,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
+      corsOrigins: [],
     });
+  });
+
+  it('parses INTERACTIONS_CORS_ORIGINS: unset none, * any, or a list of origins', () => {
+    expect(loadConfig({ INTERACTIONS_CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(
+      loadConfig({ INTERACTIONS_CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://a.example', 'http://localhost:5173']);
+    for (const bad of ['a.example', 'https://a.example/path', 'ftp://a.example', '*,https://a.example']) {
+      expect(() => loadConfig({ INTERACTIONS_CORS_ORIGINS: bad })).toThrow(/^INTERACTIONS_CORS_ORIGINS: /);
+    }
   });
 
   it('looks verifier secrets up by name, but never the API keys', () => {
