@@ -5,7 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { audienceFor, canAnswer, canAsk, canCancel, canSee, visibilityScope } from '../domain/access.ts';
 import { validateAnswer } from '../domain/answer.ts';
 import { resolveLink, validateAskInput } from '../domain/ask-input.ts';
-import { cancelReasonOf, holdSecondsOf, pageSizeOf, timeoutSecondsOf } from '../domain/call-args.ts';
+import {
+  cancelReasonOf,
+  filterOf,
+  holdSecondsOf,
+  pageSizeOf,
+  timeoutSecondsOf,
+} from '../domain/call-args.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
@@ -294,13 +300,13 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       }
     },
 
-    async list(p: Principal, filter: ListFilter, page: PageRequest): Promise<Page> {
+    async list(p: Principal, rawFilter: ListFilter, page: PageRequest): Promise<Page> {
       const first = pageSizeOf(page.first);
+      const filter: ListFilter = filterOf(rawFilter);
       const scope = visibilityScope(p);
       const empty: Page = { items: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
       if (scope.audience && filter.audience != null && filter.audience !== scope.audience) return empty;
-      if (scope.askedBy && filter.askedBy != null && filter.askedBy !== scope.askedBy) return empty;
       return store.list({ ...filter, ...scope }, { first, after: page.after ?? null });
     },
 

@@ -13,7 +13,9 @@ export function encodeCursor(c: Cursor): string {
   return Buffer.from(`${c.createdAt}:${c.id}`, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(raw: string): Cursor {
+export function decodeCursor(raw: unknown): Cursor {
+  if (typeof raw !== 'string' || raw.length > 200)
+    throw badInput('after is not a cursor from this server', 'after');
   const text = Buffer.from(raw, 'base64url').toString('utf8');
   const m = /^(\d{1,16}):([A-Za-z0-9-]{1,64})$/.exec(text);
   if (!m || encodeCursor({ createdAt: Number(m[1]), id: m[2]! }) !== raw) {
