@@ -152,6 +152,9 @@ export async function createServer(
         return `http://${host}:${port}`;
       },
       async close() {
+        // The engine first ends its held waits and live feeds (stop is idempotent), so the
+        // HTTP server's close does not wait out long holds; then the rest in reverse.
+        await engine.stop();
         for (const close of closers.reverse()) await close();
       },
     };

@@ -48,6 +48,9 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
       needSnapshot = true;
       poke();
     },
+    close() {
+      void finish();
+    },
   });
 
   /** The next change worth sending, applying the known-ids rule; null when none is queued. */
@@ -67,13 +70,13 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
     return null;
   }
 
-  const finish = async (): Promise<IteratorResult<FeedEvent>> => {
+  async function finish(): Promise<IteratorResult<FeedEvent>> {
     done = true;
     unwatch();
     queue = [];
     poke();
     return { done: true, value: undefined };
-  };
+  }
 
   const feed: Feed = {
     async next(): Promise<IteratorResult<FeedEvent>> {

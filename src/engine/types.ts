@@ -40,6 +40,8 @@ export interface FeedListener {
   event(e: { type: StoreEventType; question: QuestionRecord }): void;
   /** Changes may have been missed: re-read the snapshot. */
   resync(): void;
+  /** The engine is stopping: end the feed. */
+  close?(): void;
 }
 
 export interface Interactions {

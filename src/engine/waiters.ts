@@ -56,18 +56,23 @@ export type RaceOutcome =
   | { kind: 'timer' }
   | { kind: 'aborted' };
 
-/** Waits for the waiter, a timer, or an abort, whichever comes first, and cleans up after. */
-export function raceWaiter(waiter: Waiter, ms: number, signal?: AbortSignal): Promise<RaceOutcome> {
-  if (signal?.aborted) return Promise.resolve({ kind: 'aborted' });
+/** Waits for the waiter, a timer, or any abort, whichever comes first, and cleans up after. */
+export function raceWaiter(
+  waiter: Waiter,
+  ms: number,
+  signals: readonly (AbortSignal | undefined)[],
+): Promise<RaceOutcome> {
+  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (live.some((s) => s.aborted)) return Promise.resolve({ kind: 'aborted' });
   return new Promise<RaceOutcome>((resolve) => {
     const done = (o: RaceOutcome): void => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      for (const s of live) s.removeEventListener('abort', onAbort);
       resolve(o);
     };
     const onAbort = (): void => done({ kind: 'aborted' });
     const timer = setTimeout(() => done({ kind: 'timer' }), Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    for (const s of live) s.addEventListener('abort', onAbort, { once: true });
     waiter.settled.then((question) => done({ kind: 'settled', question }));
   });
 }

@@ -260,7 +260,8 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
         subscriber.off('message', onMessage);
         subscriber.off('close', onClose);
         subscriber.off('ready', readyHandler);
-        await subscriber.unsubscribe(channel).catch(() => undefined);
+        // Only while connected: offline, ioredis would queue it and shutdown would hang.
+        if (subscriber.status === 'ready') await subscriber.unsubscribe(channel).catch(() => undefined);
       }
     },
   };
