@@ -39,6 +39,11 @@ export interface Config {
   /** Browser origins allowed to call /graphql cross-site (`['*']` for any); empty: none. */
   readonly corsOrigins: readonly string[];
   /**
+   * Reverse proxies in front of the server whose X-Forwarded-For is believed (0: none), so
+   * the public doors' rate limit counts each client, not the proxy.
+   */
+  readonly trustProxyHops: number;
+  /**
    * Webhook verifier secrets by variable name (a binding's `secretEnv`), from the environment
    * read at start. A function, so the values never serialize with the config; API keys are
    * not reachable through it.
@@ -270,6 +275,7 @@ const envSchema = z.object({
   INTERACTIONS_REAPER_INTERVAL_MS: wholeNumber(1000, 50, 60_000),
   INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
   INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
+  INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -385,5 +391,6 @@ export function loadConfig(
     secret: secretLookup(env),
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
     corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
+    trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,
   });
 }

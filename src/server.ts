@@ -136,6 +136,7 @@ export async function createServer(
       logger,
       maxBodyBytes: config.callbackMaxBodyBytes,
       rateLimit: { perMinute: config.rateLimitPerMinute, redis: redisForLimits, prefix: config.keyPrefix },
+      trustProxyHops: config.trustProxyHops,
     });
     closers.push(() => app.close());
 

@@ -14,6 +14,7 @@ import { answerRoutes } from './routes/answer.ts';
 import { callbackRoutes } from './routes/callback.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
+import { inboxRoutes } from './routes/inbox.ts';
 import { streamRoutes } from './routes/stream.ts';
 
 export interface HttpAppOptions {
@@ -27,6 +28,8 @@ export interface HttpAppOptions {
   streamKeepaliveMs?: number;
   /** The public doors' rate limit; shared through Redis when there is one. */
   rateLimit: { perMinute: number; redis: Redis | null; prefix: string };
+  /** Proxies whose X-Forwarded-For is believed (0: none). */
+  trustProxyHops?: number;
 }
 
 /** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB): GraphQL bodies get room for both. */
@@ -44,6 +47,8 @@ export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance>
     // Request URLs carry callback tickets: Fastify's own request logging stays off.
     logger: false,
     return503OnClosing: true,
+    // Believe X-Forwarded-For for exactly this many hops (proxy-addr's hop-count trust).
+    trustProxy: (_address: string, hop: number) => hop < (o.trustProxyHops ?? 0),
   });
   app.server.headersTimeout = 75_000;
 
@@ -62,5 +67,6 @@ export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance>
     maxBodyBytes: o.maxBodyBytes,
     rateLimit: o.rateLimit,
   });
+  await app.register(inboxRoutes, { auth: o.auth, logger: o.logger });
   return app;
 }

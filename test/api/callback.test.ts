@@ -296,6 +296,26 @@ describe('callback door rate limit and multiple instances (redis)', () => {
     }
   });
 
+  it('behind a trusted proxy, each forwarded client has its own budget', async () => {
+    const env = { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '2', INTERACTIONS_TRUST_PROXY_HOPS: '1' };
+    const a = await startServer({ store: 'redis', env });
+    try {
+      const hit = (client: string) =>
+        a.server.inject({
+          method: 'POST',
+          url: `/api/interactions/callback/${'B'.repeat(43)}`,
+          headers: { 'x-forwarded-for': client },
+        });
+      const codes = [];
+      for (const client of ['203.0.113.1', '203.0.113.1', '203.0.113.1', '203.0.113.2']) {
+        codes.push((await hit(client)).statusCode);
+      }
+      expect(codes).toEqual([404, 404, 429, 404]);
+    } finally {
+      await a.close();
+    }
+  });
+
   it('a provider retry on another instance gets already_answered', async () => {
     const a = await startServer({ store: 'redis' });
     const b = await startServer({ store: 'redis', prefix: a.prefix });

@@ -56,6 +56,7 @@ describe('defaults', () => {
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       corsOrigins: [],
+      trustProxyHops: 0,
     });
   });
 
