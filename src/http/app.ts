@@ -35,22 +35,36 @@ export interface HttpAppOptions {
 /** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB): GraphQL bodies get room for both. */
 export const GRAPHQL_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** Node's HTTP timeouts, set explicitly rather than left to version defaults. */
+export const SERVER_TIMEOUTS = {
+  requestTimeoutMs: (HOLD_MAX_SECONDS + 60) * 1000,
+  keepAliveTimeoutMs: 72_000,
+  headersTimeoutMs: 75_000,
+} as const;
+
 export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    // Long query strings on the callback door must reach its 413, not Node's 431.
-    serverFactory: (handler) => createServer({ maxHeaderSize: o.maxBodyBytes + 16 * 1024 }, handler),
-    // A held askUser may take up to the longest hold: never cut it with Node's defaults.
-    requestTimeout: (HOLD_MAX_SECONDS + 60) * 1000,
-    connectionTimeout: 0,
-    // Above common load-balancer idle timeouts (60 s), so the proxy closes first.
-    keepAliveTimeout: 72_000,
+    // Node's own server, made here: long query strings on the callback door must reach its
+    // 413, not Node's 431, and the timeouts below must hold (Fastify applies its timeout
+    // options only to servers it creates itself).
+    serverFactory: (handler) =>
+      createServer(
+        {
+          maxHeaderSize: o.maxBodyBytes + 16 * 1024,
+          // A held askUser may take up to the longest hold: never cut it with Node's defaults.
+          requestTimeout: SERVER_TIMEOUTS.requestTimeoutMs,
+          // Above common load-balancer idle timeouts (60 s), so the proxy closes first.
+          keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeoutMs,
+          headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs,
+        },
+        handler,
+      ),
     // Request URLs carry callback tickets: Fastify's own request logging stays off.
     logger: false,
     return503OnClosing: true,
     // Believe X-Forwarded-For for exactly this many hops (proxy-addr's hop-count trust).
     trustProxy: (_address: string, hop: number) => hop < (o.trustProxyHops ?? 0),
   });
-  app.server.headersTimeout = 75_000;
 
   // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });

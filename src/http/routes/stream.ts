@@ -83,15 +83,28 @@ async function pump(
       armKeepalive();
       // Backpressure: wait for the socket to drain before taking the next event; the
       // feed's bounded queue decides what happens to a consumer that stays behind.
-      if (!res.write(text)) {
-        await new Promise<void>((r) => {
-          res.once('drain', r);
-          res.once('close', r);
-        });
-      }
+      if (!res.write(text)) await drainedOrClosed(res);
     }
   } finally {
     stop();
     res.end();
   }
+}
+
+/**
+ * Resolves on 'drain' or 'close', whichever comes first, and removes both listeners: a
+ * listener left behind on every backpressured write would pile up for the stream's lifetime.
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // Already gone: its 'close' has been emitted and would never come again.
+    if (res.destroyed) return resolve();
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

@@ -1,0 +1,177 @@
+// Sign-in and the signed-in inbox. The key comes from the `#key=` fragment the server prints at
+// start (then removed from the address bar with history.replaceState) or is typed in; it is kept
+// in sessionStorage only and sent as a Bearer header, never in a URL.
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { InboxViewerDocument } from '../gql/graphql.ts';
+import { Inbox } from './Inbox.tsx';
+import { isApiError, request } from './lib/api.ts';
+import { createKeyStore, type KeyStorage, normalizeKey, takeKeyFromFragment } from './lib/key.ts';
+import type { Viewer } from './lib/model.ts';
+
+type Session =
+  | { phase: 'checking' }
+  /** The server could not be reached to check a stored key: the key is kept for a retry. */
+  | { phase: 'unreachable'; key: string; message: string }
+  | { phase: 'signed-out'; message: string | null }
+  | { phase: 'signed-in'; key: string; viewer: Viewer };
+
+function sessionStore(): KeyStorage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Checks a key against the API: the viewer, or the sign-in message saying why not. */
+async function verify(key: string): Promise<{ viewer: Viewer } | { refused: boolean; message: string }> {
+  try {
+    const data = await request(InboxViewerDocument, {}, { key });
+    return { viewer: data.viewer };
+  } catch (err) {
+    if (isApiError(err) && err.kind === 'unauthenticated') {
+      return { refused: true, message: 'That API key was not accepted (401). Check it and try again.' };
+    }
+    return {
+      refused: false,
+      message: isApiError(err) ? err.message : 'The key could not be checked: try again.',
+    };
+  }
+}
+
+function SignIn({ message, onSubmit }: { message: string | null; onSubmit(key: string): Promise<void> }) {
+  const id = useId();
+  const [value, setValue] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [local, setLocal] = useState<string | null>(null);
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    const key = normalizeKey(value);
+    if (key === null) {
+      setLocal('Enter an API key (it has no spaces).');
+      return;
+    }
+    setLocal(null);
+    setBusy(true);
+    await onSubmit(key);
+    setBusy(false);
+  };
+  const shown = local ?? message;
+  return (
+    <main className="signin">
+      <form className="signin-card" onSubmit={(e) => void submit(e)} aria-describedby={`${id}-about`}>
+        <h1>Inbox</h1>
+        <p id={`${id}-about`} className="hint">
+          Sign in with an API key to see and answer the questions waiting for you. The key is kept for this
+          tab only.
+        </p>
+        {shown && (
+          <p className="card-error" role="alert">
+            {shown}
+          </p>
+        )}
+        <label htmlFor={`${id}-key`}>API key</label>
+        <input
+          id={`${id}-key`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          required
+        />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Checking…' : 'Sign in'}
+          </button>
+        </div>
+      </form>
+    </main>
+  );
+}
+
+export function App() {
+  const keys = useMemo(() => createKeyStore(sessionStore()), []);
+  const [session, setSession] = useState<Session>({ phase: 'checking' });
+
+  const signIn = useCallback(
+    async (key: string) => {
+      const result = await verify(key);
+      if ('viewer' in result) {
+        keys.set(key);
+        setSession({ phase: 'signed-in', key, viewer: result.viewer });
+      } else if (!result.refused && keys.get() === key) {
+        setSession({ phase: 'unreachable', key, message: result.message });
+      } else {
+        keys.clear();
+        setSession({ phase: 'signed-out', message: result.message });
+      }
+    },
+    [keys],
+  );
+
+  useEffect(() => {
+    /** Takes a key from the fragment (removing it from the address bar); true when there was one. */
+    const takeFromUrl = (): boolean => {
+      const fromUrl = takeKeyFromFragment(window.location.hash);
+      if (!fromUrl.found) return false;
+      // The key must not linger in the address bar, the history or a bookmark.
+      const { pathname, search } = window.location;
+      const rest = fromUrl.rest ? `#${fromUrl.rest}` : '';
+      window.history.replaceState(window.history.state, '', `${pathname}${search}${rest}`);
+      if (fromUrl.key !== null) keys.set(fromUrl.key);
+      return true;
+    };
+    takeFromUrl();
+    const stored = keys.get();
+    if (stored === null) setSession({ phase: 'signed-out', message: null });
+    else void signIn(stored);
+    // The printed URL pasted into a tab that already shows the page changes only the fragment.
+    const onHashChange = (): void => {
+      const key = takeFromUrl() ? keys.get() : null;
+      if (key !== null) void signIn(key);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [keys, signIn]);
+
+  const signOut = useCallback(
+    (message: string | null) => {
+      keys.clear();
+      setSession({ phase: 'signed-out', message });
+    },
+    [keys],
+  );
+
+  switch (session.phase) {
+    case 'checking':
+      return (
+        <main className="signin">
+          <p className="empty">Signing in…</p>
+        </main>
+      );
+    case 'unreachable':
+      return (
+        <main className="signin">
+          <div className="signin-card">
+            <h1>Inbox</h1>
+            <p className="card-error" role="alert">
+              {session.message}
+            </p>
+            <div className="actions">
+              <button type="button" className="primary" onClick={() => void signIn(session.key)}>
+                Try again
+              </button>
+              <button type="button" className="quiet" onClick={() => signOut(null)}>
+                Sign out
+              </button>
+            </div>
+          </div>
+        </main>
+      );
+    case 'signed-out':
+      return <SignIn message={session.message} onSubmit={signIn} />;
+    case 'signed-in':
+      return <Inbox apiKey={session.key} viewer={session.viewer} onSignOut={signOut} />;
+  }
+}

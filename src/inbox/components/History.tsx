@@ -1,0 +1,147 @@
+// Resolved questions, newest first: what was asked, what became of it, who answered and when, and
+// the answer (never for sensitive questions: the server does not keep it).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { InboxHistoryDocument } from '../../gql/graphql.ts';
+import { OUTCOME_LABEL } from '../lib/answers.ts';
+import { ApiError, isApiError, request } from '../lib/api.ts';
+import type { Question, Viewer } from '../lib/model.ts';
+import { timeOf } from '../lib/model.ts';
+import { formatWhen } from '../lib/time.ts';
+import { AnswerView } from './AnswerView.tsx';
+import { Badges } from './QuestionCard.tsx';
+
+const PAGE_SIZE = 50;
+
+interface Page {
+  items: Question[];
+  total: number;
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+function HistoryItem({ question: q, viewer }: { question: Question; viewer: Viewer }) {
+  const outcome = q.status === 'PENDING' ? 'CLOSED' : q.status;
+  let who = '';
+  if (q.status === 'ANSWERED') {
+    const by = q.answeredBy === viewer.id ? 'you' : (q.answeredBy ?? 'someone');
+    who = `by ${by} · ${formatWhen(timeOf(q.answeredAt))}`;
+  } else if (q.status === 'TIMED_OUT') {
+    who = `nobody answered in time · ${formatWhen(timeOf(q.closedAt))}`;
+  } else if (q.status === 'CANCELLED') {
+    who = [q.cancelReason, formatWhen(timeOf(q.closedAt))].filter(Boolean).join(' · ');
+  }
+  return (
+    <article className="card history-item" data-question-id={q.id} data-status={q.status}>
+      <div className="card-head">
+        <Badges question={q} viewer={viewer} showGroup />
+        <p className="deadline">
+          asked <time dateTime={q.createdAt}>{formatWhen(timeOf(q.createdAt))}</time>
+        </p>
+      </div>
+      <p className="q-text">{q.text}</p>
+      <p className="outcome-line">
+        <span className={`badge outcome-badge outcome-${outcome.toLowerCase()}`}>
+          {OUTCOME_LABEL[outcome]}
+        </span>{' '}
+        {who}
+      </p>
+      {q.status === 'ANSWERED' && <AnswerView question={q} />}
+    </article>
+  );
+}
+
+export function History({
+  apiKey,
+  viewer,
+  refreshKey,
+  onUnauthorized,
+}: {
+  apiKey: string;
+  viewer: Viewer;
+  /** Changes whenever a question resolves: the first page is read again. */
+  refreshKey: number;
+  onUnauthorized(): void;
+}) {
+  const [page, setPage] = useState<Page | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const generation = useRef(0);
+
+  const load = useCallback(
+    async (after: string | null) => {
+      const mine = ++generation.current;
+      setLoading(true);
+      setError(null);
+      try {
+        const data = await request(InboxHistoryDocument, { first: PAGE_SIZE, after }, { key: apiKey });
+        if (mine !== generation.current) return;
+        const items = data.questions.edges.map((e) => e.node);
+        setPage((prev) => ({
+          items:
+            after && prev
+              ? [...prev.items, ...items.filter((q) => !prev.items.some((p) => p.id === q.id))]
+              : items,
+          total: data.questions.totalCount,
+          endCursor: data.questions.pageInfo.endCursor,
+          hasNextPage: data.questions.pageInfo.hasNextPage,
+        }));
+      } catch (err) {
+        if (mine !== generation.current) return;
+        if (isApiError(err) && err.kind === 'unauthenticated') {
+          onUnauthorized();
+          return;
+        }
+        setError(err instanceof ApiError ? err.message : 'The history could not be read.');
+      } finally {
+        if (mine === generation.current) setLoading(false);
+      }
+    },
+    [apiKey, onUnauthorized],
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the trigger, not an input
+  useEffect(() => {
+    void load(null);
+  }, [load, refreshKey]);
+
+  return (
+    <div className="history" aria-busy={loading}>
+      <div className="panel-head">
+        <h2>History</h2>
+        <p className="hint">
+          {page
+            ? `${page.total} resolved question${page.total === 1 ? '' : 's'}`
+            : 'Answered, timed out and cancelled questions'}
+        </p>
+        <button type="button" className="quiet" onClick={() => void load(null)} disabled={loading}>
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <p className="card-error" role="alert">
+          {error}
+        </p>
+      )}
+      {page === null && loading && <p className="empty">Loading the history…</p>}
+      {page && page.items.length === 0 && (
+        <p className="empty" role="status">
+          Nothing resolved yet: answered, timed out and cancelled questions appear here.
+        </p>
+      )}
+      {page && page.items.length > 0 && (
+        <div className="cards">
+          {page.items.map((q) => (
+            <HistoryItem key={q.id} question={q} viewer={viewer} />
+          ))}
+        </div>
+      )}
+      {page?.hasNextPage && (
+        <div className="actions center">
+          <button type="button" onClick={() => void load(page.endCursor)} disabled={loading}>
+            {loading ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+// Words for answers and for the ways an answer can fail, shared by the cards and the history.
+import type { ApiError } from './api.ts';
+import type { Outcome } from './inbox-state.ts';
+import type { Question } from './model.ts';
+import { isPlainObject } from './model.ts';
+
+export interface AnswerRow {
+  label: string;
+  value: string;
+}
+
+function display(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+/**
+ * An answer as rows to show: one unlabelled row for a text, a yes/no or a choice; one row per
+ * field of an object (labelled by the schema's title when it has one). Null when there is none.
+ */
+export function answerRows(q: Pick<Question, 'answer' | 'schema'>): AnswerRow[] | null {
+  const a = q.answer;
+  if (a === null || a === undefined) return null;
+  if (!isPlainObject(a)) return [{ label: '', value: display(a) }];
+  const props = isPlainObject(q.schema) && isPlainObject(q.schema.properties) ? q.schema.properties : {};
+  return Object.entries(a).map(([key, value]) => {
+    const prop = props[key];
+    const title =
+      isPlainObject(prop) && typeof prop.title === 'string' && prop.title.trim() ? prop.title : key;
+    return { label: title, value: display(value) };
+  });
+}
+
+export const OUTCOME_LABEL: Record<Outcome, string> = {
+  ANSWERED: 'Answered',
+  TIMED_OUT: 'Timed out',
+  CANCELLED: 'Cancelled',
+  CLOSED: 'Closed',
+};
+
+/**
+ * What a 409 means, in plain words: someone else answered first, or the question timed out or was
+ * cancelled (told apart by reading the question again when possible).
+ */
+export function conflictMessage(code: string | undefined, now: Question | null): string {
+  if (code === 'ALREADY_ANSWERED' || now?.status === 'ANSWERED') {
+    const who = now?.answeredBy ? ` (by ${now.answeredBy})` : '';
+    return `Already answered elsewhere${who}: your answer was not recorded.`;
+  }
+  if (now?.status === 'TIMED_OUT') {
+    return 'This question timed out before your answer arrived: your answer was not recorded.';
+  }
+  if (now?.status === 'CANCELLED') {
+    const why = now.cancelReason ? ` (${now.cancelReason})` : '';
+    return `This question was cancelled${why}: your answer was not recorded.`;
+  }
+  return 'This question has timed out or been cancelled: your answer was not recorded.';
+}
+
+/** The outcome a 409 implies for the card. */
+export function conflictOutcome(code: string | undefined, now: Question | null): Outcome {
+  if (now && now.status !== 'PENDING') return now.status;
+  return code === 'ALREADY_ANSWERED' ? 'ANSWERED' : 'CLOSED';
+}
+
+/** The message for any other failed answer. */
+export function answerErrorMessage(err: ApiError): string {
+  switch (err.code) {
+    case 'NOT_FOUND':
+      return 'This question no longer exists, or your key may not see it.';
+    case 'FORBIDDEN':
+      return 'Your key may not answer this question.';
+    case 'WRONG_DOOR':
+      return 'This question is answered outside the inbox.';
+    case 'RATE_LIMITED':
+    case 'LIMIT_EXCEEDED':
+      return 'The server is busy: try again in a moment.';
+    case 'BAD_USER_INPUT':
+      return `The answer was refused: ${err.message}`;
+    default:
+      return err.kind === 'network' ? err.message : `The answer could not be recorded: ${err.message}`;
+  }
+}

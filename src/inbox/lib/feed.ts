@@ -1,0 +1,128 @@
+// The live feed: the `pendingQuestions` subscription over GraphQL-over-SSE in distinct-
+// connections mode on /graphql (one stateless stream, so any instance behind any load balancer
+// can serve it; the single-connection mode keeps its streams in one process). The server sends a SNAPSHOT of every pending question first, on
+// every (re)connect, then one event per change; there is no resume, so each SNAPSHOT replaces
+// the list. A dropped connection is retried for ever with capped, jittered backoff and shows as
+// "reconnecting" until the next SNAPSHOT arrives. A refused key stops the feed for good.
+import { type Client, createClient, type ExecutionResult } from 'graphql-sse';
+import { InboxFeedDocument, type InboxFeedSubscription } from '../../gql/graphql.ts';
+import { authHeaders, errorFromGraphQL, type FetchFn, GRAPHQL_PATH } from './api.ts';
+import type { FeedEvent } from './model.ts';
+
+export type FeedStatus = 'connecting' | 'live' | 'reconnecting';
+
+export interface FeedHandlers {
+  event(event: FeedEvent): void;
+  status(status: FeedStatus): void;
+  /** The key was refused: the feed has stopped. */
+  unauthorized(): void;
+  /** An error the server sent on the feed (null once a SNAPSHOT arrives again). */
+  problem(message: string | null): void;
+}
+
+export interface FeedOptions {
+  key: string;
+  url?: string;
+  fetchFn?: FetchFn;
+  /** Milliseconds to wait before reconnect attempt `attempt` (0-based). */
+  backoffMs?: (attempt: number) => number;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 15_000;
+
+/** Exponential backoff from 0.5 s, capped at 15 s, with jitter over the upper half. */
+export function defaultBackoffMs(attempt: number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Opens the feed; returns the function that closes it. */
+export function openFeed(o: FeedOptions, h: FeedHandlers): () => void {
+  const baseFetch: FetchFn = o.fetchFn ?? ((input, init) => fetch(input, init));
+  const backoff = o.backoffMs ?? defaultBackoffMs;
+  let stopped = false;
+  let client: Client<false> | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let restartTimer: ReturnType<typeof setTimeout> | undefined;
+  let restarts = 0;
+
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    clearTimeout(restartTimer);
+    unsubscribe?.();
+    client?.dispose();
+  }
+
+  function refused(): void {
+    if (stopped) return;
+    stop();
+    h.unauthorized();
+  }
+
+  const guardedFetch: FetchFn = async (input, init) => {
+    const res = await baseFetch(input, init);
+    if (res.status === 401) refused();
+    return res;
+  };
+
+  function onResult(result: ExecutionResult<InboxFeedSubscription>): void {
+    if (stopped) return;
+    if (result.errors && result.errors.length > 0) {
+      const err = errorFromGraphQL(result.errors);
+      if (err.kind === 'unauthenticated') refused();
+      else h.problem(err.message);
+      return;
+    }
+    const event = result.data?.pendingQuestions;
+    if (!event) return;
+    restarts = 0;
+    if (event.type === 'SNAPSHOT') {
+      h.status('live');
+      h.problem(null);
+    }
+    h.event(event);
+  }
+
+  /** The subscription itself ended (completed or failed for good): start a new client. */
+  function restart(): void {
+    if (stopped) return;
+    h.status('reconnecting');
+    unsubscribe = null;
+    client?.dispose();
+    client = null;
+    restartTimer = setTimeout(start, backoff(restarts++));
+  }
+
+  function start(): void {
+    if (stopped) return;
+    client = createClient({
+      singleConnection: false,
+      url: o.url ?? GRAPHQL_PATH,
+      headers: () => authHeaders(o.key),
+      credentials: 'omit',
+      fetchFn: guardedFetch,
+      retryAttempts: Number.POSITIVE_INFINITY,
+      retry: async (retries) => {
+        if (!stopped) h.status('reconnecting');
+        await sleep(backoff(retries));
+      },
+      on: {
+        connecting: (reconnecting) => {
+          if (reconnecting && !stopped) h.status('reconnecting');
+        },
+      },
+    });
+    unsubscribe = client.subscribe<InboxFeedSubscription>(
+      { query: String(InboxFeedDocument) },
+      { next: onResult, error: restart, complete: restart },
+    );
+  }
+
+  h.status('connecting');
+  start();
+  return stop;
+}

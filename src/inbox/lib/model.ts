@@ -1,0 +1,30 @@
+// The inbox's view of a question: the generated GraphQL result type, read as it arrives.
+import type {
+  AnswerFormat,
+  InboxEventType,
+  InboxQuestionFieldsFragment,
+  QuestionStatus,
+} from '../../gql/graphql.ts';
+
+export type Question = InboxQuestionFieldsFragment;
+export type { AnswerFormat, InboxEventType, QuestionStatus };
+
+export interface FeedEvent {
+  type: InboxEventType;
+  questions: readonly Question[];
+}
+
+export interface Viewer {
+  id: string;
+  roles: readonly string[];
+  restricted: boolean;
+}
+
+/** Milliseconds since the epoch of an RFC 3339 time; NaN when it does not parse. */
+export function timeOf(value: string | null | undefined): number {
+  return value ? Date.parse(value) : Number.NaN;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

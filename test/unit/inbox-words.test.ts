@@ -1,0 +1,165 @@
+// What the inbox says: time left, answers, 409s and other refusals, and how API responses
+// become errors of the right kind.
+import { describe, expect, it } from 'vitest';
+import { InboxViewerDocument } from '../../src/gql/graphql.ts';
+import {
+  answerErrorMessage,
+  answerRows,
+  conflictMessage,
+  conflictOutcome,
+} from '../../src/inbox/lib/answers.ts';
+import { ApiError, errorFromGraphQL, type FetchFn, request } from '../../src/inbox/lib/api.ts';
+import type { Question } from '../../src/inbox/lib/model.ts';
+import { formatWhen, timeLeft } from '../../src/inbox/lib/time.ts';
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+
+describe('timeLeft', () => {
+  it.each([
+    [30 * S, '30 s left', true],
+    [4 * M + 5 * S, '4 min 5 s left', true],
+    [4 * M, '4 min left', true],
+    [42 * M, '42 min left', false],
+    [3 * H + 7 * M, '3 h 7 min left', false],
+    [5 * H, '5 h left', false],
+    [3 * 24 * H, '3 days left', false],
+  ])('%i ms → %s', (ms, text, urgent) => {
+    expect(timeLeft(1_000_000 + ms, 1_000_000)).toEqual({ text, urgent, expired: false });
+  });
+
+  it('says when the time is up, and when no deadline is known', () => {
+    expect(timeLeft(1000, 1000)).toEqual({ text: 'time is up', urgent: true, expired: true });
+    expect(timeLeft(Number.NaN, 0).text).toBe('no deadline known');
+    expect(formatWhen(Number.NaN)).toBe('');
+    expect(formatWhen(Date.UTC(2025, 2, 3, 14, 5, 9), 'en-GB')).toMatch(/3 Mar 2025/);
+  });
+});
+
+describe('answerRows', () => {
+  it('shows texts, yes/no and choices as one row, objects by field (schema titles first)', () => {
+    expect(answerRows({ answer: 'line 1\nline 2', schema: null })).toEqual([
+      { label: '', value: 'line 1\nline 2' },
+    ]);
+    expect(answerRows({ answer: false, schema: null })).toEqual([{ label: '', value: 'No' }]);
+    expect(
+      answerRows({
+        answer: { name: 'Ada', seats: 5, tags: ['a'] },
+        schema: { type: 'object', properties: { name: { title: 'Full name' } } },
+      }),
+    ).toEqual([
+      { label: 'Full name', value: 'Ada' },
+      { label: 'seats', value: '5' },
+      { label: 'tags', value: '[\n  "a"\n]' },
+    ]);
+    expect(answerRows({ answer: null, schema: null })).toBeNull();
+  });
+});
+
+function question(over: Partial<Question>): Question {
+  return { status: 'PENDING', answeredBy: null, cancelReason: null, ...over } as Question;
+}
+
+describe('409 wording', () => {
+  it('tells answered elsewhere from timed out and cancelled', () => {
+    expect(conflictMessage('ALREADY_ANSWERED', question({ status: 'ANSWERED', answeredBy: 'ops' }))).toBe(
+      'Already answered elsewhere (by ops): your answer was not recorded.',
+    );
+    expect(conflictMessage('ALREADY_ANSWERED', null)).toBe(
+      'Already answered elsewhere: your answer was not recorded.',
+    );
+    expect(conflictMessage('QUESTION_CLOSED', question({ status: 'TIMED_OUT' }))).toBe(
+      'This question timed out before your answer arrived: your answer was not recorded.',
+    );
+    expect(conflictMessage('QUESTION_CLOSED', question({ status: 'CANCELLED', cancelReason: 'moot' }))).toBe(
+      'This question was cancelled (moot): your answer was not recorded.',
+    );
+    expect(conflictMessage('QUESTION_CLOSED', null)).toBe(
+      'This question has timed out or been cancelled: your answer was not recorded.',
+    );
+    expect(conflictOutcome('QUESTION_CLOSED', null)).toBe('CLOSED');
+    expect(conflictOutcome('ALREADY_ANSWERED', null)).toBe('ANSWERED');
+    expect(conflictOutcome('QUESTION_CLOSED', question({ status: 'CANCELLED' }))).toBe('CANCELLED');
+  });
+
+  it('words the other refusals', () => {
+    expect(answerErrorMessage(new ApiError('api', 'question not found', 'NOT_FOUND'))).toMatch(
+      /no longer exists/,
+    );
+    expect(answerErrorMessage(new ApiError('api', 'nope', 'FORBIDDEN'))).toMatch(/may not answer/);
+    expect(answerErrorMessage(new ApiError('api', 'answer must be a string', 'BAD_USER_INPUT'))).toBe(
+      'The answer was refused: answer must be a string',
+    );
+    expect(answerErrorMessage(new ApiError('network', 'Could not reach the server.'))).toBe(
+      'Could not reach the server.',
+    );
+  });
+});
+
+describe('request', () => {
+  const respond =
+    (status: number, body: unknown): FetchFn =>
+    async () =>
+      new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+
+  it('returns the data and sends the key as a Bearer header, never in the URL', async () => {
+    let seen: { url: string; init: RequestInit } | null = null;
+    const fetchFn: FetchFn = async (url, init) => {
+      seen = { url, init };
+      return new Response(JSON.stringify({ data: { viewer: { id: 'ops', roles: [], restricted: false } } }));
+    };
+    const data = await request(InboxViewerDocument, {}, { key: 'k-1', fetchFn });
+    expect(data.viewer.id).toBe('ops');
+    expect(seen!.url).toBe('/graphql');
+    expect((seen!.init.headers as Record<string, string>).authorization).toBe('Bearer k-1');
+    expect(JSON.parse(String(seen!.init.body)).query).toContain('query InboxViewer');
+  });
+
+  it('classifies a 401, an API error with code and field, and no answer at all', async () => {
+    await expect(
+      request(InboxViewerDocument, {}, { key: 'k', fetchFn: respond(401, {}) }),
+    ).rejects.toMatchObject({
+      kind: 'unauthenticated',
+    });
+    await expect(
+      request(
+        InboxViewerDocument,
+        {},
+        {
+          key: 'k',
+          fetchFn: respond(200, {
+            errors: [
+              {
+                message: 'answer.email is required',
+                extensions: { code: 'BAD_USER_INPUT', field: 'answer.email' },
+              },
+            ],
+          }),
+        },
+      ),
+    ).rejects.toMatchObject({ kind: 'api', code: 'BAD_USER_INPUT', field: 'answer.email' });
+    await expect(
+      request(InboxViewerDocument, {}, { key: 'k', fetchFn: respond(502, '<html>bad gateway</html>') }),
+    ).rejects.toMatchObject({ kind: 'network' });
+    await expect(
+      request(
+        InboxViewerDocument,
+        {},
+        {
+          key: 'k',
+          fetchFn: async () => {
+            throw new TypeError('fetch failed');
+          },
+        },
+      ),
+    ).rejects.toMatchObject({ kind: 'network' });
+  });
+
+  it('treats an UNAUTHENTICATED GraphQL error as a refused key', () => {
+    expect(errorFromGraphQL([{ message: 'missing', extensions: { code: 'UNAUTHENTICATED' } }]).kind).toBe(
+      'unauthenticated',
+    );
+    expect(errorFromGraphQL([]).message).toBe('the request failed');
+  });
+});
