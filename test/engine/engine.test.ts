@@ -5,7 +5,8 @@ import type { Principal } from '../../src/domain/principal.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';
-import { ADMIN, AGENT, AGENT2, ALICE, BOB, OPS, startEngines } from '../support/engines.ts';
+import { ADMIN, AGENT, AGENT2, ALICE, BOB, OPS, startEngines, subscriberName } from '../support/engines.ts';
+import { killSubscribers } from '../support/fixtures.ts';
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -384,8 +385,8 @@ describe('engines sharing one Redis', () => {
       const held = a.ask(AGENT, { text: `Kill ${round}`, format: 'TEXT' }, { holdSeconds: 3600 });
       const q = await asked;
       await waitUntil(() => a.waiterCount() === 1);
-      const killed = await set.redis[1]!.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-      expect(Number(killed)).toBeGreaterThanOrEqual(2);
+      const killed = await killSubscribers(set.redis[1]!, subscriberName(set.prefix));
+      expect(killed).toBe(2);
       await b.answer(OPS, q.id, `after kill ${round}`);
       expect(await held).toMatchObject({ status: 'ANSWERED', answer: `after kill ${round}` });
     }

@@ -10,6 +10,11 @@ import type { QuestionStore } from '../../src/store/types.ts';
 import { redisPair, uniquePrefix } from './fixtures.ts';
 
 export type StoreKind = 'memory' | 'redis';
+
+/** The connection name of every subscriber of an engine set (for targeted kills). */
+export function subscriberName(prefix: string): string {
+  return `sub-${prefix.replace(/[^a-z0-9-]/gi, '')}`;
+}
 export type Engine = ReturnType<typeof createInteractions>;
 
 export const AGENT: Principal = { id: 'agent', roles: ['agent'], restricted: false };
@@ -30,6 +35,7 @@ export const SETTINGS: EngineSettings = {
 };
 
 export interface EngineSet {
+  prefix: string;
   engines: Engine[];
   stores: QuestionStore[];
   /** The command connection of each engine (Redis only). */
@@ -56,7 +62,7 @@ export async function startEngines(
     if (memory) {
       store = memory;
     } else {
-      const conn = redisPair(inject('redisUrl'));
+      const conn = redisPair(inject('redisUrl'), subscriberName(prefix));
       store = createRedisStore({ redis: conn.redis, subscriber: conn.subscriber, prefix });
       redis.push(conn.redis);
       closers.push(conn.close);
@@ -67,6 +73,7 @@ export async function startEngines(
     stores.push(store);
   }
   return {
+    prefix,
     engines,
     stores,
     redis,

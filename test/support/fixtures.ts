@@ -32,9 +32,17 @@ export function uniquePrefix(): string {
 }
 
 /** A command connection and a subscriber connection on the private test Redis. */
-export function redisPair(url: string): { redis: Redis; subscriber: Redis; close(): Promise<void> } {
+export function redisPair(
+  url: string,
+  name?: string,
+): { redis: Redis; subscriber: Redis; close(): Promise<void> } {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
-  const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
+  // A named subscriber can be killed alone (the test Redis is shared by parallel files).
+  const subscriber = new Redis(url, {
+    lazyConnect: false,
+    maxRetriesPerRequest: null,
+    ...(name ? { connectionName: name } : {}),
+  });
   return {
     redis,
     subscriber,
@@ -65,4 +73,16 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Kills the pub/sub connections with this name (CLIENT KILL has no name filter). */
+export async function killSubscribers(redis: Redis, name: string): Promise<number> {
+  const list = String(await redis.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
+  const ids = list
+    .split('\n')
+    .filter((line) => line.includes(` name=${name} `))
+    .map((line) => /\bid=(\d+)/.exec(line)?.[1])
+    .filter((id): id is string => id !== undefined);
+  for (const id of ids) await redis.call('CLIENT', 'KILL', 'ID', id);
+  return ids.length;
 }

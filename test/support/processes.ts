@@ -1,9 +1,12 @@
 // Real server processes for multi-instance tests (`node --import tsx src/main.ts`, each in its own
 // process group so a kill takes everything it started), and the small real-socket clients the
-// process and stream tests share: an SSE reader that also returns comments, and GraphQL over fetch.
+// process and stream tests share: one-connection HTTP requests, an SSE reader that also returns
+// comments, and GraphQL over a real socket.
 import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -111,7 +114,7 @@ function start(env: Record<string, string>): {
 /** Runs the server with `env` until it exits on its own (config errors); kills it after `timeoutMs`. */
 export async function runToExit(
   env: Record<string, string>,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ): Promise<Exit & { stdout: string; stderr: string }> {
   const { child, out, exited } = start(env);
   const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
@@ -133,8 +136,8 @@ async function untilHealthy(url: string, exited: Promise<Exit>, timeoutMs: numbe
   while (Date.now() < deadline) {
     if (gone) return gone;
     try {
-      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
+      const res = await httpRequest(`${url}/health`, { signal: AbortSignal.timeout(2000) });
+      await res.text();
       if (res.status === 200) return 'up';
     } catch {
       // not listening yet
@@ -148,7 +151,7 @@ async function untilHealthy(url: string, exited: Promise<Exit>, timeoutMs: numbe
  * Starts `src/main.ts` on a free port (HOST 127.0.0.1) with `env` on top of the runner's
  * environment (minus the server's own variables), and resolves once GET /health answers 200.
  */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -291,18 +294,79 @@ export function sseReader(body: ReadableStream<Uint8Array>): SseReader {
   };
 }
 
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  /** The body as a web stream (SSE); or read it whole with text()/json(). */
+  body: ReadableStream<Uint8Array>;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+export interface HttpInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * One request on its own connection (no agent, no pool): the socket lives exactly as long as the
+ * exchange, and an abort destroys it. fetch keeps pooled connections around after an abort, which
+ * holds up an in-process server's close() for the pool's idle timeout.
+ */
+export function httpRequest(url: string, init: HttpInit = {}): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false });
+    const onAbort = (): void => {
+      req.destroy(new Error('aborted by the client'));
+    };
+    if (init.signal?.aborted) onAbort();
+    init.signal?.addEventListener('abort', onAbort, { once: true });
+    req.once('error', (err) => {
+      init.signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    req.once('response', (res) => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+      }
+      res.once('close', () => init.signal?.removeEventListener('abort', onAbort));
+      const body = Readable.toWeb(res) as ReadableStream<Uint8Array>;
+      const text = async (): Promise<string> => {
+        let out = '';
+        const decoder = new TextDecoder();
+        const reader = body.getReader();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          out += decoder.decode(chunk.value, { stream: true });
+        }
+        return out + decoder.decode();
+      };
+      resolve({
+        status: res.statusCode ?? 0,
+        headers,
+        body,
+        text,
+        json: async () => JSON.parse(await text()),
+      });
+    });
+    req.end(init.body);
+  });
+}
+
 /** An SSE request; the reader is only meaningful when the status is 200. */
 export async function openSse(
   url: string,
-  init: RequestInit = {},
-): Promise<{ res: Response; sse: SseReader; abort(): void }> {
+  init: HttpInit = {},
+): Promise<{ res: HttpResponse; sse: SseReader; abort(): void }> {
   const controller = new AbortController();
-  const res = await fetch(url, {
+  const res = await httpRequest(url, {
     ...init,
-    headers: { accept: 'text/event-stream', ...(init.headers as Record<string, string>) },
-    signal: controller.signal,
+    headers: { accept: 'text/event-stream', ...init.headers },
+    signal: init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal,
   });
-  return { res, sse: sseReader(res.body!), abort: () => controller.abort() };
+  return { res, sse: sseReader(res.body), abort: () => controller.abort() };
 }
 
 export interface GqlResult {
@@ -318,9 +382,9 @@ export async function gqlAt(
   key: string | null,
   query: string,
   variables?: Record<string, unknown>,
-  init: RequestInit = {},
+  init: { signal?: AbortSignal } = {},
 ): Promise<GqlResult> {
-  const res = await fetch(`${baseUrl}/graphql`, {
+  const res = await httpRequest(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -340,7 +404,7 @@ export async function subscribeAt(
   key: string,
   query: string,
   variables?: Record<string, unknown>,
-): Promise<{ res: Response; sse: SseReader }> {
+): Promise<{ res: HttpResponse; sse: SseReader }> {
   const { res, sse } = await openSse(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
