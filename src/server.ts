@@ -137,6 +137,8 @@ export async function createServer(
       maxBodyBytes: config.callbackMaxBodyBytes,
       rateLimit: { perMinute: config.rateLimitPerMinute, redis: redisForLimits, prefix: config.keyPrefix },
       trustProxyHops: config.trustProxyHops,
+      // The engine ends its held waits and live feeds first, so closing waits for no hold.
+      onClosing: () => engine.stop(),
     });
     closers.push(() => app.close());
 
@@ -153,9 +155,6 @@ export async function createServer(
         return `http://${host}:${port}`;
       },
       async close() {
-        // The engine first ends its held waits and live feeds (stop is idempotent), so the
-        // HTTP server's close does not wait out long holds; then the rest in reverse.
-        await engine.stop();
         for (const close of closers.reverse()) await close();
       },
     };

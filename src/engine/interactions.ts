@@ -79,8 +79,6 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const waiters = createWaiterRegistry();
   const feeds = new Set<Feed>();
   let unlisten: (() => void) | null = null;
-  // Aborted at stop: local waits return what they have (PENDING re-attaches elsewhere).
-  let lifetime = new AbortController();
 
   const callbacks = createCallbacks({ store, verifiers, clock, retentionMs, logger });
   const reaper = createReaper({
@@ -128,7 +126,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       const holdEnd = clock() + holdSeconds * 1000;
       const reachesDeadline = q.timeoutAt <= holdEnd;
       const until = Math.min(holdEnd, q.timeoutAt);
-      const outcome = await raceWaiter(waiter, until - clock(), [signal, lifetime.signal]);
+      const outcome = await raceWaiter(waiter, until - clock(), signal);
       if (outcome.kind === 'settled') return outcome.question;
       if (outcome.kind === 'timer' && reachesDeadline) {
         // The local timer sees the deadline at once; the claim guard makes it exactly once.
@@ -325,7 +323,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
 
     async start(): Promise<void> {
       if (unlisten) return;
-      if (lifetime.signal.aborted) lifetime = new AbortController();
+      waiters.reopen();
       unlisten = await store.listen({
         event(e) {
           waiters.notify(e.question);
@@ -342,7 +340,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     },
 
     async stop(): Promise<void> {
-      lifetime.abort();
+      // Local waits return what they have (PENDING re-attaches elsewhere); feeds end.
+      waiters.release();
       for (const f of feeds) f.listener.close?.();
       feeds.clear();
       reaper.stop();

@@ -18,7 +18,11 @@ describe('shutdown', () => {
     const reader = stream.body!.getReader();
     // the stream delivers the held question once it is asked: both are now in flight
     let text = '';
-    while (!text.includes('"text":"Hold"')) text += new TextDecoder().decode((await reader.read()).value);
+    while (!text.includes('"text":"Hold"')) {
+      const chunk = await reader.read();
+      if (chunk.done) throw new Error(`the stream ended before the question arrived: ${text}`);
+      text += new TextDecoder().decode(chunk.value);
+    }
     await t.close();
     const res = await (await held).json();
     expect(res.data.askUser.status).toBe('PENDING');

@@ -87,7 +87,8 @@ async function pump(
     }
   } finally {
     stop();
-    res.end();
+    // A stream that ended leaves nothing to reuse its socket for: close it with the response.
+    res.end(() => res.socket?.end());
   }
 }
 
