@@ -1,0 +1,98 @@
+// How the CLI prints: plain tables and detail blocks for people, JSON for scripts. No colours,
+// no terminal tricks: output is the same in a terminal, a pipe and a log file.
+import type { InboxEvent, Question } from '../client/index.ts';
+
+/** The longest TEXT cell in a table; the full text is in `show`. */
+const TEXT_CELL_MAX = 60;
+
+/** One line of at most `max` characters (code points), with an ellipsis when cut. */
+export function oneLine(text: string, max = TEXT_CELL_MAX): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : flat;
+}
+
+/** Columns padded to their widest cell, two spaces apart; no trailing spaces. */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? '')].length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return `${[line(headers), ...rows.map(line)].join('\n')}\n`;
+}
+
+/** `2025-01-31T12:00:00.000Z` → `2025-01-31 12:00:00Z`: readable, still UTC and unambiguous. */
+export function shortTime(iso: string | null): string {
+  if (!iso) return '';
+  return iso.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** An answer as one line: strings as they are, anything else as JSON. */
+export function answerText(answer: unknown): string {
+  return typeof answer === 'string' ? answer : JSON.stringify(answer);
+}
+
+export function questionsTable(questions: readonly Question[]): string {
+  return table(
+    ['ID', 'STATUS', 'FORMAT', 'ASKED BY', 'CREATED', 'TEXT'],
+    questions.map((q) => [q.id, q.status, q.format, q.askedBy, shortTime(q.createdAt), oneLine(q.text)]),
+  );
+}
+
+/** Every field the question has, one per line. */
+export function questionDetail(q: Question): string {
+  const rows: [string, string | null][] = [
+    ['ID', q.id],
+    ['Status', q.status],
+    ['Format', q.format],
+    ['Text', q.text],
+    ['Options', q.options ? q.options.join(', ') : null],
+    ['Schema', q.schema ? JSON.stringify(q.schema) : null],
+    ['Link', q.link],
+    ['Verified', q.serverVerified ? 'yes (the provider signs its callback)' : null],
+    ...(q.media ?? []).map((m): [string, string] => [
+      'Media',
+      `${m.kind} ${oneLine(m.url, 100)}${m.caption ? ` (${m.caption})` : ''}`,
+    ]),
+    ['Group', q.groupId],
+    ['Audience', q.audience],
+    ['Channel', q.channel],
+    ['Recipient', q.recipient],
+    ['Sensitive', q.sensitive ? 'yes (the answer is never shown)' : null],
+    ['Asked by', q.askedBy],
+    ['Created', shortTime(q.createdAt)],
+    ['Times out', shortTime(q.timeoutAt)],
+    ['Answer', q.answer === null || q.answer === undefined ? null : answerText(q.answer)],
+    ['Answered by', q.answeredBy],
+    ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
+    ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],
+    ['Reason', q.cancelReason],
+  ];
+  const shown = rows.filter((r): r is [string, string] => r[1] !== null && r[1] !== '');
+  const width = Math.max(...shown.map(([k]) => k.length));
+  return `${shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
+}
+
+/** One inbox event as lines: the time and type, then the question(s). */
+export function eventLines(ev: InboxEvent, now: Date = new Date()): string {
+  const time = now.toISOString().slice(11, 19);
+  const describe = (q: Question): string =>
+    [
+      q.id,
+      q.format,
+      q.askedBy,
+      oneLine(q.text),
+      ...(q.answer != null ? [`→ ${oneLine(answerText(q.answer))}`] : []),
+    ].join('  ');
+  const line = (at: string, label: string, rest: string): string => `${at}  ${label.padEnd(9)}  ${rest}\n`;
+  if (ev.type === 'SNAPSHOT') {
+    const blank = ' '.repeat(time.length);
+    return (
+      line(time, 'SNAPSHOT', `${ev.questions.length} pending`) +
+      ev.questions.map((q) => line(blank, 'PENDING', describe(q))).join('')
+    );
+  }
+  return ev.questions.map((q) => line(time, ev.type, describe(q))).join('');
+}

@@ -1,0 +1,394 @@
+// The typed SDK over the GraphQL API (API.md §4), HTTP only. `askUser` blocks until the question
+// is answered, times out or is cancelled: it asks once (with an idempotency key, so a retried
+// ask never asks twice), then re-attaches with `awaitAnswer` across holds, dropped connections
+// and restarted server instances, backing off while the server cannot be reached.
+import type { z } from 'zod';
+import {
+  type AskUserInput,
+  ClientAnswerDocument,
+  ClientAskUserDocument,
+  ClientAwaitAnswerDocument,
+  ClientCancelQuestionDocument,
+  ClientChannelsDocument,
+  ClientPrepareExternalDocument,
+  ClientQuestionDocument,
+  ClientQuestionsDocument,
+  ClientViewerDocument,
+} from '../gql/graphql.ts';
+import {
+  AnswerUnavailableError,
+  BadUserInputError,
+  CancelledError,
+  InvalidAnswerError,
+  NotFoundError,
+  TimedOutError,
+} from './errors.ts';
+import { subscribeInbox } from './inbox.ts';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  type FetchLike,
+  isTransient,
+  type RetryPolicy,
+  sleep,
+  Transport,
+} from './transport.ts';
+import type {
+  AnswerOf,
+  AnswerSchema,
+  AskExternalOptions,
+  AskInput,
+  AskResult,
+  AskUserOptions,
+  ExternalAsker,
+  ExternalAskOptions,
+  ExternalTool,
+  InboxSubscription,
+  PayloadOf,
+  PreparedExternal,
+  Question,
+  QuestionPage,
+  QuestionsOptions,
+  QuestionsPageOptions,
+  SubscribeInboxOptions,
+  Viewer,
+  WaitOptions,
+} from './types.ts';
+
+export interface ClientOptions {
+  /** The server's base URL, e.g. `http://127.0.0.1:4000`. */
+  url: string;
+  /** An API key (sent as `Authorization: Bearer`); omit for a server with access control off. */
+  apiKey?: string | undefined;
+  /** The fetch to use (default: the global fetch). */
+  fetch?: FetchLike | undefined;
+  /**
+   * Seconds each `awaitAnswer` holds before the server answers PENDING and the SDK asks again
+   * (0 to 3600). Default: the server's own (`INTERACTIONS_HOLD_SECONDS`, 50 s by default).
+   */
+  holdSeconds?: number | undefined;
+  /** Backoff for retried calls; any field may be given. */
+  retry?: Partial<RetryPolicy> | undefined;
+  /** Called before each retry of a failed call, with the error and the delay before it. */
+  onRetry?: ((error: unknown, delayMs: number) => void) | undefined;
+}
+
+export interface InteractionsClient {
+  /** The server's base URL. */
+  readonly url: string;
+  /**
+   * Asks a question and blocks until it is answered, returning the typed answer. Throws
+   * TimedOutError or CancelledError when it closes without one, and the error class of the
+   * API code when the server refuses the question.
+   */
+  askUser<const I extends AskInput>(input: I, options?: AskUserOptions): Promise<AnswerOf<I>>;
+  /** Re-attaches to a question by id and blocks like `askUser` (for a process that restarted). */
+  waitForAnswer(id: string, options?: WaitOptions): Promise<AskResult>;
+  /**
+   * Wraps a tool that builds an external resource from a callback URL (a checkout page, a
+   * signing request) and returns the URL to visit. The result takes the tool's own arguments
+   * (no `callbackUrl`) plus the question, reserves a callback (`prepareExternal`), calls the
+   * tool with it, asks an EXTERNAL question with the returned link and blocks like `askUser`,
+   * resolving with the payload the provider posted. If the tool throws, nothing is asked.
+   */
+  askExternal<A extends { callbackUrl: string }, const S extends AnswerSchema | undefined = undefined>(
+    tool: ExternalTool<A>,
+    options?: AskExternalOptions<S>,
+  ): ExternalAsker<A, S>;
+  /** Reserves a question id and callback URL for an EXTERNAL question asked later with `preparedId`. */
+  prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal>;
+  /** Answers a TEXT, CONFIRM, SELECT or FORM question. */
+  answer(id: string, answer: unknown): Promise<Question>;
+  /** Cancels a pending question: its waiters get CANCELLED. */
+  cancel(id: string, reason?: string): Promise<Question>;
+  /** One question, or null when there is none the caller may see. */
+  question(id: string): Promise<Question | null>;
+  /** Every question the caller may see (newest first), fetched page by page as it is iterated. */
+  questions(options?: QuestionsOptions): AsyncIterable<Question>;
+  /** One page of questions, with the total count. */
+  questionsPage(options?: QuestionsPageOptions): Promise<QuestionPage>;
+  channels(): Promise<string[]>;
+  viewer(): Promise<Viewer>;
+  /** The live inbox feed: a SNAPSHOT of the pending questions, then changes; reconnects by itself. */
+  subscribeInbox(options?: SubscribeInboxOptions): InboxSubscription;
+}
+
+/** How long to wait for the answer to an ask (it does not hold) or a read. */
+const QUICK_TIMEOUT_MS = 30_000;
+/** Beyond a hold, how long a held response may take before the connection is presumed dead. */
+const HOLD_GRACE_MS = 30_000;
+/** The hold assumed when the client does not set one (the server's default is 50 s). */
+const ASSUMED_HOLD_SECONDS = 60;
+/** How long past a question's deadline the SDK keeps trying to learn how it ended. */
+const DEADLINE_GRACE_MS = 60_000;
+
+function isZodSchema(schema: unknown): schema is z.ZodType {
+  return typeof schema === 'object' && schema !== null && '_zod' in schema && 'safeParse' in schema;
+}
+
+/** A zod schema as JSON Schema (zod is loaded only when a zod schema is given: it is the caller's). */
+async function toJsonSchema(schema: AnswerSchema): Promise<Record<string, unknown>> {
+  if (!isZodSchema(schema)) return { ...schema };
+  try {
+    const { z } = await import('zod');
+    return z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  } catch (err) {
+    throw new BadUserInputError(
+      `the schema cannot be expressed as JSON Schema: ${err instanceof Error ? err.message : String(err)}`,
+      { field: 'input.schema', cause: err },
+    );
+  }
+}
+
+interface PreparedAsk {
+  wire: AskUserInput;
+  /** The caller's zod schema, to parse the answer with. */
+  parser: z.ZodType | null;
+}
+
+/** The GraphQL input for a question: only the API's fields, the schema as JSON Schema. */
+async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
+  const wire: AskUserInput = { text: input.text, format: input.format ?? 'TEXT' };
+  if (input.media !== undefined) wire.media = input.media.map((m) => ({ ...m }));
+  if (input.groupId !== undefined) wire.groupId = input.groupId;
+  if (input.audience !== undefined) wire.audience = input.audience;
+  if (input.channel !== undefined) wire.channel = input.channel;
+  if (input.recipient !== undefined) wire.recipient = input.recipient;
+  if (input.timeoutSeconds !== undefined) wire.timeoutSeconds = input.timeoutSeconds;
+  if (input.sensitive !== undefined) wire.sensitive = input.sensitive;
+  let parser: z.ZodType | null = null;
+  if (input.format === 'SELECT') wire.options = [...input.options];
+  if (input.format === 'FORM' || input.format === 'EXTERNAL') {
+    if (input.schema !== undefined) {
+      wire.schema = await toJsonSchema(input.schema);
+      if (isZodSchema(input.schema)) parser = input.schema;
+    }
+  }
+  if (input.format === 'EXTERNAL') {
+    if (input.link !== undefined) wire.link = input.link;
+    if (input.verifier !== undefined) {
+      wire.verifier = {
+        name: input.verifier.name,
+        ...(input.verifier.config ? { config: input.verifier.config } : {}),
+      };
+    }
+  }
+  return { wire, parser };
+}
+
+/** The answer of a resolved wait, or the error for how the question closed. */
+function outcome(result: AskResult, parser: z.ZodType | null): unknown {
+  if (result.status === 'TIMED_OUT') throw new TimedOutError(result.question);
+  if (result.status === 'CANCELLED') throw new CancelledError(result.question);
+  if (result.answer === null && result.question.sensitive) throw new AnswerUnavailableError(result.question);
+  if (!parser) return result.answer;
+  const parsed = parser.safeParse(result.answer);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue ? ['answer', ...issue.path.map(String)].join('.') : 'answer';
+  throw new InvalidAnswerError(
+    result.question,
+    result.answer,
+    `the answer does not match the schema${issue ? `: ${issue.message}` : ''}`,
+    { field },
+  );
+}
+
+export function createInteractionsClient(options: ClientOptions): InteractionsClient {
+  const transport = new Transport({ url: options.url, apiKey: options.apiKey, fetch: options.fetch });
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const holdSeconds = options.holdSeconds;
+  const holdTimeoutMs = (holdSeconds ?? ASSUMED_HOLD_SECONDS) * 1000 + HOLD_GRACE_MS;
+
+  /** Runs `call` until it succeeds, retrying transient failures with backoff. */
+  async function retrying<T>(
+    call: () => Promise<T>,
+    signal: AbortSignal | undefined,
+    keepTryingUntil = 0,
+  ): Promise<T> {
+    let attempt = 0;
+    let firstFailure: number | null = null;
+    for (;;) {
+      try {
+        return await call();
+      } catch (err) {
+        if (!isTransient(err) || signal?.aborted) throw err;
+        const now = Date.now();
+        firstFailure ??= now;
+        const limit = Math.max(firstFailure + policy.giveUpAfterMs, keepTryingUntil);
+        if (now >= limit) throw err;
+        const delay = Math.min(backoffDelay(policy, attempt++), limit - now);
+        options.onRetry?.(err, delay);
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  /** Holds on `awaitAnswer` until the question leaves PENDING. */
+  async function settle(first: AskResult, signal: AbortSignal | undefined): Promise<AskResult> {
+    let result = first;
+    const id = first.question.id;
+    const deadline = Date.parse(first.question.timeoutAt) + DEADLINE_GRACE_MS;
+    while (result.status === 'PENDING') {
+      const started = Date.now();
+      const r = await retrying(
+        () =>
+          transport.request(
+            ClientAwaitAnswerDocument,
+            { id, holdSeconds: holdSeconds ?? null },
+            { signal, timeoutMs: holdTimeoutMs },
+          ),
+        signal,
+        deadline,
+      );
+      result = r.awaitAnswer;
+      // A server that holds for (almost) no time must not turn this into a busy loop.
+      if (result.status === 'PENDING' && Date.now() - started < 1000) {
+        await sleep(policy.minDelayMs, signal);
+      }
+    }
+    return result;
+  }
+
+  /** `reserved`: the callback URL of a `prepareExternal` reservation (the ask does not repeat it). */
+  async function ask(
+    input: AskInput,
+    o: AskUserOptions = {},
+    reserved: string | null = null,
+  ): Promise<unknown> {
+    const { wire, parser } = await prepareAsk(input);
+    wire.idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const variables = { input: wire, holdSeconds: 0, preparedId: o.preparedId ?? null };
+    const asked = await retrying(
+      () =>
+        transport.request(ClientAskUserDocument, variables, {
+          signal: o.signal,
+          timeoutMs: QUICK_TIMEOUT_MS,
+        }),
+      o.signal,
+    );
+    o.onAsked?.(asked.askUser.question, asked.askUser.callbackUrl ?? reserved);
+    return outcome(await settle(asked.askUser, o.signal), parser);
+  }
+
+  const client: InteractionsClient = {
+    url: transport.baseUrl,
+
+    askUser<const I extends AskInput>(input: I, o?: AskUserOptions): Promise<AnswerOf<I>> {
+      return ask(input, o) as Promise<AnswerOf<I>>;
+    },
+
+    async waitForAnswer(id: string, o: WaitOptions = {}): Promise<AskResult> {
+      const first = await retrying(
+        () =>
+          transport.request(
+            ClientAwaitAnswerDocument,
+            { id, holdSeconds: 0 },
+            { signal: o.signal, timeoutMs: QUICK_TIMEOUT_MS },
+          ),
+        o.signal,
+      );
+      const result = await settle(first.awaitAnswer, o.signal);
+      outcome(result, null);
+      return result;
+    },
+
+    askExternal<A extends { callbackUrl: string }, const S extends AnswerSchema | undefined = undefined>(
+      tool: ExternalTool<A>,
+      wrapOptions: AskExternalOptions<S> = {},
+    ): ExternalAsker<A, S> {
+      return async (args: Omit<A, 'callbackUrl'>, o: ExternalAskOptions): Promise<PayloadOf<S>> => {
+        const { signal, onAsked, ...question } = o;
+        const prepared = await retrying(
+          () =>
+            transport.request(
+              ClientPrepareExternalDocument,
+              { timeoutSeconds: question.timeoutSeconds ?? null },
+              { signal, timeoutMs: QUICK_TIMEOUT_MS },
+            ),
+          signal,
+        );
+        const { callbackUrl, id } = prepared.prepareExternal;
+        // If the tool throws, its error goes to the caller as it is: nothing is asked, and the
+        // reservation lapses on its own.
+        const link = await tool({ ...args, callbackUrl } as A);
+        const answer = await ask(
+          {
+            ...question,
+            format: 'EXTERNAL',
+            link,
+            verifier: wrapOptions.verifier,
+            schema: wrapOptions.schema,
+          },
+          { preparedId: id, signal, onAsked },
+          callbackUrl,
+        );
+        return answer as PayloadOf<S>;
+      };
+    },
+
+    async prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal> {
+      const r = await transport.request(ClientPrepareExternalDocument, {
+        timeoutSeconds: timeoutSeconds ?? null,
+      });
+      return r.prepareExternal;
+    },
+
+    async answer(id: string, answer: unknown): Promise<Question> {
+      const r = await transport.request(ClientAnswerDocument, { id, answer });
+      return r.answer;
+    },
+
+    async cancel(id: string, reason?: string): Promise<Question> {
+      const r = await transport.request(ClientCancelQuestionDocument, { id, reason: reason ?? null });
+      return r.cancelQuestion;
+    },
+
+    async question(id: string): Promise<Question | null> {
+      const r = await transport.request(ClientQuestionDocument, { id });
+      return r.question;
+    },
+
+    async questionsPage(o: QuestionsPageOptions = {}): Promise<QuestionPage> {
+      const r = await transport.request(ClientQuestionsDocument, {
+        filter: o.filter ?? null,
+        first: o.first ?? null,
+        after: o.after ?? null,
+      });
+      const { edges, pageInfo, totalCount } = r.questions;
+      return { questions: edges.map((e) => e.node), totalCount, pageInfo };
+    },
+
+    async *questions(o: QuestionsOptions = {}): AsyncIterable<Question> {
+      let after: string | undefined;
+      for (;;) {
+        const page = await client.questionsPage({ filter: o.filter, first: o.pageSize ?? 100, after });
+        yield* page.questions;
+        if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
+        after = page.pageInfo.endCursor;
+      }
+    },
+
+    async channels(): Promise<string[]> {
+      const r = await transport.request(ClientChannelsDocument, {});
+      return r.channels;
+    },
+
+    async viewer(): Promise<Viewer> {
+      const r = await transport.request(ClientViewerDocument, {});
+      return r.viewer;
+    },
+
+    subscribeInbox(o?: SubscribeInboxOptions): InboxSubscription {
+      return subscribeInbox(transport, policy, o);
+    },
+  };
+  return client;
+}
+
+/** A question that must exist: `question(id)` or NotFoundError (for callers that want to fail). */
+export async function requireQuestion(client: InteractionsClient, id: string): Promise<Question> {
+  const q = await client.question(id);
+  if (!q) throw new NotFoundError('question not found', { status: 404 });
+  return q;
+}

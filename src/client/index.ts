@@ -1,0 +1,35 @@
+// tai-interactions/client: the typed SDK for agents and tools. HTTP only; see docs/sdk-and-cli.md.
+export {
+  type ClientOptions,
+  createInteractionsClient,
+  type InteractionsClient,
+  requireQuestion,
+} from './client.ts';
+export {
+  AlreadyAnsweredError,
+  AnswerUnavailableError,
+  API_ERROR_CLASSES,
+  API_ERROR_STATUS,
+  type ApiErrorCode,
+  BadUserInputError,
+  CancelledError,
+  ChannelDeliveryFailedError,
+  type ClientErrorCode,
+  type ErrorCode,
+  ForbiddenError,
+  InteractionsError,
+  InternalError,
+  InvalidAnswerError,
+  LimitExceededError,
+  NetworkError,
+  NotConfiguredError,
+  NotFoundError,
+  PayloadTooLargeError,
+  QuestionClosedError,
+  RateLimitedError,
+  TimedOutError,
+  UnauthenticatedError,
+  WrongDoorError,
+} from './errors.ts';
+export type { FetchLike, RetryPolicy } from './transport.ts';
+export type * from './types.ts';

@@ -1,0 +1,192 @@
+// GraphQL over HTTP with fetch: one POST per operation, the document sent as its text (the
+// generated documents are strings), errors turned into the SDK's error classes. Plus the
+// backoff the SDK's retrying calls share.
+import type { TypedDocumentString } from '../gql/graphql.ts';
+import {
+  errorFromCode,
+  type InteractionsError,
+  InternalError,
+  isApiErrorCode,
+  NetworkError,
+} from './errors.ts';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  /** The server's base URL, e.g. `http://127.0.0.1:4000` (a trailing `/graphql` is tolerated). */
+  url: string;
+  apiKey?: string | undefined;
+  fetch?: FetchLike | undefined;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  /** Give up on one response after this long (a silent, half-open connection): a NetworkError. */
+  timeoutMs?: number | undefined;
+}
+
+interface WireError {
+  message?: unknown;
+  extensions?: { code?: unknown; field?: unknown };
+}
+
+/** The server's base URL without trailing slashes or a trailing `/graphql`. */
+export function baseUrlOf(url: string): string {
+  let base = url.trim();
+  try {
+    new URL(base);
+  } catch {
+    throw new TypeError(`not an absolute URL: ${JSON.stringify(url)}`);
+  }
+  base = base.replace(/\/+$/, '');
+  if (base.endsWith('/graphql')) base = base.slice(0, -'/graphql'.length);
+  return base;
+}
+
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' && value !== '' ? value : fallback;
+}
+
+/** A failed response as an SDK error: GraphQL `errors`, a REST `{error, code}` body, or the status alone. */
+export function errorFromResponse(status: number, body: unknown): InteractionsError {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const errors = Array.isArray(record.errors) ? (record.errors as WireError[]) : [];
+  const first = errors[0];
+  if (first) {
+    const ext = first.extensions ?? {};
+    const field = typeof ext.field === 'string' ? ext.field : undefined;
+    const code = ext.code ?? (status === 401 ? 'UNAUTHENTICATED' : undefined);
+    return errorFromCode(code, text(first.message, 'the server refused the request'), { field, status });
+  }
+  if (isApiErrorCode(record.code)) {
+    const field = typeof record.field === 'string' ? record.field : undefined;
+    return errorFromCode(record.code, text(record.error, 'the server refused the request'), {
+      field,
+      status,
+    });
+  }
+  if (status === 401) return errorFromCode('UNAUTHENTICATED', 'missing or unknown API key', { status });
+  if (status === 502 || status === 503 || status === 504) {
+    return new NetworkError(`the server is unavailable (HTTP ${status})`, { status });
+  }
+  return new InternalError(`unexpected response from the server (HTTP ${status})`, { status });
+}
+
+export class Transport {
+  readonly baseUrl: string;
+  readonly endpoint: string;
+  readonly streamEndpoint: string;
+  readonly fetch: FetchLike;
+  readonly #apiKey: string | undefined;
+
+  constructor(o: TransportOptions) {
+    this.baseUrl = baseUrlOf(o.url);
+    this.endpoint = `${this.baseUrl}/graphql`;
+    this.streamEndpoint = `${this.baseUrl}/graphql/stream`;
+    this.fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#apiKey = o.apiKey;
+  }
+
+  /** The credential headers (none when no key is configured, for servers without access control). */
+  authHeaders(): Record<string, string> {
+    return this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {};
+  }
+
+  async request<R, V>(doc: TypedDocumentString<R, V>, variables: V, o: RequestOptions = {}): Promise<R> {
+    const timeout = o.timeoutMs === undefined ? null : AbortSignal.timeout(o.timeoutMs);
+    const signals = [o.signal, timeout].filter((s): s is AbortSignal => s != null);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    let res: Response;
+    let raw: string;
+    try {
+      res = await this.fetch(this.endpoint, {
+        method: 'POST',
+        headers: {
+          ...this.authHeaders(),
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json, application/json;q=0.9',
+        },
+        body: JSON.stringify({ query: String(doc), variables }),
+        ...(signal ? { signal } : {}),
+      });
+      raw = await res.text();
+    } catch (err) {
+      if (o.signal?.aborted) throw o.signal.reason;
+      if (timeout?.aborted) {
+        throw new NetworkError(`no response from ${this.endpoint} within ${o.timeoutMs} ms`, { cause: err });
+      }
+      throw new NetworkError(`cannot reach ${this.endpoint}: ${describe(err)}`, { cause: err });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      throw errorFromResponse(res.status, null);
+    }
+    const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    if ((Array.isArray(record.errors) && record.errors.length > 0) || !res.ok) {
+      throw errorFromResponse(res.status, body);
+    }
+    if (typeof record.data !== 'object' || record.data === null) {
+      throw new InternalError('the server sent no data', { status: res.status });
+    }
+    return record.data as R;
+  }
+}
+
+/** The innermost message of a fetch failure (undici hides the socket error under `cause`). */
+function describe(err: unknown): string {
+  let e: unknown = err;
+  let message = 'network error';
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    const code = (e as { code?: unknown }).code;
+    message = typeof code === 'string' ? `${code}` : e.message;
+    e = e.cause;
+  }
+  return message;
+}
+
+/** How calls that retry back off, and when they give up. */
+export interface RetryPolicy {
+  /** First delay after a failure (doubles each time, with jitter). Default 250 ms. */
+  minDelayMs: number;
+  /** Longest delay between attempts. Default 5 s. */
+  maxDelayMs: number;
+  /**
+   * How long a run of consecutive failures may last before the last error is thrown. Default
+   * 5 minutes. While a question is known to be pending, the SDK keeps trying until its
+   * `timeoutAt` as well, since it may still be answered.
+   */
+  giveUpAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { minDelayMs: 250, maxDelayMs: 5000, giveUpAfterMs: 5 * 60_000 };
+
+/** The delay before retry number `attempt` (0-based): exponential, capped, with jitter in [50%, 100%]. */
+export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** Math.min(attempt, 30));
+  return Math.round(ceiling * (0.5 + Math.random() * 0.5));
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Failures worth another attempt: the server was unreachable, or failed in a way that may pass (INTERNAL). */
+export function isTransient(err: unknown): boolean {
+  return err instanceof NetworkError || err instanceof InternalError;
+}

@@ -1,0 +1,214 @@
+// What the SDK takes and gives: questions to ask, typed by format so that `askUser` returns the
+// right answer type, and the shapes of what the server sends back (from the generated types).
+import type { z } from 'zod';
+import type {
+  AnswerFormat,
+  ClientAskResultFieldsFragment,
+  ClientQuestionFieldsFragment,
+  InboxEventType,
+  MediaItemInput,
+  MediaKind,
+  QuestionFilter,
+  QuestionStatus,
+  VerifierInput,
+} from '../gql/graphql.ts';
+
+export type {
+  AnswerFormat,
+  InboxEventType,
+  MediaItemInput,
+  MediaKind,
+  QuestionFilter,
+  QuestionStatus,
+  VerifierInput,
+};
+
+/** A question as the server shows it (API.md §4 `Question`). */
+export type Question = ClientQuestionFieldsFragment;
+
+/** The state of a question when a wait ended (API.md §4 `AskResult`). */
+export type AskResult = ClientAskResultFieldsFragment;
+
+/** A JSON Schema, as a plain object. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * The schema of a FORM answer or an EXTERNAL payload: a zod 4 schema (sent as JSON Schema, and
+ * the answer is parsed by it and typed by it) or a JSON Schema object (the answer is an object).
+ */
+export type AnswerSchema = z.ZodType | JsonSchema;
+
+/** What zod infers for a zod schema; a JSON Schema object gives a plain object. */
+export type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+
+/** Fields every question may have. */
+export interface AskBase {
+  /** What to ask: non-blank, at most 8192 characters. */
+  text: string;
+  /** Up to 8 images and links shown with the question. */
+  media?: readonly MediaItemInput[] | undefined;
+  groupId?: string | undefined;
+  /** The principal id the question is for. */
+  audience?: string | undefined;
+  /** A registered channel that also delivers the question. */
+  channel?: string | undefined;
+  /** Who the channel delivers to. */
+  recipient?: string | undefined;
+  /** How long the question stays answerable (1 to 31536000 s); default from the server. */
+  timeoutSeconds?: number | undefined;
+  /** The answer reaches only the asker, once, and is never stored. */
+  sensitive?: boolean | undefined;
+  /**
+   * Same asker and same key: the same question, never a second one. Generated when omitted, and
+   * reused by the SDK's own retries; pass your own to make a retry of the whole call (say, after
+   * your process restarted) attach to the question it asked before.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+export interface TextQuestion extends AskBase {
+  format?: 'TEXT' | undefined;
+}
+
+export interface ConfirmQuestion extends AskBase {
+  format: 'CONFIRM';
+}
+
+export interface SelectQuestion extends AskBase {
+  format: 'SELECT';
+  /** 1 to 100 distinct options; `as const` (or a literal) types the answer as their union. */
+  options: readonly string[];
+}
+
+export interface FormQuestion extends AskBase {
+  format: 'FORM';
+  /** A zod object schema or a JSON Schema with `"type": "object"` at its root. */
+  schema: AnswerSchema;
+}
+
+export interface ExternalQuestion extends AskBase {
+  format: 'EXTERNAL';
+  /** The URL the person visits: a template holding `{callback_url}`, or the final URL with `preparedId`. */
+  link?: string | undefined;
+  /** A registered webhook verifier that must accept every callback. */
+  verifier?: VerifierInput | undefined;
+  /** Validates (and, for zod, types) the callback payload. */
+  schema?: AnswerSchema | undefined;
+}
+
+export type AskInput = TextQuestion | ConfirmQuestion | SelectQuestion | FormQuestion | ExternalQuestion;
+
+/**
+ * The answer type of a question: CONFIRM → boolean, SELECT → the union of its options, FORM →
+ * its schema's type, EXTERNAL → its payload schema's type (an object without one), TEXT →
+ * string. A format that is not a literal type gives `unknown`.
+ */
+export type AnswerOf<I> = I extends { format: 'CONFIRM' }
+  ? boolean
+  : I extends { format: 'SELECT'; options: infer O extends readonly string[] }
+    ? O[number]
+    : I extends { format: 'FORM'; schema: infer S }
+      ? SchemaOutput<S>
+      : I extends { format: 'EXTERNAL' }
+        ? I extends { schema: infer S extends AnswerSchema }
+          ? SchemaOutput<S>
+          : Record<string, unknown>
+        : I extends { format: 'TEXT' | undefined }
+          ? string
+          : // No format at all is TEXT, the default. (Not `{ format?: 'TEXT' }`: an object type with
+            // only optional properties matches nothing that lacks them all.)
+            I extends { format: unknown }
+            ? unknown
+            : string;
+
+export interface WaitOptions {
+  /** Stops waiting (the question stays pending); the call rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface AskUserOptions extends WaitOptions {
+  /**
+   * Called once, as soon as the question is recorded (before any answer): the question, and for
+   * EXTERNAL and channel questions the callback URL. The server shows that URL once; if the
+   * response that carried it was lost and the SDK's retry attached to the same question, it
+   * is null (a prepared question always has it: it comes from the reservation).
+   */
+  onAsked?: ((question: Question, callbackUrl: string | null) => void) | undefined;
+  /** The id from `prepareExternal`: the question takes that id and its callback URL. */
+  preparedId?: string | undefined;
+}
+
+export interface PreparedExternal {
+  id: string;
+  callbackUrl: string;
+  expiresAt: string;
+}
+
+export interface QuestionPage {
+  questions: Question[];
+  totalCount: number;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+export interface QuestionsPageOptions {
+  filter?: QuestionFilter | undefined;
+  /** Page size, 1 to 200 (default 50). */
+  first?: number | undefined;
+  /** The `endCursor` of the previous page. */
+  after?: string | undefined;
+}
+
+export interface QuestionsOptions {
+  filter?: QuestionFilter | undefined;
+  /** Questions fetched per request, 1 to 200 (default 100). */
+  pageSize?: number | undefined;
+}
+
+export interface Viewer {
+  id: string;
+  roles: string[];
+  restricted: boolean;
+}
+
+/** One change to the pending questions the caller may see. */
+export interface InboxEvent {
+  /** SNAPSHOT (every pending question, on every connect and reconnect) or the change. */
+  type: InboxEventType;
+  /** SNAPSHOT: every pending question the caller may see, oldest first; otherwise the one that changed. */
+  questions: Question[];
+}
+
+/** The live inbox feed: iterate it (one consumer), stop it with `close()` or the signal. */
+export interface InboxSubscription extends AsyncIterable<InboxEvent> {
+  close(): void;
+}
+
+export interface SubscribeInboxOptions {
+  signal?: AbortSignal | undefined;
+  /** Called when the feed dropped and is about to reconnect (a fresh SNAPSHOT follows). */
+  onReconnect?: ((error: unknown) => void) | undefined;
+}
+
+/** `askExternal`'s wrapped tool: its own arguments plus the callback URL, returning the URL to visit. */
+export type ExternalTool<A extends { callbackUrl: string }> = (args: A) => string | Promise<string>;
+
+export interface AskExternalOptions<S extends AnswerSchema | undefined = undefined> {
+  /** A registered webhook verifier bound to every callback (the link is then hidden from the inbox). */
+  verifier?: VerifierInput | undefined;
+  /** Validates (and, for zod, types) the callback payload. */
+  schema?: S;
+}
+
+/** Per call: what to ask, and how to wait. */
+export interface ExternalAskOptions
+  extends Omit<AskBase, 'channel' | 'recipient'>,
+    Omit<AskUserOptions, 'preparedId'> {}
+
+/** The payload type `askExternal` resolves with. */
+export type PayloadOf<S> = S extends AnswerSchema ? SchemaOutput<S> : Record<string, unknown>;
+
+/** `askExternal`'s result: the tool's own arguments (no `callbackUrl`), then the question. */
+export type ExternalAsker<A extends { callbackUrl: string }, S> = (
+  args: Omit<A, 'callbackUrl'>,
+  ask: ExternalAskOptions,
+) => Promise<PayloadOf<S>>;
