@@ -1,0 +1,274 @@
+// Figure 2: how many askUser calls one instance can hold at once, and what each costs in
+// resident memory. The floor is the resident memory of an idle open connection to the same
+// server program: a held askUser is, at the least, an open connection, so the ratio says how
+// much the hold itself adds on top (request, GraphQL execution, waiter, timer).
+import net from 'node:net';
+import { type BenchContext, figure, type Section } from '../lib/figure.ts';
+import {
+  ANSWER,
+  ASK,
+  type AskData,
+  graphqlBody,
+  graphqlClient,
+  headersFor,
+  pendingCount,
+  pendingIds,
+} from '../lib/graphql.ts';
+import { keepAliveAgent, type Reply, send, socketPerRequestAgent } from '../lib/http.ts';
+import { pollUntil, runPool, sleep, within } from '../lib/pool.ts';
+import { openFilesLimit, rssKiB } from '../lib/process.ts';
+import { collectGarbage, type Instance, startInstance, troubleLines, uniquePrefix } from '../lib/servers.ts';
+import { median, round } from '../lib/stats.ts';
+
+const AIM = 10_000;
+/** Room for everything else a process holds open (Redis, pipes, the runner's other sockets). */
+const SPARE_FILES = 1500;
+const HOLD_SECONDS = 120;
+/** Opened this many at a time, each batch confirmed stored before the next (listen backlog is 511). */
+const BATCH = 500;
+const ANSWER_CONCURRENCY = 32;
+const GROUP = 'held';
+
+/** Both servers get the same warm-up, so their heaps and compiled code start alike. */
+async function warmUp(server: Instance): Promise<void> {
+  const agent = graphqlClient(server.url, 'agent', keepAliveAgent(8));
+  const operator = graphqlClient(server.url, 'operator', keepAliveAgent(8));
+  await runPool(200, 8, async (i) => {
+    const asked = await agent.call<AskData>(ASK, {
+      input: { text: `warm-up #${i}`, format: 'CONFIRM', groupId: 'warm-up' },
+      hold: 0,
+    });
+    await operator.call(ANSWER, { id: asked.askUser.question.id, answer: true });
+  });
+}
+
+async function medianRss(pid: number): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    readings.push(rssKiB(pid));
+    await sleep(300);
+  }
+  return median(readings);
+}
+
+/**
+ * RSS as found (after a short settle), then after a full GC. The figure uses the second: how
+ * much garbage waits for the next collection depends on timing and would make runs disagree.
+ */
+async function readRss(server: Instance): Promise<{ found: number; live: number }> {
+  await sleep(1000);
+  const found = await medianRss(server.pid);
+  await collectGarbage(server);
+  return { found, live: await medianRss(server.pid) };
+}
+
+/** How a held call ended: its AskResult status, or why there is none. */
+function outcomeOf(r: Reply | null): string {
+  if (r === null) return 'connection error';
+  if (r.status !== 200) return `HTTP ${r.status}`;
+  const body = JSON.parse(r.body) as { data?: AskData };
+  return body.data?.askUser.status ?? 'GraphQL error';
+}
+
+function tally(outcomes: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
+  return counts;
+}
+
+async function holdMany(ctx: BenchContext, target: number) {
+  const server = await startInstance({
+    name: 'held',
+    redisUrl: ctx.redisUrl,
+    prefix: uniquePrefix('held'),
+    gcOnSignal: true,
+  });
+  try {
+    await warmUp(server);
+    const rssBefore = await readRss(server);
+    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(ANSWER_CONCURRENCY));
+    const holds = socketPerRequestAgent();
+    let releasing = false;
+    let returnedEarly = 0;
+    const replies: Promise<Reply | null>[] = [];
+    const rampStart = performance.now();
+    for (let sent = 0; sent < target; ) {
+      const n = Math.min(BATCH, target - sent);
+      for (let i = sent; i < sent + n; i++) {
+        const body = graphqlBody(ASK, {
+          input: { text: `held #${i}`, format: 'CONFIRM', groupId: GROUP, timeoutSeconds: 600 },
+          hold: HOLD_SECONDS,
+        });
+        const reply = send(`${server.url}/graphql`, {
+          agent: holds,
+          method: 'POST',
+          headers: headersFor('agent'),
+          body,
+        }).catch(() => null);
+        replies.push(
+          reply.then((r) => {
+            if (!releasing) returnedEarly++;
+            return r;
+          }),
+        );
+      }
+      sent += n;
+      // Counting pending questions scans them all in Redis: poll gently.
+      const stored = await pollUntil(async () => (await pendingCount(operator, GROUP)) >= sent, 60_000, 250);
+      if (!stored) throw new Error(`only ${await pendingCount(operator, GROUP)} of ${sent} asks were stored`);
+    }
+    const rampSeconds = (performance.now() - rampStart) / 1000;
+    ctx.log(`  ${target} askUser calls sent and stored in ${rampSeconds.toFixed(1)} s`);
+    const rssHeld = await readRss(server);
+    const held = Math.min(await pendingCount(operator, GROUP), target) - returnedEarly;
+
+    // Release: answer every question; every held call must come back ANSWERED.
+    releasing = true;
+    const listStart = performance.now();
+    // Oldest first: the first calls sent are the nearest to the end of their hold.
+    const ids = (await pendingIds(operator, GROUP)).reverse();
+    const answerStart = performance.now();
+    await runPool(ids.length, ANSWER_CONCURRENCY, async (i) => {
+      await operator.call(ANSWER, { id: ids[i], answer: true });
+    });
+    const results = await within(Promise.all(replies), 120_000, 'held askUser calls to return');
+    const releaseEnd = performance.now();
+    const outcomes = tally(results.map(outcomeOf));
+    return {
+      held,
+      returnedEarly,
+      rssBefore,
+      rssHeld,
+      rampSeconds,
+      listSeconds: (answerStart - listStart) / 1000,
+      listPages: Math.ceil(ids.length / 200),
+      answerSeconds: (releaseEnd - answerStart) / 1000,
+      returned: results.filter((r) => r !== null).length,
+      outcomes,
+      answeredOk: outcomes.ANSWERED ?? 0,
+      trouble: troubleLines(server),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The floor: the same server program with `count` idle connections that never send a byte. */
+async function idleConnections(ctx: BenchContext, count: number) {
+  const server = await startInstance({
+    name: 'idle',
+    redisUrl: ctx.redisUrl,
+    prefix: uniquePrefix('idle'),
+    gcOnSignal: true,
+  });
+  const sockets: net.Socket[] = [];
+  try {
+    await warmUp(server);
+    const rssBefore = await readRss(server);
+    const port = Number(new URL(server.url).port);
+    let closedEarly = 0;
+    for (let opened = 0; opened < count; ) {
+      const n = Math.min(BATCH, count - opened);
+      const batch = Array.from(
+        { length: n },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const s = net.connect(port, '127.0.0.1', () => resolve());
+            s.once('error', reject);
+            s.once('close', () => closedEarly++);
+            sockets.push(s);
+          }),
+      );
+      await Promise.all(batch);
+      opened += n;
+    }
+    const rssIdle = await readRss(server);
+    return { rssBefore, rssIdle, open: count - closedEarly, trouble: troubleLines(server) };
+  } finally {
+    for (const s of sockets) s.destroy();
+    await server.stop();
+  }
+}
+
+export async function heldRequests(ctx: BenchContext): Promise<Section> {
+  const filesLimit = openFilesLimit();
+  const target = Math.min(AIM, filesLimit - SPARE_FILES);
+  const h = await holdMany(ctx, target);
+  ctx.log(`  held ${h.held}; ${h.answeredOk}/${target} returned ANSWERED after release`);
+  const idle = await idleConnections(ctx, target);
+
+  const warnings = [...h.trouble, ...idle.trouble];
+  if (target < AIM) warnings.push(`the open-files limit (${filesLimit}) allowed only ${target} held calls`);
+  if (h.answeredOk !== target) {
+    warnings.push(
+      `${h.answeredOk} of ${target} held calls returned ANSWERED (${JSON.stringify(h.outcomes)})`,
+    );
+  }
+  if (idle.open !== target) warnings.push(`only ${idle.open} of ${target} idle connections stayed open`);
+
+  const perHeld = (h.rssHeld.live - h.rssBefore.live) / h.held;
+  const perIdle = (idle.rssIdle.live - idle.rssBefore.live) / idle.open;
+  const parameters = {
+    aim: AIM,
+    target,
+    openFilesLimit: filesLimit,
+    holdSeconds: HOLD_SECONDS,
+    batch: BATCH,
+    store: 'redis',
+    held: h.held,
+    returnedBeforeRelease: h.returnedEarly,
+    returnedAfterRelease: h.returned,
+    outcomesAfterRelease: h.outcomes,
+    rampSeconds: round(h.rampSeconds, 1),
+    listIdsSeconds: round(h.listSeconds, 1),
+    // Each page of `questions` scans the whole pending index in Redis (filter before paging).
+    msPerQuestionsPage: round((h.listSeconds * 1000) / h.listPages, 1),
+    answerAllSeconds: round(h.answerSeconds, 1),
+    answerConcurrency: ANSWER_CONCURRENCY,
+    rssReadings: 'VmRSS in KiB, median of 3; "live" after a full GC (the figure), "found" before it',
+    rssBeforeHeldKiB: h.rssBefore,
+    rssWhileHeldKiB: h.rssHeld,
+    rssBeforeIdleKiB: idle.rssBefore,
+    rssWithIdleKiB: idle.rssIdle,
+    perHeldAsFoundKiB: round((h.rssHeld.found - h.rssBefore.found) / h.held, 2),
+    perIdleAsFoundKiB: round((idle.rssIdle.found - idle.rssBefore.found) / idle.open, 2),
+    idleConnections: idle.open,
+  };
+  return {
+    title: 'Concurrent held askUser calls and their memory',
+    about:
+      `One instance is sent ${target.toLocaleString('en-US')} \`askUser\` calls (holdSeconds ${HOLD_SECONDS}), ` +
+      `each on its own connection, in batches of ${BATCH} that are confirmed stored before the next; "held" ` +
+      'counts the calls whose question was pending while none had returned. Memory per held call is (VmRSS of ' +
+      'the server while all are held − VmRSS before, after the same warm-up) ÷ held, each reading taken after a ' +
+      'full garbage collection (a bench-only preload runs `gc()` on SIGUSR2; the readings before it are in ' +
+      'results.json). Then every question is ' +
+      'answered and every call must come back ANSWERED. The held-count row is compared with the aim of ' +
+      '10,000 (1.00× = reached). The memory floor is the same server program, started fresh and warmed up the ' +
+      'same way, holding the same number of idle TCP connections that never send a byte: what a connection ' +
+      'alone costs. The memory ratio says how many idle connections one held call weighs; what it adds is the ' +
+      "parsed request, Fastify's and Yoga's request objects, the suspended GraphQL execution and the engine's " +
+      'waiter and timer.',
+    figures: [
+      figure({
+        name: 'askUser calls held at once',
+        value: h.held,
+        unit: 'requests',
+        floorName: 'aim',
+        floor: AIM,
+        floorUnit: 'requests',
+        parameters,
+      }),
+      figure({
+        name: 'RSS per held askUser',
+        value: round(perHeld, 2),
+        unit: 'KiB',
+        floorName: 'RSS per idle connection',
+        floor: round(perIdle, 2),
+        floorUnit: 'KiB',
+        parameters,
+      }),
+    ],
+    warnings,
+  };
+}

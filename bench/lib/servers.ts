@@ -1,0 +1,96 @@
+// The processes a figure measures: interaction server instances (`src/main.ts`, exactly what
+// `npm start` runs) and the floor servers in bench/servers/. Each is its own process, so its
+// RSS is its own and the benchmark client does not share its event loop.
+import { randomBytes } from 'node:crypto';
+import { PRINCIPALS } from './graphql.ts';
+import { sleep } from './pool.ts';
+import { type Child, freePort, startNode, waitHealthy } from './process.ts';
+
+export interface Instance {
+  name: string;
+  url: string;
+  pid: number;
+  /** The last 64 KiB the process printed (warnings land here). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function uniquePrefix(figure: string): string {
+  return `bench-${figure}-${randomBytes(4).toString('hex')}:`;
+}
+
+/** Starts `script` on `port` and waits for GET /health. */
+async function launch(
+  name: string,
+  script: string,
+  port: number,
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+) {
+  const url = `http://127.0.0.1:${port}`;
+  const child: Child = startNode(name, script, { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeFlags);
+  try {
+    await waitHealthy(child, `${url}/health`);
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+  return { name, url, pid: child.pid, output: () => child.output(), stop: () => child.stop() };
+}
+
+export interface InstanceOptions {
+  name: string;
+  redisUrl: string;
+  /** Instances that share a prefix share their questions (scaled out on one Redis). */
+  prefix: string;
+  env?: Record<string, string>;
+  /** Preload bench/servers/gc-on-signal.ts, so collectGarbage() works on this instance. */
+  gcOnSignal?: boolean;
+}
+
+export async function startInstance(o: InstanceOptions): Promise<Instance> {
+  // The port is chosen here because the callback origin must name it before start.
+  const port = await freePort();
+  const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
+  return launch(
+    o.name,
+    'src/main.ts',
+    port,
+    {
+      INTERACTIONS_REDIS_URL: o.redisUrl,
+      INTERACTIONS_KEY_PREFIX: o.prefix,
+      INTERACTIONS_API_KEYS: PRINCIPALS,
+      INTERACTIONS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      // The pending cap is not what is measured: keep it out of the way of 10,000 holds.
+      INTERACTIONS_MAX_PENDING: '1000000',
+      LOG_LEVEL: 'warn',
+      ...o.env,
+    },
+    flags,
+  );
+}
+
+/** A full garbage collection in an instance started with gcOnSignal, given time to finish. */
+export async function collectGarbage(instance: Instance): Promise<void> {
+  process.kill(instance.pid, 'SIGUSR2');
+  await sleep(1500);
+}
+
+/** A floor server from bench/servers/ (it listens on PORT and answers GET /health). */
+export async function startFloorServer(
+  name: string,
+  script: string,
+  env: Record<string, string> = {},
+): Promise<Instance> {
+  return launch(name, `bench/servers/${script}`, await freePort(), env);
+}
+
+/** Lines a process printed that look like trouble (Node warnings, errors, pino warn and above). */
+export function troubleLines(instance: Instance): string[] {
+  const trouble = /Warning|Error|"level":(40|50|60)/;
+  const lines = instance
+    .output()
+    .split('\n')
+    .filter((line) => trouble.test(line));
+  return [...new Set(lines.map((line) => `${instance.name}: ${line.trim().slice(0, 300)}`))].slice(0, 5);
+}
