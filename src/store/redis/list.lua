@@ -1,25 +1,19 @@
--- ARGV: prefix, source ('pending'|'all'), order ('asc'|'desc'), first (0 = all),
---       cursorScore, cursorId ('' = from the start; desc only), statuses (comma list, '' = any),
---       groupId, audience, channel, askedBy (each '=' .. value, or '' = any)
+-- ARGV: prefix, source ('pending'|'all'), first, cursorScore, cursorId ('' = from the start),
+--       statuses (comma list, '' = any), groupId, audience, channel, askedBy
+--       (each '=' .. value, or '' = any). Newest first.
 -- Returns {totalCount, hasNextPage, spec1, st1, res1, spec2, ...}. Filtering happens
 -- before paging, so the count is honest. Ids whose record expired are dropped (self-heal).
 local src = prefix .. ARGV[2]
-local desc = ARGV[3] == 'desc'
-local first = tonumber(ARGV[4])
-local cs, cid = tonumber(ARGV[5]), ARGV[6]
-local want, anyStatus = {}, ARGV[7] == ''
-for s in string.gmatch(ARGV[7], '[^,]+') do want[s] = true end
-local fields = {ARGV[8], ARGV[9], ARGV[10], ARGV[11]}
+local first = tonumber(ARGV[3])
+local cs, cid = tonumber(ARGV[4]), ARGV[5]
+local want, anyStatus = {}, ARGV[6] == ''
+for s in string.gmatch(ARGV[6], '[^,]+') do want[s] = true end
+local fields = {ARGV[7], ARGV[8], ARGV[9], ARGV[10]}
 
 local total, hasNext, out, gone = 0, 0, {}, {}
 local offset, batch = 0, 1000
 while true do
-  local page
-  if desc then
-    page = redis.call('ZRANGE', src, '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, batch, 'WITHSCORES')
-  else
-    page = redis.call('ZRANGE', src, '-inf', '+inf', 'BYSCORE', 'LIMIT', offset, batch, 'WITHSCORES')
-  end
+  local page = redis.call('ZRANGE', src, '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, batch, 'WITHSCORES')
   if #page == 0 then break end
   for i = 1, #page, 2 do
     local id, score = page[i], tonumber(page[i + 1])
@@ -34,7 +28,7 @@ while true do
       if ok then
         total = total + 1
         if cs == nil or score < cs or (score == cs and id < cid) then
-          if first == 0 or #out < first * 3 then
+          if #out < first * 3 then
             local r = redis.call('HMGET', qkey(id), 'spec', 'st', 'res')
             table.insert(out, r[1]); table.insert(out, r[2]); table.insert(out, r[3])
           else

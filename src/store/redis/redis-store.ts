@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec, Resolution } from '../../domain/question.ts';
 import { idempotencySlot } from '../idempotency.ts';
-import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
+import { decodeCursor, encodeCursor, matchesFilter, onlyPending } from '../listing.ts';
 import { decodeEvent, decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import type {
   ClaimInput,
@@ -37,6 +37,9 @@ const SCRIPTS = {
 };
 
 type Reply = string | number | null | Reply[];
+
+/** Questions read per pipeline when listing the pending backlog. */
+const PENDING_BATCH = 500;
 
 export interface RedisStoreOptions {
   /** Commands and scripts. */
@@ -72,17 +75,12 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
     return decodeRecord(r[at] as string, r[at + 1] as string, r[at + 2] as string | null);
   }
 
-  async function scan(
-    filter: ListFilter,
-    source: 'pending' | 'all',
-    order: 'asc' | 'desc',
-    page?: PageRequest,
-  ) {
-    const cursor = page?.after ? decodeCursor(page.after) : null;
+  /** One page, newest first, filtered before paging inside one script (honest totalCount). */
+  async function scan(filter: ListFilter, source: 'pending' | 'all', page: PageRequest) {
+    const cursor = page.after ? decodeCursor(page.after) : null;
     const reply = (await run(SCRIPTS.list, [
       source,
-      order,
-      page?.first ?? 0,
+      page.first,
       cursor ? cursor.createdAt : '',
       cursor ? cursor.id : '',
       (filter.status ?? []).join(','),
@@ -192,12 +190,38 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
       });
     },
 
+    // Read in pipelined batches rather than one script: a snapshot needs no atomic view
+    // (feeds reconcile changes that land during the read), and a script over 10,000 pending
+    // questions would stall Redis for every instance. Small fields first, records for matches.
     async pending(filter: ListFilter): Promise<QuestionRecord[]> {
-      return (await scan({ ...filter, status: ['PENDING'] }, 'pending', 'asc')).items;
+      const ids = await redis.zrange(`${prefix}pending`, 0, -1);
+      const want: ListFilter = { ...filter, status: ['PENDING'] };
+      const out: QuestionRecord[] = [];
+      for (let i = 0; i < ids.length; i += PENDING_BATCH) {
+        const batch = ids.slice(i, i + PENDING_BATCH);
+        const pipe = redis.pipeline();
+        for (const id of batch) pipe.hmget(`${prefix}q:${id}`, 'st', 'grp', 'aud', 'chan', 'by');
+        const metas = (await pipe.exec()) ?? [];
+        const matching = batch.filter((_id, j) => {
+          const [err, v] = metas[j] ?? [null, []];
+          const [status, groupId, audience, channel, askedBy] = (err ? [] : v) as (string | null)[];
+          if (!status || !askedBy) return false;
+          const meta = {
+            status,
+            groupId: groupId || null,
+            audience: audience || null,
+            channel: channel || null,
+            askedBy,
+          };
+          return matchesFilter(meta as Parameters<typeof matchesFilter>[0], want);
+        });
+        for (const q of await this.getMany(matching)) if (q?.status === 'PENDING') out.push(q);
+      }
+      return out;
     },
 
     async list(filter: ListFilter, page: PageRequest): Promise<Page> {
-      const r = await scan(filter, onlyPending(filter) ? 'pending' : 'all', 'desc', page);
+      const r = await scan(filter, onlyPending(filter) ? 'pending' : 'all', page);
       const last = r.items.at(-1);
       return {
         items: r.items,
