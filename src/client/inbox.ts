@@ -1,5 +1,6 @@
-// The live inbox feed (`pendingQuestions`) over the graphql-sse single-connection protocol at
-// /graphql/stream. The server sends a SNAPSHOT of every pending question on every connect, then
+// The live inbox feed (`pendingQuestions`) over GraphQL-over-SSE in distinct-connections mode
+// on /graphql: one stateless stream, so any instance behind any load balancer serves it (the
+// single-connection mode at /graphql/stream keeps streams in one process). The server sends a SNAPSHOT of every pending question on every connect, then
 // one event per change; when the connection drops or the server ends the stream (it does so to
 // resynchronise a consumer), this subscribes again and the next SNAPSHOT brings the consumer
 // back in step. A refused credential ends the feed with its error.
@@ -69,8 +70,8 @@ export function subscribeInbox(
   function once(sse: GraphqlSse, delivered: () => void): Promise<Outcome> {
     return new Promise((resolve) => {
       const client = sse.createClient({
-        url: transport.streamEndpoint,
-        singleConnection: true,
+        url: transport.endpoint,
+        singleConnection: false,
         retryAttempts: 0,
         headers: () => transport.authHeaders(),
         fetchFn: transport.fetch,

@@ -75,14 +75,12 @@ export function errorFromResponse(status: number, body: unknown): InteractionsEr
 export class Transport {
   readonly baseUrl: string;
   readonly endpoint: string;
-  readonly streamEndpoint: string;
   readonly fetch: FetchLike;
   readonly #apiKey: string | undefined;
 
   constructor(o: TransportOptions) {
     this.baseUrl = baseUrlOf(o.url);
     this.endpoint = `${this.baseUrl}/graphql`;
-    this.streamEndpoint = `${this.baseUrl}/graphql/stream`;
     this.fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#apiKey = o.apiKey;
   }
