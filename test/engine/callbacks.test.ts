@@ -4,6 +4,7 @@ import { DomainError } from '../../src/domain/errors.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import type { CallbackRequest } from '../../src/engine/callbacks.ts';
 import type { ChannelPort, VerifierPort } from '../../src/engine/ports.ts';
+import { codeOf } from '../support/domain-errors.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';
 import { AGENT, OPS, startEngines } from '../support/engines.ts';
 
@@ -40,16 +41,6 @@ function testChannel(): ChannelPort & { sent: { q: QuestionRecord; url: string }
     },
   };
   return ch;
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'OK';
-  } catch (err) {
-    if (err instanceof DomainError) return err.code;
-    throw err;
-  }
 }
 
 const ticketOf = (url: string): string => url.split('/').at(-1)!;

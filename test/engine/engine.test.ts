@@ -4,19 +4,10 @@ import { DomainError } from '../../src/domain/errors.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
+import { codeOf } from '../support/domain-errors.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';
 import { ADMIN, AGENT, AGENT2, ALICE, BOB, OPS, startEngines, subscriberName } from '../support/engines.ts';
 import { killSubscribers } from '../support/fixtures.ts';
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'OK';
-  } catch (err) {
-    if (err instanceof DomainError) return err.code;
-    throw err;
-  }
-}
 
 async function fieldOf(p: Promise<unknown>): Promise<string | undefined> {
   try {

@@ -3,22 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type AnswerTarget, jsonDepth, validateAnswer } from '../../src/domain/answer.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { ANSWER_TEXT_MAX_CHARS, JSON_MAX_DEPTH } from '../../src/domain/limits.ts';
-
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
-
-function expectBad(fn: () => unknown, field: string): void {
-  const err = caught(fn);
-  expect(err.code).toBe('BAD_USER_INPUT');
-  expect(err.field).toBe(field);
-}
+import { expectBad } from '../support/domain-errors.ts';
 
 const TEXT: AnswerTarget = { format: 'TEXT', options: null, schema: null };
 const CONFIRM: AnswerTarget = { format: 'CONFIRM', options: null, schema: null };

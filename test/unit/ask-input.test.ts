@@ -12,22 +12,7 @@ import {
   TIMEOUT_MAX_SECONDS,
   TIMEOUT_MIN_SECONDS,
 } from '../../src/domain/limits.ts';
-
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
-
-function expectBad(fn: () => unknown, field: string): void {
-  const err = caught(fn);
-  expect(err.code).toBe('BAD_USER_INPUT');
-  expect(err.field).toBe(field);
-}
+import { expectBad } from '../support/domain-errors.ts';
 
 const ctx: AskContext = {
   verifiers: new Set(['hmac-sha256', 'github']),

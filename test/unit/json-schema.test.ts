@@ -9,22 +9,7 @@ import {
   validateAgainst,
 } from '../../src/domain/json-schema.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES } from '../../src/domain/limits.ts';
-
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
-
-function expectBad(fn: () => unknown, field: string): void {
-  const err = caught(fn);
-  expect(err.code).toBe('BAD_USER_INPUT');
-  expect(err.field).toBe(field);
-}
+import { caught, expectBad } from '../support/domain-errors.ts';
 
 const F = 'input.schema';
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';

@@ -9,22 +9,7 @@ import {
   MEDIA_URL_MAX_CHARS,
 } from '../../src/domain/limits.ts';
 import { validateMedia } from '../../src/domain/media.ts';
-
-function caught(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected a DomainError, nothing was thrown');
-}
-
-function expectBad(fn: () => unknown, field: string): void {
-  const err = caught(fn);
-  expect(err.code).toBe('BAD_USER_INPUT');
-  expect(err.field).toBe(field);
-}
+import { expectBad } from '../support/domain-errors.ts';
 
 const F = 'input.media';
 const PNG_1X1 =
