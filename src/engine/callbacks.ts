@@ -51,8 +51,7 @@ export function callbackNotFound(): DomainError {
 export function createCallbacks(d: CallbackDeps) {
   async function lookup(ticket: string): Promise<QuestionRecord | null> {
     if (!TICKET.test(ticket)) return null;
-    const id = await d.store.idForTicket(hashTicket(ticket));
-    return id ? d.store.get(id) : null;
+    return d.store.questionForTicket(hashTicket(ticket));
   }
 
   function verify(q: QuestionRecord, req: CallbackRequest): void {

@@ -204,9 +204,10 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       };
     },
 
-    async idForTicket(ticketHash: string): Promise<string | null> {
+    async questionForTicket(ticketHash: string): Promise<QuestionRecord | null> {
       const id = alive(tickets, ticketHash);
-      return id && entry(id) ? id : null;
+      const e = id ? entry(id) : undefined;
+      return e ? record(e) : null;
     },
 
     async reserve(r: Reservation): Promise<void> {

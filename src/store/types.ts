@@ -93,8 +93,8 @@ export interface QuestionStore {
   pending(filter: ListFilter): Promise<QuestionRecord[]>;
   /** Questions matching the filter, newest first, paged; totalCount counts every match. */
   list(filter: ListFilter, page: PageRequest): Promise<Page>;
-  /** Ticket hash → question id, while the ticket is alive. */
-  idForTicket(ticketHash: string): Promise<string | null>;
+  /** The question a ticket hash names, while the ticket is alive (one round trip). */
+  questionForTicket(ticketHash: string): Promise<QuestionRecord | null>;
   /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
   reserve(reservation: Reservation): Promise<void>;
   /** The sensitive answer, once: a second call returns undefined. */

@@ -34,6 +34,7 @@ const SCRIPTS = {
   expire: script('expire'),
   list: script('list'),
   prune: script('prune'),
+  ticket: script('ticket'),
 };
 
 type Reply = string | number | null | Reply[];
@@ -231,8 +232,9 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
       };
     },
 
-    async idForTicket(ticketHash: string): Promise<string | null> {
-      return redis.get(`${prefix}ticket:${ticketHash}`);
+    async questionForTicket(ticketHash: string): Promise<QuestionRecord | null> {
+      const reply = (await run(SCRIPTS.ticket, [ticketHash])) as Reply[] | null;
+      return reply ? fromTriple(reply, 0) : null;
     },
 
     async reserve(r: Reservation): Promise<void> {
