@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type {
   AnswerFormat,
   ClientAskResultFieldsFragment,
-  ClientQuestionFieldsFragment,
+  QuestionFieldsFragment,
   InboxEventType,
   MediaItemInput,
   MediaKind,
@@ -24,7 +24,7 @@ export type {
 };
 
 /** A question as the server shows it (API.md §4 `Question`). */
-export type Question = ClientQuestionFieldsFragment;
+export type Question = QuestionFieldsFragment;
 
 /** The state of a question when a wait ended (API.md §4 `AskResult`). */
 export type AskResult = ClientAskResultFieldsFragment;

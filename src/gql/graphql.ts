@@ -114,31 +114,6 @@ export type VerifierInput = {
   name: string;
 };
 
-export type ClientQuestionFieldsFragment = {
-  id: string;
-  text: string;
-  format: AnswerFormat;
-  options: Array<string> | null;
-  schema: Record<string, unknown> | null;
-  link: string | null;
-  serverVerified: boolean;
-  groupId: string | null;
-  audience: string | null;
-  channel: string | null;
-  recipient: string | null;
-  sensitive: boolean;
-  status: QuestionStatus;
-  askedBy: string;
-  createdAt: string;
-  timeoutAt: string;
-  answer: unknown;
-  answeredBy: string | null;
-  answeredAt: string | null;
-  closedAt: string | null;
-  cancelReason: string | null;
-  media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
-};
-
 export type ClientAskResultFieldsFragment = {
   status: QuestionStatus;
   answer: unknown;
@@ -427,31 +402,6 @@ export type ClientPendingQuestionsSubscription = {
   };
 };
 
-export type InboxQuestionFieldsFragment = {
-  id: string;
-  text: string;
-  format: AnswerFormat;
-  options: Array<string> | null;
-  schema: Record<string, unknown> | null;
-  link: string | null;
-  serverVerified: boolean;
-  groupId: string | null;
-  audience: string | null;
-  channel: string | null;
-  recipient: string | null;
-  sensitive: boolean;
-  status: QuestionStatus;
-  askedBy: string;
-  createdAt: string;
-  timeoutAt: string;
-  answer: unknown;
-  answeredBy: string | null;
-  answeredAt: string | null;
-  closedAt: string | null;
-  cancelReason: string | null;
-  media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
-};
-
 export type InboxViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type InboxViewerQuery = { viewer: { id: string; roles: Array<string>; restricted: boolean } };
@@ -589,6 +539,31 @@ export type InboxHistoryQuery = {
   };
 };
 
+export type QuestionFieldsFragment = {
+  id: string;
+  text: string;
+  format: AnswerFormat;
+  options: Array<string> | null;
+  schema: Record<string, unknown> | null;
+  link: string | null;
+  serverVerified: boolean;
+  groupId: string | null;
+  audience: string | null;
+  channel: string | null;
+  recipient: string | null;
+  sensitive: boolean;
+  status: QuestionStatus;
+  askedBy: string;
+  createdAt: string;
+  timeoutAt: string;
+  answer: unknown;
+  answeredBy: string | null;
+  answeredAt: string | null;
+  closedAt: string | null;
+  cancelReason: string | null;
+  media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+};
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -607,9 +582,9 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-export const ClientQuestionFieldsFragmentDoc = new TypedDocumentString(
+export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   `
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -638,8 +613,8 @@ export const ClientQuestionFieldsFragmentDoc = new TypedDocumentString(
   cancelReason
 }
     `,
-  { fragmentName: 'ClientQuestionFields' },
-) as unknown as TypedDocumentString<ClientQuestionFieldsFragment, unknown>;
+  { fragmentName: 'QuestionFields' },
+) as unknown as TypedDocumentString<QuestionFieldsFragment, unknown>;
 export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment ClientAskResultFields on AskResult {
@@ -647,10 +622,10 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answer
   callbackUrl
   question {
-    ...ClientQuestionFields
+    ...QuestionFields
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -680,46 +655,21 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
-export const InboxQuestionFieldsFragmentDoc = new TypedDocumentString(
-  `
-    fragment InboxQuestionFields on Question {
-  id
-  text
-  format
-  options
-  schema
-  link
-  serverVerified
-  media {
-    kind
-    url
-    caption
-  }
-  groupId
-  audience
-  channel
-  recipient
-  sensitive
-  status
-  askedBy
-  createdAt
-  timeoutAt
-  answer
-  answeredBy
-  answeredAt
-  closedAt
-  cancelReason
-}
-    `,
-  { fragmentName: 'InboxQuestionFields' },
-) as unknown as TypedDocumentString<InboxQuestionFieldsFragment, unknown>;
 export const ClientAskUserDocument = new TypedDocumentString(`
     mutation ClientAskUser($input: AskUserInput!, $holdSeconds: Int, $preparedId: ID) {
   askUser(input: $input, holdSeconds: $holdSeconds, preparedId: $preparedId) {
     ...ClientAskResultFields
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment ClientAskResultFields on AskResult {
+  status
+  answer
+  callbackUrl
+  question {
+    ...QuestionFields
+  }
+}
+fragment QuestionFields on Question {
   id
   text
   format
@@ -746,14 +696,6 @@ export const ClientAskUserDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
-}
-fragment ClientAskResultFields on AskResult {
-  status
-  answer
-  callbackUrl
-  question {
-    ...ClientQuestionFields
-  }
 }`) as unknown as TypedDocumentString<ClientAskUserMutation, ClientAskUserMutationVariables>;
 export const ClientAwaitAnswerDocument = new TypedDocumentString(`
     query ClientAwaitAnswer($id: ID!, $holdSeconds: Int) {
@@ -761,7 +703,15 @@ export const ClientAwaitAnswerDocument = new TypedDocumentString(`
     ...ClientAskResultFields
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment ClientAskResultFields on AskResult {
+  status
+  answer
+  callbackUrl
+  question {
+    ...QuestionFields
+  }
+}
+fragment QuestionFields on Question {
   id
   text
   format
@@ -788,14 +738,6 @@ export const ClientAwaitAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
-}
-fragment ClientAskResultFields on AskResult {
-  status
-  answer
-  callbackUrl
-  question {
-    ...ClientQuestionFields
-  }
 }`) as unknown as TypedDocumentString<ClientAwaitAnswerQuery, ClientAwaitAnswerQueryVariables>;
 export const ClientPrepareExternalDocument = new TypedDocumentString(`
     mutation ClientPrepareExternal($timeoutSeconds: Int) {
@@ -812,10 +754,10 @@ export const ClientPrepareExternalDocument = new TypedDocumentString(`
 export const ClientAnswerDocument = new TypedDocumentString(`
     mutation ClientAnswer($id: ID!, $answer: JSON!) {
   answer(id: $id, answer: $answer) {
-    ...ClientQuestionFields
+    ...QuestionFields
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -846,10 +788,10 @@ export const ClientAnswerDocument = new TypedDocumentString(`
 export const ClientCancelQuestionDocument = new TypedDocumentString(`
     mutation ClientCancelQuestion($id: ID!, $reason: String) {
   cancelQuestion(id: $id, reason: $reason) {
-    ...ClientQuestionFields
+    ...QuestionFields
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -880,10 +822,10 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
   question(id: $id) {
-    ...ClientQuestionFields
+    ...QuestionFields
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -922,12 +864,12 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     edges {
       cursor
       node {
-        ...ClientQuestionFields
+        ...QuestionFields
       }
     }
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -974,11 +916,11 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   pendingQuestions {
     type
     questions {
-      ...ClientQuestionFields
+      ...QuestionFields
     }
   }
 }
-    fragment ClientQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -1023,11 +965,11 @@ export const InboxFeedDocument = new TypedDocumentString(`
   pendingQuestions {
     type
     questions {
-      ...InboxQuestionFields
+      ...QuestionFields
     }
   }
 }
-    fragment InboxQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -1058,10 +1000,10 @@ export const InboxFeedDocument = new TypedDocumentString(`
 export const InboxAnswerDocument = new TypedDocumentString(`
     mutation InboxAnswer($id: ID!, $answer: JSON!) {
   answer(id: $id, answer: $answer) {
-    ...InboxQuestionFields
+    ...QuestionFields
   }
 }
-    fragment InboxQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -1092,10 +1034,10 @@ export const InboxAnswerDocument = new TypedDocumentString(`
 export const InboxQuestionDocument = new TypedDocumentString(`
     query InboxQuestion($id: ID!) {
   question(id: $id) {
-    ...InboxQuestionFields
+    ...QuestionFields
   }
 }
-    fragment InboxQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format
@@ -1137,12 +1079,12 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     }
     edges {
       node {
-        ...InboxQuestionFields
+        ...QuestionFields
       }
     }
   }
 }
-    fragment InboxQuestionFields on Question {
+    fragment QuestionFields on Question {
   id
   text
   format

@@ -2,11 +2,11 @@
 import type {
   AnswerFormat,
   InboxEventType,
-  InboxQuestionFieldsFragment,
+  QuestionFieldsFragment,
   QuestionStatus,
 } from '../../gql/graphql.ts';
 
-export type Question = InboxQuestionFieldsFragment;
+export type Question = QuestionFieldsFragment;
 export type { AnswerFormat, InboxEventType, QuestionStatus };
 
 export interface FeedEvent {
