@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import type {
   AnswerFormat,
   ClientAskResultFieldsFragment,
-  QuestionFieldsFragment,
   InboxEventType,
   MediaItemInput,
   MediaKind,
+  QuestionFieldsFragment,
   QuestionFilter,
   QuestionStatus,
   VerifierInput,
