@@ -159,62 +159,57 @@ const logLevelSchema = z
 /** Control characters and whitespace have no place in a URL given in the environment. */
 const URL_NOISE = /[\s\p{Cc}]/u;
 
+/**
+ * An optional URL setting: unset or empty is null; otherwise `check` judges the parsed URL and
+ * returns the value to keep or the reason to refuse it. The value itself is never echoed.
+ */
+function urlSetting(
+  expected: string,
+  check: (url: URL, raw: string, fail: (why: string) => never) => string,
+) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): string | null => {
+      if (raw === undefined || raw === '') return null;
+      const fail = (why: string): never => {
+        ctx.addIssue({ code: 'custom', message: `expected ${expected} (${why})` });
+        return z.NEVER;
+      };
+      if (URL_NOISE.test(raw)) return fail('it contains whitespace or control characters');
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return fail('not a valid URL');
+      }
+      return check(url, raw, fail);
+    });
+}
+
 // The Redis URL may carry a password, so its value is never echoed.
-const redisUrlSchema = z
-  .string()
-  .optional()
-  .transform((raw, ctx): string | null => {
-    if (raw === undefined || raw === '') return null;
-    const fail = (why: string) => {
-      ctx.addIssue({ code: 'custom', message: `expected a redis:// or rediss:// URL (${why})` });
-      return z.NEVER;
-    };
-    if (URL_NOISE.test(raw)) return fail('it contains whitespace or control characters');
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return fail('not a valid URL');
-    }
-    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return fail('wrong scheme');
-    if (url.hostname === '') return fail('no host');
-    return raw;
-  });
+const redisUrlSchema = urlSetting('a redis:// or rediss:// URL', (url, raw, fail) => {
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return fail('wrong scheme');
+  if (url.hostname === '') return fail('no host');
+  return raw;
+});
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 // The value is not echoed either: it could carry userinfo, which is refused but might be a secret.
-const publicBaseUrlSchema = z
-  .string()
-  .optional()
-  .transform((raw, ctx): string | null => {
-    if (raw === undefined || raw === '') return null;
-    const fail = (why: string) => {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected an https:// origin such as https://x.example (${why})`,
-      });
-      return z.NEVER;
-    };
-    if (URL_NOISE.test(raw)) return fail('it contains whitespace or control characters');
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return fail('not a valid URL');
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('the scheme must be https');
-    if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) {
-      return fail('http:// is allowed only for localhost, 127.0.0.1 and [::1]');
-    }
-    if (url.username !== '' || url.password !== '' || raw.includes('@')) return fail('no user@ part allowed');
-    // `?` and `#` are checked on the raw text too: the parser drops an empty query or fragment.
-    if (url.search !== '' || raw.includes('?')) return fail('no query allowed');
-    if (url.hash !== '' || raw.includes('#')) return fail('no fragment allowed');
-    if (url.pathname !== '/') return fail('no path allowed');
-    // `origin` is the normalized form: lowercase host, default port dropped, no trailing slash.
-    return url.origin;
-  });
+const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.example', (url, raw, fail) => {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('the scheme must be https');
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) {
+    return fail('http:// is allowed only for localhost, 127.0.0.1 and [::1]');
+  }
+  if (url.username !== '' || url.password !== '' || raw.includes('@')) return fail('no user@ part allowed');
+  // `?` and `#` are checked on the raw text too: the parser drops an empty query or fragment.
+  if (url.search !== '' || raw.includes('?')) return fail('no query allowed');
+  if (url.hash !== '' || raw.includes('#')) return fail('no fragment allowed');
+  if (url.pathname !== '/') return fail('no path allowed');
+  // `origin` is the normalized form: lowercase host, default port dropped, no trailing slash.
+  return url.origin;
+});
 
 /**
  * Browser origins allowed to call /graphql from another site: a comma list of origins, or
