@@ -1,6 +1,6 @@
 // GraphQL Code Generator: typed documents for every operation in schema/operations/*.graphql
-// (the SDK's and the CLI's, and the inbox's), checked against the printed schema, into src/gql/.
-// `npm run codegen` regenerates; test/client/codegen-fresh.test.ts fails when src/gql is stale.
+// (the SDK's and the CLI's, and the inbox's), checked against the printed schema, into src/client/generated/.
+// `npm run codegen` regenerates; test/client/codegen-fresh.test.ts fails when src/client/generated is stale.
 //
 // - documentMode 'string': each document is a TypedDocumentString (the query text with its result
 //   and variables types attached), so clients send `String(doc)` with fetch and no GraphQL parser
@@ -37,7 +37,7 @@ export function finishGenerated(file: string, content: string): string {
   return biome.stdout;
 }
 
-export const OUTPUT_DIR = 'src/gql/';
+export const OUTPUT_DIR = 'src/client/generated/';
 
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',

@@ -1,4 +1,4 @@
-// The processes a figure measures: interaction server instances (`src/main.ts`, exactly what
+// The processes a figure measures: interaction server instances (`src/app/main.ts`, exactly what
 // `npm start` runs) and the floor servers in bench/servers/. Each is its own process, so its
 // RSS is its own and the benchmark client does not share its event loop.
 import { randomBytes } from 'node:crypto';
@@ -54,7 +54,7 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
   return launch(
     o.name,
-    'src/main.ts',
+    'src/app/main.ts',
     port,
     {
       INTERACTIONS_REDIS_URL: o.redisUrl,

@@ -53,9 +53,9 @@ export function processIO(): CliIO {
     async serve(overrides) {
       if (overrides.port !== undefined) process.env.PORT = overrides.port;
       if (overrides.host !== undefined) process.env.HOST = overrides.host;
-      // The only place the CLI loads server code: src/main.ts reads the environment, starts,
+      // The only place the CLI loads server code: src/app/main.ts reads the environment, starts,
       // prints the one-off admin key if it mints one, and stops cleanly on SIGINT/SIGTERM.
-      await import('../main.ts');
+      await import('../app/main.ts');
     },
   };
 }

@@ -4,6 +4,14 @@
 // and restarted server instances, backing off while the server cannot be reached.
 import type { z } from 'zod';
 import {
+  AnswerUnavailableError,
+  BadUserInputError,
+  CancelledError,
+  InvalidAnswerError,
+  NotFoundError,
+  TimedOutError,
+} from './errors.ts';
+import {
   type AskUserInput,
   ClientAnswerDocument,
   ClientAskUserDocument,
@@ -14,15 +22,7 @@ import {
   ClientQuestionDocument,
   ClientQuestionsDocument,
   ClientViewerDocument,
-} from '../gql/graphql.ts';
-import {
-  AnswerUnavailableError,
-  BadUserInputError,
-  CancelledError,
-  InvalidAnswerError,
-  NotFoundError,
-  TimedOutError,
-} from './errors.ts';
+} from './generated/graphql.ts';
 import { subscribeInbox } from './inbox.ts';
 import {
   backoffDelay,

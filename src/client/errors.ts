@@ -5,7 +5,7 @@
 //
 // The code list is the SDK's own copy (the client imports nothing from the server);
 // test/client/errors.test.ts fails if it drifts from src/domain/errors.ts.
-import type { QuestionFieldsFragment } from '../gql/graphql.ts';
+import type { QuestionFieldsFragment } from './generated/graphql.ts';
 
 /** The API's error codes (API.md §3), with their HTTP statuses. */
 export const API_ERROR_STATUS = {

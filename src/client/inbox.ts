@@ -4,8 +4,12 @@
 // one event per change; when the connection drops or the server ends the stream (it does so to
 // resynchronise a consumer), this subscribes again and the next SNAPSHOT brings the consumer
 // back in step. A refused credential ends the feed with its error.
-import { ClientPendingQuestionsDocument, type ClientPendingQuestionsSubscription } from '../gql/graphql.ts';
+
 import { errorFromCode, type InteractionsError } from './errors.ts';
+import {
+  ClientPendingQuestionsDocument,
+  type ClientPendingQuestionsSubscription,
+} from './generated/graphql.ts';
 import { backoffDelay, errorFromResponse, type RetryPolicy, sleep, type Transport } from './transport.ts';
 import type { InboxEvent, InboxSubscription, SubscribeInboxOptions } from './types.ts';
 

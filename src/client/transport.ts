@@ -1,7 +1,7 @@
 // GraphQL over HTTP with fetch: one POST per operation, the document sent as its text (the
 // generated documents are strings), errors turned into the SDK's error classes. Plus the
 // backoff the SDK's retrying calls share.
-import type { TypedDocumentString } from '../gql/graphql.ts';
+
 import {
   errorFromCode,
   type InteractionsError,
@@ -9,6 +9,7 @@ import {
   isApiErrorCode,
   NetworkError,
 } from './errors.ts';
+import type { TypedDocumentString } from './generated/graphql.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 

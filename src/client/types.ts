@@ -11,7 +11,7 @@ import type {
   QuestionFilter,
   QuestionStatus,
   VerifierInput,
-} from '../gql/graphql.ts';
+} from './generated/graphql.ts';
 
 export type {
   AnswerFormat,

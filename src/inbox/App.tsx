@@ -2,7 +2,7 @@
 // start (then removed from the address bar with history.replaceState) or is typed in; it is kept
 // in sessionStorage only and sent as a Bearer header, never in a URL.
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { InboxViewerDocument } from '../gql/graphql.ts';
+import { InboxViewerDocument } from '../client/generated/graphql.ts';
 import { Inbox } from './Inbox.tsx';
 import { isApiError, request } from './lib/api.ts';
 import { createKeyStore, type KeyStorage, normalizeKey, takeKeyFromFragment } from './lib/key.ts';

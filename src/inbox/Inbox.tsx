@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { InboxAnswerDocument, InboxQuestionDocument } from '../gql/graphql.ts';
+import { InboxAnswerDocument, InboxQuestionDocument } from '../client/generated/graphql.ts';
 import { History } from './components/History.tsx';
 import { plainId } from './components/hooks.ts';
 import { QuestionCard, type Submit } from './components/QuestionCard.tsx';

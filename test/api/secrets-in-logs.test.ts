@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createServer } from '../../src/server.ts';
+import { loadConfig } from '../../src/app/config.ts';
+import { createServer } from '../../src/app/server.ts';
 import { uniquePrefix } from '../support/fixtures.ts';
 import { KEYS, PRINCIPALS } from '../support/server.ts';
 

@@ -1,5 +1,5 @@
 // The quick start of docs/sdk-and-cli.md, step by step, against `npm start`'s program
-// (src/main.ts, in-memory store, the one-off admin key it prints): the example agent asks and
+// (src/app/main.ts, in-memory store, the one-off admin key it prints): the example agent asks and
 // blocks, `tai interactions list` shows the question, `tai interactions answer` answers it,
 // and the agent prints the answer and exits 0.
 import { execFile, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The committed src/gql is exactly what `npm run codegen` writes from schema/schema.graphql and
+// The committed src/client/generated is exactly what `npm run codegen` writes from schema/schema.graphql and
 // schema/operations/*.graphql: the generator runs in memory with codegen.ts's own config, each
 // file goes through the same finishing step as the written ones, and the result must match the
 // files on disk (and no stale file may linger).
@@ -10,7 +10,7 @@ import config, { finishGenerated, OUTPUT_DIR } from '../../codegen.ts';
 import { REPO_ROOT } from '../support/processes.ts';
 
 describe('generated GraphQL documents', () => {
-  it('src/gql matches a fresh codegen run (run `npm run codegen` if this fails)', async () => {
+  it('src/client/generated matches a fresh codegen run (run `npm run codegen` if this fails)', async () => {
     const outputs = (await generate({ ...config, cwd: REPO_ROOT, silent: true }, false)) as {
       filename: string;
       content: string;

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger, createServer, type Server } from '../../src/server.ts';
+import { loadConfig } from '../../src/app/config.ts';
+import { createLogger, createServer, type Server } from '../../src/app/server.ts';
 import { freePort, uniquePrefix } from '../support/fixtures.ts';
 import { KEYS, PRINCIPALS, type Who } from '../support/server.ts';
 

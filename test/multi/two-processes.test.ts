@@ -1,4 +1,4 @@
-// Several real server processes (`node --import tsx src/main.ts`) on the private test Redis with
+// Several real server processes (`node --import tsx src/app/main.ts`) on the private test Redis with
 // one key prefix: an answer on one instance wakes an asker held on another, a timeout is one
 // TIMED_OUT event on every feed, and an instance killed mid-wait loses nothing. Then `npm start`
 // as an operator meets it: config errors, the memory store, the minted admin key.

@@ -1,4 +1,4 @@
-// Real server processes for multi-instance tests (`node --import tsx src/main.ts`, each in its own
+// Real server processes for multi-instance tests (`node --import tsx src/app/main.ts`, each in its own
 // process group so a kill takes everything it started), and the small real-socket clients the
 // process and stream tests share: one-connection HTTP requests, an SSE reader that also returns
 // comments, and GraphQL over a real socket.
@@ -78,7 +78,7 @@ function start(env: Record<string, string>): {
   exited: Promise<Exit>;
   onOutput: Set<() => void>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
     cwd: REPO_ROOT,
     env: childEnv(env),
     detached: true,
@@ -148,7 +148,7 @@ async function untilHealthy(url: string, exited: Promise<Exit>, timeoutMs: numbe
 }
 
 /**
- * Starts `src/main.ts` on a free port (HOST 127.0.0.1) with `env` on top of the runner's
+ * Starts `src/app/main.ts` on a free port (HOST 127.0.0.1) with `env` on top of the runner's
  * environment (minus the server's own variables), and resolves once GET /health answers 200.
  */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {

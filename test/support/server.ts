@@ -1,8 +1,8 @@
 // A whole server (config → store → engine → GraphQL → HTTP) in this process, on the memory
 // store or on the private test Redis, with a fixed set of principals.
 import { inject } from 'vitest';
-import { type Config, loadConfig } from '../../src/config.ts';
-import { createLogger, createServer, type Server, type ServerPlugins } from '../../src/server.ts';
+import { type Config, loadConfig } from '../../src/app/config.ts';
+import { createLogger, createServer, type Server, type ServerPlugins } from '../../src/app/server.ts';
 import { uniquePrefix } from './fixtures.ts';
 
 export const KEYS = {

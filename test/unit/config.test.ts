@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/app/config.ts';
 import { DEFAULT_DOOR_POLICY } from '../../src/auth/door-policy.ts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
 
 const SECRET = 'super-secret-key-0123456789';
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');

@@ -1,7 +1,7 @@
 // What the inbox says: time left, answers, 409s and other refusals, and how API responses
 // become errors of the right kind.
 import { describe, expect, it } from 'vitest';
-import { InboxViewerDocument } from '../../src/gql/graphql.ts';
+import { InboxViewerDocument } from '../../src/client/generated/graphql.ts';
 import {
   answerErrorMessage,
   answerRows,

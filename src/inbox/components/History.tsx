@@ -1,7 +1,7 @@
 // Resolved questions, newest first: what was asked, what became of it, who answered and when, and
 // the answer (never for sensitive questions: the server does not keep it).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { InboxHistoryDocument } from '../../gql/graphql.ts';
+import { InboxHistoryDocument } from '../../client/generated/graphql.ts';
 import { OUTCOME_LABEL } from '../lib/answers.ts';
 import { ApiError, isApiError, request } from '../lib/api.ts';
 import type { Question, Viewer } from '../lib/model.ts';

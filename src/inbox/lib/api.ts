@@ -1,7 +1,7 @@
 // Queries and mutations over plain fetch, with the generated typed documents (API.md §3, §4).
 // Every failure becomes an ApiError that says what kind it was: a refused key (the page goes
 // back to sign-in), an error the API returned (with its code and field), or no answer at all.
-import type { TypedDocumentString } from '../../gql/graphql.ts';
+import type { TypedDocumentString } from '../../client/generated/graphql.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 

@@ -5,7 +5,7 @@
 // the list. A dropped connection is retried for ever with capped, jittered backoff and shows as
 // "reconnecting" until the next SNAPSHOT arrives. A refused key stops the feed for good.
 import { type Client, createClient, type ExecutionResult } from 'graphql-sse';
-import { InboxFeedDocument, type InboxFeedSubscription } from '../../gql/graphql.ts';
+import { InboxFeedDocument, type InboxFeedSubscription } from '../../client/generated/graphql.ts';
 import { authHeaders, errorFromGraphQL, type FetchFn, GRAPHQL_PATH } from './api.ts';
 import type { FeedEvent } from './model.ts';
 

@@ -4,7 +4,7 @@ import type {
   InboxEventType,
   QuestionFieldsFragment,
   QuestionStatus,
-} from '../../gql/graphql.ts';
+} from '../../client/generated/graphql.ts';
 
 export type Question = QuestionFieldsFragment;
 export type { AnswerFormat, InboxEventType, QuestionStatus };

@@ -1,8 +1,8 @@
 // Composition: the verifier registry as the engine's VerifierPort. Secrets are looked up by
 // the variable name the binding's config gives, in the environment read at start.
-import type { VerifierPort } from './engine/ports.ts';
-import type { VerifierRegistry } from './verifiers/registry.ts';
-import { VerificationFailed } from './verifiers/types.ts';
+import type { VerifierPort } from '../engine/ports.ts';
+import type { VerifierRegistry } from '../verifiers/registry.ts';
+import { VerificationFailed } from '../verifiers/types.ts';
 
 export function verifierPort(
   registry: VerifierRegistry,

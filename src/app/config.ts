@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { type PrincipalConfig, parsePrincipals } from './auth/api-keys.ts';
-import { DEFAULT_DOOR_POLICY, type DoorPolicy, parseDoorPolicy } from './auth/door-policy.ts';
+import { type PrincipalConfig, parsePrincipals } from '../auth/api-keys.ts';
+import { DEFAULT_DOOR_POLICY, type DoorPolicy, parseDoorPolicy } from '../auth/door-policy.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

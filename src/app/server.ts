@@ -2,19 +2,19 @@
 // creates every long-lived resource, wires the layers, and closes them in reverse order.
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { createKeyring, mintAdminKey, type PrincipalConfig } from './auth/api-keys.ts';
-import { createAuthenticator } from './auth/authenticate.ts';
+import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
+import { createAuthenticator } from '../auth/authenticate.ts';
+import { createInteractions } from '../engine/interactions.ts';
+import type { ChannelPort } from '../engine/ports.ts';
+import type { Interactions } from '../engine/types.ts';
+import { createGraphQLServer } from '../graphql/yoga.ts';
+import { createHttpApp } from '../http/app.ts';
+import { createMemoryStore } from '../store/memory-store.ts';
+import { createRedisStore } from '../store/redis/redis-store.ts';
+import type { QuestionStore } from '../store/types.ts';
+import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
 import type { Config } from './config.ts';
-import { createInteractions } from './engine/interactions.ts';
-import type { ChannelPort } from './engine/ports.ts';
-import type { Interactions } from './engine/types.ts';
-import { createGraphQLServer } from './graphql/yoga.ts';
-import { createHttpApp } from './http/app.ts';
-import { createMemoryStore } from './store/memory-store.ts';
-import { createRedisStore } from './store/redis/redis-store.ts';
-import type { QuestionStore } from './store/types.ts';
 import { verifierPort } from './verifier-port.ts';
-import { builtinVerifiers, createVerifierRegistry } from './verifiers/registry.ts';
 
 export interface Server {
   engine: Interactions;
