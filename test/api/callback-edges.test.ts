@@ -3,18 +3,13 @@
 // still being sent gets a 413 its sender can read (here and on the REST answer door).
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLBACK_HEADERS } from '../../src/http/callback-pages.ts';
 import { type ServerProcess, spawnServer } from '../support/processes.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
 
 const CALLBACK = '/api/interactions/callback';
-const HEADERS_THAT_MATTER = [
-  'content-type',
-  'cache-control',
-  'x-content-type-options',
-  'referrer-policy',
-  'x-frame-options',
-  'content-security-policy',
-];
+/** The type, and every header the callback doors promise (API.md §7). */
+const HEADERS_THAT_MATTER = ['content-type', ...Object.keys(CALLBACK_HEADERS).map((h) => h.toLowerCase())];
 
 let t: TestServer;
 let port: number;
