@@ -4,6 +4,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_HEADERS } from '../../src/http/callback-pages.ts';
+import { DRAIN_LIMITS } from '../../src/http/errors.ts';
 import { type ServerProcess, spawnServer } from '../support/processes.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
 
@@ -182,6 +183,35 @@ describe('a body over the cap, sent chunked by fetch to a server process', () =>
     expect(r.status).toBe(413);
     expect((await r.json()).code).toBe('PAYLOAD_TOO_LARGE');
   });
+
+  it('a sender that goes on past the drain bound is cut off there', async () => {
+    const { port: p } = new URL(srv.url);
+    const { sent, response } = await new Promise<{ sent: number; response: string }>((resolve) => {
+      const sock = net.connect({ host: '127.0.0.1', port: Number(p) });
+      let response = '';
+      let sent = 0;
+      const chunk = Buffer.from(`10000\r\n${'a'.repeat(0x10000)}\r\n`);
+      const pump = (): void => {
+        // Never ends its body: only the server's bound can end this upload.
+        while (!sock.destroyed && sock.write(chunk)) sent += 0x10000;
+      };
+      sock.on('data', (d) => {
+        response += d.toString('latin1');
+      });
+      sock.on('drain', pump);
+      sock.on('error', () => {});
+      sock.on('close', () => resolve({ sent, response }));
+      sock.write(
+        `POST ${CALLBACK}/${'A'.repeat(43)} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
+      pump();
+    });
+    // The 413 goes out at the bound, but a client still writing may see the reset before it.
+    expect(['', 'HTTP/1.1 413 Payload Too Large']).toContain(response.split('\r\n')[0]);
+    expect(sent).toBeGreaterThan(DRAIN_LIMITS.bytes);
+    // Cut near the bound (socket buffers aside), not left to run to the request timeout.
+    expect(sent).toBeLessThan(DRAIN_LIMITS.bytes + 32 * 1024 * 1024);
+  }, 30_000);
 
   it('a body of exactly the cap is read and judged on its content, not its size', async () => {
     const r = await post('/api/interactions/any-id/answer', CAP, { authorization: `Bearer ${KEY}` });
