@@ -5,6 +5,9 @@ import type { Keyring } from './api-keys.ts';
 import { credentialFrom, type HeaderBag } from './credentials.ts';
 import { type Door, type DoorPolicy, isPublic } from './door-policy.ts';
 
+/** The one message of every 401 for a missing or unknown key, on every door (REST and GraphQL). */
+export const UNAUTHENTICATED_MESSAGE = 'missing or unknown API key';
+
 /** A caller without a (known) key on a public door: no roles at all. */
 export const ANONYMOUS_PUBLIC: Principal = Object.freeze({
   id: 'anonymous',

@@ -3,12 +3,10 @@
 // 401 UNAUTHENTICATED, whatever the method (GET, POST, the graphql-sse PUT reservation, ...).
 
 import type { Plugin } from 'graphql-yoga';
-import type { Authenticator } from '../auth/authenticate.ts';
+import { type Authenticator, UNAUTHENTICATED_MESSAGE } from '../auth/authenticate.ts';
 import type { HeaderBag } from '../auth/credentials.ts';
 import type { Principal } from '../domain/principal.ts';
 import { GraphQLError } from './graphql-js.ts';
-
-export const UNAUTHENTICATED_MESSAGE = 'missing or unknown API key';
 
 const UNAUTHENTICATED_BODY = JSON.stringify({
   errors: [{ message: UNAUTHENTICATED_MESSAGE, extensions: { code: 'UNAUTHENTICATED' } }],

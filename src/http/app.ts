@@ -1,17 +1,24 @@
-// The HTTP server: Fastify with one plugin per door. Routes are thin: authenticate by the
-// door policy, call one engine method, map the result or error.
+// The HTTP server: Fastify with one plugin per door. Each route declares its door; the door
+// hook authenticates, routes call one engine method, and one error handler maps the result.
 
 import { createServer } from 'node:http';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
 import type { Interactions } from '../engine/types.ts';
+import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
+import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
-import { callbackRoutes } from './routes/callback.ts';
+import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
@@ -34,9 +41,6 @@ export interface HttpAppOptions {
   onClosing?: () => Promise<void>;
 }
 
-/** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB): GraphQL bodies get room for both. */
-export const GRAPHQL_MAX_BODY_BYTES = 4 * 1024 * 1024;
-
 /** Node's HTTP timeouts, set explicitly rather than left to version defaults. */
 export const SERVER_TIMEOUTS = {
   requestTimeoutMs: (HOLD_MAX_SECONDS + 60) * 1000,
@@ -44,15 +48,21 @@ export const SERVER_TIMEOUTS = {
   headersTimeoutMs: 75_000,
 } as const;
 
-export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
+/** A path under the callback doors is a ticket, however malformed: it gets the tickets' 404. */
+function notFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (req.url.startsWith(CALLBACK_PREFIX)) return sendTicketNotFound(reply, req.method);
+  return sendRestError(reply, 'NOT_FOUND', 'not found');
+}
+
+function createFastify(maxBodyBytes: number, trustProxyHops: number): FastifyInstance {
+  return Fastify({
     // Node's own server, made here: long query strings on the callback door must reach its
     // 413, not Node's 431, and the timeouts below must hold (Fastify applies its timeout
     // options only to servers it creates itself).
     serverFactory: (handler) =>
       createServer(
         {
-          maxHeaderSize: o.maxBodyBytes + 16 * 1024,
+          maxHeaderSize: maxBodyBytes + 16 * 1024,
           // A held askUser may take up to the longest hold: never cut it with Node's defaults.
           requestTimeout: SERVER_TIMEOUTS.requestTimeoutMs,
           // Above common load-balancer idle timeouts (60 s), so the proxy closes first.
@@ -67,37 +77,60 @@ export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance>
     // At close, drop the connections idle by then; stated, since our own server gets no default.
     forceCloseConnections: 'idle',
     // Believe X-Forwarded-For for exactly this many hops (proxy-addr's hop-count trust).
-    trustProxy: (_address: string, hop: number) => hop < (o.trustProxyHops ?? 0),
+    trustProxy: (_address: string, hop: number) => hop < trustProxyHops,
+    // A path that cannot be decoded (`%ff%fe%00`) is answered by us, never with the router's
+    // message; under the callback doors it is one more unknown ticket.
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      if (err.code === 'FST_ERR_BAD_URL') {
+        if (req.url.startsWith(CALLBACK_PREFIX)) return sendTicketNotFound(reply, req.method);
+        return sendRestError(reply, 'BAD_USER_INPUT', 'the request path is not valid');
+      }
+      return sendRestError(reply, 'BAD_USER_INPUT', 'the request is not valid');
+    },
   });
+}
 
-  // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
-
-  // Shutdown, in order: mark closing, let the engine end its held waits and live feeds, and
-  // send what is still in flight with Connection: close, so no keep-alive socket outlives the
-  // server by its 72 s (Fastify reaps only the sockets already idle when it starts closing).
+/**
+ * Shutdown, in order: mark closing, let the engine end its held waits and live feeds, and
+ * send what is still in flight with Connection: close, so no keep-alive socket outlives the
+ * server by its 72 s (Fastify reaps only the sockets already idle when it starts closing).
+ */
+function closeGracefully(app: FastifyInstance, onClosing: (() => Promise<void>) | undefined): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    await o.onClosing?.();
+    await onClosing?.();
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
     return payload;
   });
+}
 
-  app.setErrorHandler((err, _req, reply) => handleError(err, reply, o.logger));
-  app.setNotFoundHandler((_req, reply) => sendRestError(reply, 'NOT_FOUND', 'not found'));
+export async function createHttpApp({
+  engine,
+  auth,
+  yoga,
+  logger,
+  maxBodyBytes,
+  streamKeepaliveMs = 15_000,
+  rateLimit,
+  trustProxyHops = 0,
+  onClosing,
+}: HttpAppOptions): Promise<FastifyInstance> {
+  const app = createFastify(maxBodyBytes, trustProxyHops);
+  // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  closeGracefully(app, onClosing);
+  app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
+  app.setNotFoundHandler(notFound);
+  useDoorAuth(app, auth);
 
-  healthRoutes(app, o.engine);
-  await app.register(graphqlRoutes, { yoga: o.yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
-  await app.register(answerRoutes, { engine: o.engine, auth: o.auth, maxBodyBytes: o.maxBodyBytes });
-  streamRoutes(app, { engine: o.engine, auth: o.auth, keepaliveMs: o.streamKeepaliveMs ?? 15_000 });
-  await app.register(callbackRoutes, {
-    engine: o.engine,
-    maxBodyBytes: o.maxBodyBytes,
-    rateLimit: o.rateLimit,
-  });
-  await app.register(inboxRoutes, { auth: o.auth, logger: o.logger });
+  await app.register(healthRoutes, { engine });
+  await app.register(graphqlRoutes, { yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
+  await app.register(answerRoutes, { engine, maxBodyBytes });
+  await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
+  await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
+  await app.register(inboxRoutes, { logger });
   return app;
 }

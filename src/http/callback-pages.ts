@@ -1,9 +1,28 @@
-// The pages a GET on a callback URL shows (API.md §7). Each is a constant string, except the
-// form page, which is built from the question's schema (escaped) and never from the request.
-// The only control on any page is a form that POSTs back to the same URL, so a link scanner's
-// prefetch changes nothing and the person's click performs the claim.
+// The pages a GET on a callback URL shows (API.md §7), and the page a browser's form POST gets
+// back. Each is a constant string, except the form page, which is built from the question's
+// schema (escaped) and never from the request. The only control on any page is a form that
+// POSTs back to the same URL, so a link scanner's prefetch changes nothing and the person's
+// click performs the claim. The one stylesheet is inline and allowed by its hash: no script,
+// no second request, and the CSP stays `default-src 'none'`.
+import { createHash } from 'node:crypto';
 import type { JsonObject } from '../domain/question.ts';
 import type { CallbackPage } from '../engine/callbacks.ts';
+
+/** Small screens first: one readable column, large touch targets, the system's colours. */
+const STYLE = [
+  ':root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}',
+  'body{margin:0;padding:1rem;background:Canvas;color:CanvasText}',
+  'main{max-width:32rem;margin:2rem auto;padding:1.5rem;border:1px solid color-mix(in srgb,CanvasText 15%,transparent);border-radius:.75rem}',
+  'h1{font-size:1.4rem;margin:0 0 .75rem}',
+  'p{margin:0 0 1rem}',
+  'label{display:block;font-weight:600;margin-bottom:.25rem}',
+  'small{display:block;opacity:.75;margin-top:.25rem}',
+  'input,select{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border-radius:.4rem;border:1px solid color-mix(in srgb,CanvasText 35%,transparent)}',
+  'button{font:inherit;font-weight:600;width:100%;padding:.75rem;border:0;border-radius:.5rem;background:#2563eb;color:#fff;cursor:pointer}',
+  'button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}',
+].join('');
+
+const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -13,7 +32,7 @@ function page(title: string, body: string): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<meta name="referrer" content="no-referrer"><title>${title}</title></head>` +
+    `<meta name="referrer" content="no-referrer"><title>${title}</title><style>${STYLE}</style></head>` +
     `<body><main><h1>${title}</h1>${body}</main></body></html>`
   );
 }
@@ -33,6 +52,13 @@ const CLOSED = page(
   '<p>This question has timed out or was cancelled; it no longer takes answers.</p>',
 );
 const NOT_FOUND = page('Not found', '<p>This link is not valid, or it has expired.</p>');
+const NOT_ACCEPTED = page(
+  'Not accepted',
+  '<p>That answer was not accepted. Go back, check the fields and send it again.</p>',
+);
+
+/** The 404 page: one constant for every unknown, expired or malformed ticket. */
+export const NOT_FOUND_PAGE = NOT_FOUND;
 
 function labelOf(name: string, prop: JsonObject): string {
   return escapeHtml(typeof prop.title === 'string' && prop.title.trim() ? prop.title : name);
@@ -58,7 +84,7 @@ function fieldHtml(name: string, prop: JsonObject, required: boolean, index: num
   } else {
     control = `<input type="text" ${attrs}>`;
   }
-  return `<p>${label}<br>${control}${hint ? `<br>${hint}` : ''}</p>`;
+  return `<p>${label}${control}${hint}</p>`;
 }
 
 export function formPage(schema: JsonObject): string {
@@ -93,12 +119,21 @@ export function renderCallbackPage(p: CallbackPage): { status: number; html: str
   }
 }
 
-/** Every callback response carries these (API.md §7); pages need nothing beyond `default-src 'none'`. */
+/**
+ * What a browser's form POST sees instead of JSON: Done once recorded (or already recorded),
+ * Closed for a closed question, Not accepted for an invalid form. Anything else stays JSON.
+ */
+export function pageAfterPost(result: 'answered' | 'already_answered' | 'closed' | 'invalid'): string {
+  if (result === 'closed') return CLOSED;
+  if (result === 'invalid') return NOT_ACCEPTED;
+  return DONE;
+}
+
+/** Every callback response carries these (API.md §7); pages need only their own stylesheet. */
 export const CALLBACK_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy':
-    "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
 };

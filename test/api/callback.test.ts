@@ -1,5 +1,5 @@
 // The public callback doors through the real HTTP server (API.md §7, §8).
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +210,55 @@ for (const store of ['memory', 'redis'] as const) {
       });
       expect(r.statusCode).toBe(200);
       expect((await status(q.id)).answer).toEqual({ count: 3, ok: true });
+    });
+
+    it('pages are styled by one inline stylesheet the CSP allows by its hash, and run no script', async () => {
+      const q = await ask({ text: 'Approve?', format: 'CONFIRM', channel: 'pager' });
+      const page = await t.server.inject({ method: 'GET', url: `/api/interactions/callback/${q.ticket}` });
+      const style = /<style>([^<]*)<\/style>/.exec(page.body)?.[1];
+      expect(style).toBeDefined();
+      const hash = createHash('sha256').update(style!).digest('base64');
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toBe(
+        `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+      );
+      expect(page.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+      expect(page.body).not.toMatch(/<script|\son[a-z]+=/i);
+      expect(page.body).not.toContain(q.ticket);
+    });
+
+    it('a browser form POST gets an HTML page (Done, Closed, Not accepted); API clients keep JSON', async () => {
+      const browser = {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      };
+      const q = await ask({ text: 'Approve?', format: 'CONFIRM', channel: 'pager' });
+      const click = await post(q.ticket, '', browser);
+      expect([click.statusCode, click.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(click.body).toContain('<h1>Done</h1>');
+      expect(click.body).toBe(
+        (await t.server.inject({ method: 'GET', url: `/api/interactions/callback/${q.ticket}` })).body,
+      );
+      expect(await status(q.id)).toEqual({ status: 'ANSWERED', answer: true });
+      // A second press says Done again; an API client retrying gets the JSON it always got.
+      expect((await post(q.ticket, '', browser)).body).toBe(click.body);
+      const api = await post(q.ticket, '', { 'content-type': 'application/x-www-form-urlencoded' });
+      expect(api.body).toBe('{"data":{"status":"already_answered"}}');
+
+      const schema = { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] };
+      const form = await ask({ text: 'Count', format: 'FORM', schema, channel: 'pager' });
+      const bad = await post(form.ticket, 'count=many', browser);
+      expect([bad.statusCode, bad.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
+      expect(bad.body).toContain('Not accepted');
+      expect(bad.body).not.toContain('many');
+      expect((await status(form.id)).status).toBe('PENDING');
+      await gql(`mutation { cancelQuestion(id: "${form.id}") { id } }`);
+      const closed = await post(form.ticket, 'count=3', browser);
+      expect(closed.statusCode).toBe(409);
+      expect(closed.body).toContain('<h1>Closed</h1>');
+      for (const r of [click, bad, closed]) {
+        for (const h of HEADERS_THAT_MATTER.slice(1)) expect(r.headers[h], h).toBeTruthy();
+      }
     });
 
     it('a query string over the cap is 413, not 431', async () => {

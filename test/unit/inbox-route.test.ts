@@ -4,10 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyring, parsePrincipals } from '../../src/auth/api-keys.ts';
 import { createAuthenticator } from '../../src/auth/authenticate.ts';
 import { DEFAULT_DOOR_POLICY, parseDoorPolicy } from '../../src/auth/door-policy.ts';
+import { useDoorAuth } from '../../src/http/door-auth.ts';
+import { handleError } from '../../src/http/errors.ts';
 import { INBOX_CSP, inboxRoutes, NOT_BUILT_PAGE } from '../../src/http/routes/inbox.ts';
 
 const KEY = 'inbox-route-key-000000001';
@@ -19,7 +22,11 @@ const apps: FastifyInstance[] = [];
 
 async function appFor(root: string, policy = DEFAULT_DOOR_POLICY): Promise<FastifyInstance> {
   const app = Fastify();
-  await app.register(inboxRoutes, { auth: auth(policy), root });
+  // The door hook and the error handler as createHttpApp installs them.
+  const logger = pino({ level: 'silent' });
+  app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
+  useDoorAuth(app, auth(policy));
+  await app.register(inboxRoutes, { root });
   apps.push(app);
   return app;
 }
@@ -72,6 +79,25 @@ describe('the inbox door', () => {
     expect(js.body).toBe('console.log(1)');
     const css = await app.inject({ method: 'GET', url: '/assets/index-AbC123.css' });
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+  });
+
+  it('answers a repeat visit with 304 by ETag, and HEAD with the headers only', async () => {
+    const app = await appFor(path.join(dir, 'dist'));
+    for (const url of ['/', '/assets/index-AbC123.js']) {
+      const first = await app.inject({ method: 'GET', url });
+      const etag = first.headers.etag;
+      expect(etag, url).toMatch(/^(W\/)?"/);
+      const again = await app.inject({ method: 'GET', url, headers: { 'if-none-match': String(etag) } });
+      expect(again.statusCode, url).toBe(304);
+      expect(again.body).toBe('');
+      const changed = await app.inject({ method: 'GET', url, headers: { 'if-none-match': '"other"' } });
+      expect(changed.statusCode, url).toBe(200);
+      const head = await app.inject({ method: 'HEAD', url });
+      expect(head.statusCode, url).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['content-security-policy']).toBe(INBOX_CSP);
+      expect(head.headers['content-type']).toBe(first.headers['content-type']);
+    }
   });
 
   it.each([

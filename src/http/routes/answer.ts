@@ -1,16 +1,13 @@
 // POST /api/interactions/{id}/answer — the human answer door for in-client formats.
 import type { FastifyInstance } from 'fastify';
-import type { Authenticator } from '../../auth/authenticate.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { parseJsonText } from '../../domain/json-text.ts';
 import { questionView } from '../../domain/question-view.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { useTextBodies } from '../json-body.ts';
-import { principalOf } from '../principal.ts';
 
 export interface AnswerRouteOptions {
   engine: Interactions;
-  auth: Authenticator;
   maxBodyBytes: number;
 }
 
@@ -26,10 +23,12 @@ function answerOf(body: unknown): unknown {
 
 export async function answerRoutes(app: FastifyInstance, o: AnswerRouteOptions): Promise<void> {
   useTextBodies(app, o.maxBodyBytes);
-  app.post<{ Params: { id: string } }>('/api/interactions/:id/answer', async (req, reply) => {
-    const principal = principalOf(o.auth, 'answer', req, reply);
-    if (!principal) return reply;
-    const q = await o.engine.answer(principal, req.params.id, answerOf(req.body));
-    return reply.send({ data: questionView(q) });
-  });
+  app.post<{ Params: { id: string } }>(
+    '/api/interactions/:id/answer',
+    { config: { door: 'answer' } },
+    async (req, reply) => {
+      const q = await o.engine.answer(req.principal, req.params.id, answerOf(req.body));
+      return reply.send({ data: questionView(q) });
+    },
+  );
 }

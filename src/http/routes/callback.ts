@@ -1,6 +1,8 @@
 // The public callback doors (API.md §7). POST, in order: the size cap on the bytes received
 // (body and query string) → everything else is the engine's (ticket, verifier, state,
-// payload, claim). GET/HEAD only choose a page. Every response carries the strict headers.
+// payload, claim). GET/HEAD only choose a page. Every response carries the strict headers,
+// and every malformed ticket (too long, a trailing slash, `..`, no ticket at all, another
+// method) gets the one 404 an unknown ticket gets.
 
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +10,8 @@ import type { Redis } from 'ioredis';
 import type { QueryParams } from '../../domain/callback-payload.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Interactions } from '../../engine/types.ts';
-import { CALLBACK_HEADERS, renderCallbackPage } from '../callback-pages.ts';
+import { CALLBACK_HEADERS, NOT_FOUND_PAGE, pageAfterPost, renderCallbackPage } from '../callback-pages.ts';
+import { sendRestError } from '../errors.ts';
 
 export interface CallbackRouteOptions {
   engine: Interactions;
@@ -16,14 +19,52 @@ export interface CallbackRouteOptions {
   rateLimit: { perMinute: number; redis: Redis | null; prefix: string };
 }
 
-type TicketRequest = FastifyRequest<{ Params: { ticket: string }; Querystring: QueryParams }>;
+type TicketRequest = FastifyRequest<{ Params: { '*'?: string }; Querystring: QueryParams }>;
 
-const PATH = '/api/interactions/callback/:ticket';
+export const CALLBACK_PREFIX = '/api/interactions/callback';
+
+/**
+ * A wildcard rather than `:ticket`: the router's parameter-length limit (a 414 that echoes the
+ * path) and its segment rules must not decide what an invalid ticket looks like; the store does.
+ */
+const PATHS = [`${CALLBACK_PREFIX}/*`, CALLBACK_PREFIX];
+
+/** The one 404 of the callback doors: the page for GET/HEAD, the JSON body otherwise. */
+export function sendTicketNotFound(reply: FastifyReply, method: string): FastifyReply {
+  reply.headers(CALLBACK_HEADERS);
+  if (method === 'GET' || method === 'HEAD') {
+    return reply.status(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+  }
+  return sendRestError(reply, 'NOT_FOUND', 'not found');
+}
 
 function queryLength(url: string): number {
   const i = url.indexOf('?');
   return i < 0 ? 0 : Buffer.byteLength(url.slice(i + 1));
 }
+
+/** A person pressing the page's button (a form navigation), not an API client. */
+function fromBrowserForm(req: FastifyRequest): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const accept = req.headers.accept ?? '';
+  return type === 'application/x-www-form-urlencoded' && accept.includes('text/html');
+}
+
+type PostResult = Parameters<typeof pageAfterPost>[0];
+
+/** The browser's view of a refused form: closed or invalid get a page; the rest stays JSON. */
+function browserResult(err: unknown): PostResult {
+  if (err instanceof DomainError && err.code === 'QUESTION_CLOSED') return 'closed';
+  if (err instanceof DomainError && err.code === 'BAD_USER_INPUT') return 'invalid';
+  throw err;
+}
+
+const STATUS_OF_RESULT: Record<PostResult, number> = {
+  answered: 200,
+  already_answered: 200,
+  closed: 409,
+  invalid: 400,
+};
 
 export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptions): Promise<void> {
   await app.register(rateLimit, {
@@ -48,18 +89,34 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
       throw new DomainError('PAYLOAD_TOO_LARGE', 'query string is too large');
   });
 
-  app.post(PATH, async (req: TicketRequest, reply: FastifyReply) => {
-    const outcome = await o.engine.callback({
-      ticket: req.params.ticket,
-      body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-      headers: req.headers,
-      query: req.query ?? {},
+  const config = { door: 'callback' } as const;
+  for (const url of PATHS) {
+    app.post(url, { config }, async (req: TicketRequest, reply: FastifyReply) => {
+      const input = {
+        ticket: req.params['*'] ?? '',
+        body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        headers: req.headers,
+        query: req.query ?? {},
+      };
+      if (!fromBrowserForm(req)) return reply.send({ data: { status: await o.engine.callback(input) } });
+      const result = await o.engine.callback(input).catch(browserResult);
+      return reply
+        .status(STATUS_OF_RESULT[result])
+        .type('text/html; charset=utf-8')
+        .send(pageAfterPost(result));
     });
-    return reply.send({ data: { status: outcome } });
-  });
 
-  app.get(PATH, async (req: TicketRequest, reply: FastifyReply) => {
-    const { status, html } = renderCallbackPage(await o.engine.callbackPage(req.params.ticket));
-    return reply.status(status).type('text/html; charset=utf-8').send(html);
-  });
+    app.get(url, { config }, async (req: TicketRequest, reply: FastifyReply) => {
+      const { status, html } = renderCallbackPage(await o.engine.callbackPage(req.params['*'] ?? ''));
+      return reply.status(status).type('text/html; charset=utf-8').send(html);
+    });
+
+    // No other method takes a ticket: they all see what an unknown ticket is.
+    app.route({
+      method: ['PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+      url,
+      config,
+      handler: async (req, reply) => sendTicketNotFound(reply, req.method),
+    });
+  }
 }

@@ -1,15 +1,14 @@
 // The inbox door: the built inbox (dist/inbox, from `npm run build`) at `/`, its hashed assets
-// under /assets/. The page holds no data (it signs in and talks to /graphql like any client), so
+// under /assets/, both served by @fastify/static (ETag/304, HEAD, ranges). The page holds no data (it signs in and talks to /graphql like any client), so
 // the door is public by default; the door policy may close it. The page gets a strict CSP: only
 // its own scripts, styles and API, images also from https: and data: (API.md §5.2), no inline
 // code and no eval. Without a build the server still starts and says how to build the page.
-import { readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator } from '../../auth/authenticate.ts';
 import type { Logger } from '../../engine/logger.ts';
-import { principalOf } from '../principal.ts';
 
 export const INBOX_CSP = [
   "default-src 'self'",
@@ -27,7 +26,6 @@ export const INBOX_CSP = [
 export const DEFAULT_INBOX_DIR = fileURLToPath(new URL('../../../dist/inbox/', import.meta.url));
 
 export interface InboxRouteOptions {
-  auth: Authenticator;
   logger?: Logger;
   /** The built inbox (default: dist/inbox at the repository root). */
   root?: string;
@@ -62,8 +60,13 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
+/** Served files only: one plain name with a known type (no dotfiles, no source of surprise types). */
+function contentTypeOf(name: string): string | undefined {
+  return ASSET_NAME.test(name) ? CONTENT_TYPES[path.extname(name).toLowerCase()] : undefined;
+}
+
 /** Content-hashed names never change content: browsers keep them for a year without asking. */
-const ASSET_CACHE = 'public, max-age=31536000, immutable';
+const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 
 export const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
@@ -87,51 +90,50 @@ function isMissing(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
 }
 
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch (err) {
+    if (isMissing(err)) return false;
+    throw err;
+  }
+}
+
 export async function inboxRoutes(app: FastifyInstance, o: InboxRouteOptions): Promise<void> {
   const root = path.resolve(o.root ?? DEFAULT_INBOX_DIR);
-  const assets = path.join(root, 'assets');
   const indexFile = path.join(root, 'index.html');
-
-  try {
-    await readFile(indexFile);
-  } catch (err) {
-    if (!isMissing(err)) throw err;
+  if (!(await exists(indexFile))) {
     o.logger?.warn({ dir: root }, 'the inbox is not built (run npm run build); the API works without it');
   }
 
-  const page = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    if (principalOf(o.auth, 'inbox', req, reply) === null) return reply;
-    reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
-    try {
-      return reply.send(await readFile(indexFile));
-    } catch (err) {
-      if (!isMissing(err)) throw err;
-      return reply.status(503).send(NOT_BUILT_PAGE);
-    }
-  };
+  // Every route of this plugin, @fastify/static's included, is the inbox door.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, door: 'inbox' };
+  });
 
+  await app.register(fastifyStatic, {
+    root: path.join(root, 'assets'),
+    prefix: '/assets/',
+    index: false,
+    dotfiles: 'deny',
+    maxAge: ASSET_MAX_AGE_MS,
+    immutable: true,
+    // Our own types (send's table names .js application/javascript); set before send's headers.
+    contentType: false,
+    allowedPath: (pathname) => contentTypeOf(pathname.slice(1)) !== undefined,
+    setHeaders: (res, file) => {
+      res.setHeader('content-type', contentTypeOf(path.basename(file)) ?? 'application/octet-stream');
+      res.setHeader('content-security-policy', INBOX_CSP);
+    },
+  });
+
+  const page = async (_req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
+    // Checked per request: a build made after the server started is served without a restart.
+    if (!(await exists(indexFile))) return reply.status(503).send(NOT_BUILT_PAGE);
+    return reply.sendFile('index.html', root, { cacheControl: false, contentType: false });
+  };
   app.get('/', page);
   app.get('/index.html', page);
-
-  app.get('/assets/:name', async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
-    if (principalOf(o.auth, 'inbox', req, reply) === null) return reply;
-    const name = req.params.name;
-    const type = CONTENT_TYPES[path.extname(name).toLowerCase()];
-    const file = path.join(assets, name);
-    // The name is one plain file name, so the path cannot leave assets/; the check says so twice.
-    if (!ASSET_NAME.test(name) || type === undefined || path.dirname(file) !== assets) {
-      return reply.callNotFound();
-    }
-    let body: Buffer;
-    try {
-      body = await readFile(file);
-    } catch (err) {
-      if (isMissing(err)) return reply.callNotFound();
-      throw err;
-    }
-    return reply
-      .headers({ 'cache-control': ASSET_CACHE, 'content-security-policy': INBOX_CSP })
-      .type(type)
-      .send(body);
-  });
 }

@@ -4,16 +4,13 @@
 // stream ends and the client's reconnect replays the backlog as it is then.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Authenticator } from '../../auth/authenticate.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { questionView } from '../../domain/question-view.ts';
 import { openFeed } from '../../engine/feed.ts';
 import type { FeedEvent, Interactions } from '../../engine/types.ts';
-import { principalOf } from '../principal.ts';
 
 export interface StreamRouteOptions {
   engine: Interactions;
-  auth: Authenticator;
   keepaliveMs: number;
 }
 
@@ -37,12 +34,10 @@ export function framesOf(ev: FeedEvent, first: boolean): string | null {
   return frame(FRAME_OF[ev.type], questionView(ev.questions[0]));
 }
 
-export function streamRoutes(app: FastifyInstance, o: StreamRouteOptions): void {
-  app.get('/api/interactions/stream', async (req, reply) => {
-    const principal = principalOf(o.auth, 'stream', req, reply);
-    if (!principal) return reply;
+export async function streamRoutes(app: FastifyInstance, o: StreamRouteOptions): Promise<void> {
+  app.get('/api/interactions/stream', { config: { door: 'stream' } }, async (req, reply) => {
     reply.hijack();
-    await pump(o, principal, req.raw, reply.raw);
+    await pump(o, req.principal, req.raw, reply.raw);
   });
 }
 

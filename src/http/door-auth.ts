@@ -1,0 +1,35 @@
+// Authentication as a route option: a route says which door it is (`config: { door }`), and
+// one onRequest hook applies the door policy (API.md §6) before anything else of the route
+// runs. Route handlers read `req.principal` and never check a key themselves; a caller the
+// door refuses gets the domain error that the one error handler maps to 401.
+import type { FastifyInstance } from 'fastify';
+import { type Authenticator, UNAUTHENTICATED_MESSAGE } from '../auth/authenticate.ts';
+import type { Door } from '../auth/door-policy.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Principal } from '../domain/principal.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The door this route is (API.md §6); routes without one (GraphQL) authenticate by protocol. */
+    door?: Door;
+  }
+  interface FastifyRequest {
+    /** Who is calling, set by the door hook on every route that declares a door. */
+    principal: Principal;
+  }
+}
+
+/**
+ * Installs the door hook on `app` (call it on the root instance, before registering routes,
+ * so every route plugin inherits it).
+ */
+export function useDoorAuth(app: FastifyInstance, auth: Authenticator): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (req) => {
+    const door = req.routeOptions.config.door;
+    if (door === undefined) return;
+    const result = auth.authenticate(door, req.headers);
+    if (!result.ok) throw new DomainError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    req.principal = result.principal;
+  });
+}
