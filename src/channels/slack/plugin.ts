@@ -195,9 +195,10 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
       const recipient = question.recipient ?? cfg.defaultRecipient;
       if (!recipient) throw new Error('no recipient and no defaultRecipient');
+      const client = web();
       let res: { channel?: string; ts?: string };
       try {
-        res = await web().chat.postMessage({
+        res = await client.chat.postMessage({
           channel: recipient,
           text: escapeMrkdwn(cut(question.text, 3000)),
           blocks: questionBlocks(question, callbackUrl) as never,
@@ -230,8 +231,9 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
       const ts = receipt?.ts;
       if (typeof channel !== 'string' || typeof ts !== 'string') return;
       const line = resolvedLine(question, ctx.name);
+      const client = web();
       try {
-        await web().chat.update({
+        await client.chat.update({
           channel,
           ts,
           text: line,
