@@ -3,8 +3,8 @@
 import { createHmac } from 'node:crypto';
 import type { InboundRequest } from '../../../src/channels/types.ts';
 
-export function signSlack(secret: string, timestamp: number, body: string): string {
-  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+export function signSlack(secret: string, timestamp: number, body: string | Buffer): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
 }
 
 export function slackRequest(
