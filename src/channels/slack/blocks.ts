@@ -40,7 +40,7 @@ function linkButton(text: string, url: string): Block {
   return { type: 'button', action_id: ACTION.link, text: plain(text), url };
 }
 
-function selectElements(q: ChannelQuestion, callbackUrl: string): Block[] {
+function selectElements(q: ChannelQuestion): Block[] {
   const options = q.options ?? [];
   if (options.length <= BUTTONS_MAX) {
     return options.map((option, i) => ({
@@ -50,16 +50,17 @@ function selectElements(q: ChannelQuestion, callbackUrl: string): Block[] {
       value: `${q.id}:${i}`,
     }));
   }
-  const menu: Block = {
-    type: 'static_select',
-    action_id: ACTION.selectMenu,
-    placeholder: plain('Choose one'),
-    options: options
-      .slice(0, SELECT_MAX_OPTIONS)
-      .map((option, i) => ({ text: plain(option), value: `${q.id}:${i}` })),
-  };
-  // More options than a menu holds: the callback page offers them all.
-  return options.length > SELECT_MAX_OPTIONS ? [menu, linkButton('All options', callbackUrl)] : [menu];
+  // Ask validation caps options at 100 (OPTIONS_MAX), which is also Slack's static_select cap.
+  return [
+    {
+      type: 'static_select',
+      action_id: ACTION.selectMenu,
+      placeholder: plain('Choose one'),
+      options: options
+        .slice(0, SELECT_MAX_OPTIONS)
+        .map((option, i) => ({ text: plain(option), value: `${q.id}:${i}` })),
+    },
+  ];
 }
 
 function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
@@ -81,7 +82,7 @@ function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
         ],
       };
     case 'SELECT':
-      return { type: 'actions', block_id, elements: selectElements(q, callbackUrl) };
+      return { type: 'actions', block_id, elements: selectElements(q) };
     case 'TEXT':
       return {
         type: 'input',
