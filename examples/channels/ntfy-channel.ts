@@ -2,9 +2,8 @@
 // with the callback URL as the click target, and posts a note when the question is resolved.
 // Load it from a manifest with `plugin: ./examples/channels/ntfy-channel.ts`.
 import { z } from 'zod';
-import type { ChannelPlugin, ChannelQuestion, DeliveryReceipt } from '../../src/channels/types.ts';
+import type { ChannelPlugin, ChannelQuestion, DeliveryReceipt } from 'tai-interactions/channel';
 
-// In a package of your own: import type { ChannelPlugin } from 'tai-interactions/channel';
 
 const config = z.strictObject({
   // The topic to publish to: https, or http on a loopback host for tests.
