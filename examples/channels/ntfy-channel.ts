@@ -1,9 +1,9 @@
 // A complete small channel plugin: pushes each question to an ntfy-style topic URL as plain text
 // with the callback URL as the click target, and posts a note when the question is resolved.
 // Load it from a manifest with `plugin: ./examples/channels/ntfy-channel.ts`.
-import { z } from 'zod';
-import type { ChannelPlugin, ChannelQuestion, DeliveryReceipt } from 'tai-interactions/channel';
 
+import type { ChannelPlugin, ChannelQuestion, DeliveryReceipt } from 'tai-interactions/channel';
+import { z } from 'zod';
 
 const config = z.strictObject({
   // The topic to publish to: https, or http on a loopback host for tests.
