@@ -149,6 +149,13 @@ export type InboundEvent =
   | { kind: 'reject'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse };
 
 export interface ChannelInstance {
+  /**
+   * Where a question without a `recipient` goes. The engine stores it as the question's recipient
+   * at ask time; when a channel needs a recipient and neither exists, the ask is BAD_USER_INPUT.
+   */
+  defaultRecipient?: string;
+  /** Whether this channel must be told a recipient (Slack, Telegram, Twilio: yes; webhook: no). */
+  needsRecipient?: boolean;
   /** Push the question's text (never its media). Throws when the provider refuses or fails. */
   deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt>;
   /** Ask time: a message when this channel cannot address `recipient`, else null. */

@@ -188,6 +188,8 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
   }
 
   return {
+    ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
+    needsRecipient: true,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)';
     },
