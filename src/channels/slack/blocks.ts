@@ -1,0 +1,215 @@
+// Block Kit for a question, per format (API.md §9's table), and the modal for flat FORM schemas.
+// Interactive elements carry the question id and an option index, never the callback ticket.
+import type { ChannelQuestion } from '../types.ts';
+import { cut, escapedChunks } from './escape.ts';
+
+/** Slack's limits: section text, button and option labels, static_select options, modal blocks. */
+export const SECTION_MAX_CHARS = 3000;
+export const LABEL_MAX_CHARS = 75;
+export const SELECT_MAX_OPTIONS = 100;
+export const BUTTONS_MAX = 5;
+export const MODAL_MAX_FIELDS = 50;
+const TEXT_INPUT_MAX_CHARS = 3000;
+
+export const ACTION = {
+  confirm: 'tai_confirm',
+  selectButton: 'tai_select',
+  selectMenu: 'tai_select_menu',
+  text: 'tai_text',
+  openForm: 'tai_form_open',
+  link: 'tai_link',
+} as const;
+export const FORM_CALLBACK_ID = 'tai_form';
+/** Block ids of question blocks: `tai:{questionId}`; modal fields: `f:{property}`. */
+export const BLOCK_PREFIX = 'tai:';
+export const FIELD_PREFIX = 'f:';
+export const FIELD_ACTION = 'v';
+
+type Block = Record<string, unknown>;
+
+const plain = (text: string) => ({ type: 'plain_text', text: cut(text, LABEL_MAX_CHARS), emoji: false });
+
+export function textBlocks(question: ChannelQuestion): Block[] {
+  return escapedChunks(question.text, SECTION_MAX_CHARS).map((text) => ({
+    type: 'section',
+    text: { type: 'mrkdwn', text, verbatim: true },
+  }));
+}
+
+function linkButton(text: string, url: string): Block {
+  return { type: 'button', action_id: ACTION.link, text: plain(text), url };
+}
+
+function selectElements(q: ChannelQuestion): Block[] {
+  const options = q.options ?? [];
+  if (options.length <= BUTTONS_MAX) {
+    return options.map((option, i) => ({
+      type: 'button',
+      action_id: `${ACTION.selectButton}_${i}`,
+      text: plain(option),
+      value: `${q.id}:${i}`,
+    }));
+  }
+  // Ask validation caps options at 100 (OPTIONS_MAX), which is also Slack's static_select cap.
+  return [
+    {
+      type: 'static_select',
+      action_id: ACTION.selectMenu,
+      placeholder: plain('Choose one'),
+      options: options
+        .slice(0, SELECT_MAX_OPTIONS)
+        .map((option, i) => ({ text: plain(option), value: `${q.id}:${i}` })),
+    },
+  ];
+}
+
+function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
+  const block_id = `${BLOCK_PREFIX}${q.id}`;
+  switch (q.format) {
+    case 'CONFIRM':
+      return {
+        type: 'actions',
+        block_id,
+        elements: [
+          {
+            type: 'button',
+            action_id: `${ACTION.confirm}_yes`,
+            text: plain('Yes'),
+            value: `${q.id}:1`,
+            style: 'primary',
+          },
+          { type: 'button', action_id: `${ACTION.confirm}_no`, text: plain('No'), value: `${q.id}:0` },
+        ],
+      };
+    case 'SELECT':
+      return { type: 'actions', block_id, elements: selectElements(q) };
+    case 'TEXT':
+      return {
+        type: 'input',
+        block_id,
+        dispatch_action: true,
+        label: plain('Your answer'),
+        element: {
+          type: 'plain_text_input',
+          action_id: ACTION.text,
+          max_length: TEXT_INPUT_MAX_CHARS,
+          dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
+        },
+      };
+    case 'FORM':
+      return {
+        type: 'actions',
+        block_id,
+        elements: [
+          formFields(q.schema) !== null
+            ? {
+                type: 'button',
+                action_id: ACTION.openForm,
+                text: plain('Open form'),
+                value: q.id,
+                style: 'primary',
+              }
+            : linkButton('Open form', callbackUrl),
+        ],
+      };
+    default:
+      return { type: 'actions', block_id, elements: [linkButton('Open', q.link ?? callbackUrl)] };
+  }
+}
+
+export function questionBlocks(q: ChannelQuestion, callbackUrl: string): Block[] {
+  return [...textBlocks(q), answerBlock(q, callbackUrl)];
+}
+
+// ---- Flat FORM schemas as a modal --------------------------------------------------------------
+
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
+export interface FormField {
+  name: string;
+  label: string;
+  kind: FieldKind;
+  required: boolean;
+  /** enum: the allowed values (strings, numbers or booleans), referred to by index. */
+  values: unknown[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function fieldOf(name: string, prop: unknown, required: boolean): FormField | null {
+  if (!isObject(prop)) return null;
+  const label = typeof prop.title === 'string' && prop.title.trim() !== '' ? prop.title : name;
+  if (Array.isArray(prop.enum)) {
+    const values = prop.enum;
+    const labelable = values.every((v) => ['string', 'number', 'boolean'].includes(typeof v));
+    if (values.length === 0 || values.length > SELECT_MAX_OPTIONS || !labelable) return null;
+    return { name, label, kind: 'enum', required, values };
+  }
+  const kind = prop.type;
+  if (kind === 'string' || kind === 'number' || kind === 'integer' || kind === 'boolean') {
+    return { name, label, kind, required, values: [] };
+  }
+  return null;
+}
+
+/** The modal's fields when the schema is flat (string, number, integer, boolean, enum properties), else null. */
+export function formFields(schema: Record<string, unknown> | null): FormField[] | null {
+  if (schema?.type !== 'object' || !isObject(schema.properties)) return null;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const entries = Object.entries(schema.properties);
+  if (entries.length === 0 || entries.length > MODAL_MAX_FIELDS) return null;
+  const fields: FormField[] = [];
+  for (const [name, prop] of entries) {
+    const field = fieldOf(name, prop, required.has(name));
+    if (!field) return null;
+    fields.push(field);
+  }
+  return fields;
+}
+
+function fieldElement(field: FormField): Block {
+  switch (field.kind) {
+    case 'string':
+      return { type: 'plain_text_input', action_id: FIELD_ACTION, max_length: TEXT_INPUT_MAX_CHARS };
+    case 'number':
+    case 'integer':
+      return { type: 'number_input', action_id: FIELD_ACTION, is_decimal_allowed: field.kind === 'number' };
+    case 'boolean':
+      return {
+        type: 'static_select',
+        action_id: FIELD_ACTION,
+        options: [
+          { text: plain('Yes'), value: '1' },
+          { text: plain('No'), value: '0' },
+        ],
+      };
+    default:
+      return {
+        type: 'static_select',
+        action_id: FIELD_ACTION,
+        options: field.values.map((v, i) => ({ text: plain(String(v)), value: String(i) })),
+      };
+  }
+}
+
+export function formModal(q: ChannelQuestion, fields: FormField[]): Block {
+  return {
+    type: 'modal',
+    callback_id: FORM_CALLBACK_ID,
+    private_metadata: q.id,
+    title: plain('Answer'),
+    submit: plain('Submit'),
+    close: plain('Cancel'),
+    blocks: [
+      ...textBlocks(q).slice(0, 1),
+      ...fields.map((field) => ({
+        type: 'input',
+        block_id: `${FIELD_PREFIX}${field.name}`,
+        optional: !field.required,
+        label: { type: 'plain_text', text: cut(field.label, 2000), emoji: false },
+        element: fieldElement(field),
+      })),
+    ],
+  };
+}

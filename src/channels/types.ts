@@ -1,0 +1,176 @@
+// The channel-plugin contract (API.md §9 "Authoring a plugin"), exported as
+// `tai-interactions/channel`. Types only: a plugin depends on nothing of ours at run time.
+//
+// A plugin is an adapter at the edge. It turns a question into a provider message (`deliver`),
+// a provider event into a request to the engine (`inbound`), and a resolution into a message
+// edit (`onResolved`). It never touches the store: the engine finds questions, validates and
+// claims answers, records receipts, and calls the plugin back with the outcome.
+import type { z } from 'zod';
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+
+export type AnswerFormat = 'TEXT' | 'CONFIRM' | 'SELECT' | 'FORM' | 'EXTERNAL';
+export type QuestionStatus = 'PENDING' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
+
+/**
+ * What a plugin sees of a question. Media is deliberately absent: channels never forward it.
+ * For a sensitive question `answer` is always null.
+ */
+export interface ChannelQuestion {
+  id: string;
+  text: string;
+  format: AnswerFormat;
+  /** SELECT: the options, in order (the plugin may refer to one by its index). */
+  options: string[] | null;
+  /** FORM: the JSON Schema of the answer; EXTERNAL: optional. */
+  schema: Record<string, unknown> | null;
+  /** EXTERNAL: the URL the person visits. */
+  link: string | null;
+  /** The recipient after the channel's `defaultRecipient` was applied. */
+  recipient: string | null;
+  sensitive: boolean;
+  status: QuestionStatus;
+  answer: unknown;
+  /** `<channel>:<provider user id>` for inbound answers, `callback`, or the inbox user. */
+  answeredBy: string | null;
+  cancelReason: string | null;
+  createdAt: number;
+  timeoutAt: number;
+}
+
+/**
+ * What `deliver` returns; the engine stores it with the question and hands it back to
+ * `onResolved` and `respond`. JSON only, small (a message id, a channel, a timestamp).
+ * `ref` and `recipient` are indexed by the engine per channel instance, which is how an
+ * inbound event can name its question by a short reference or "the latest for this sender".
+ */
+export interface DeliveryReceipt {
+  /** A short reference unique within the channel instance (e.g. a Telegram message id, "K7"). */
+  ref?: string;
+  /** Who the message went to, as the provider will name the sender of a reply. */
+  recipient?: string;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface ChannelLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ChannelContext {
+  /** The instance name from the manifest (`ops-slack`). */
+  name: string;
+  /** The value of an environment variable named in the config; undefined when unset or empty. */
+  secret(envName: string): string | undefined;
+  logger: ChannelLogger;
+  fetch: typeof fetch;
+  /** The server's public base URL, without a trailing slash. */
+  publicBaseUrl: string;
+  /** This instance's inbound door: `{publicBaseUrl}/api/interactions/channels/{name}`. */
+  inboundUrl: string;
+}
+
+/** One request at the channel's inbound door, before anything is parsed. */
+export interface InboundRequest {
+  /** The body bytes exactly as received (signatures are over these). */
+  rawBody: Buffer;
+  /** Header names lower-cased. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The public URL the provider posted to (`inboundUrl`, plus any query string). */
+  url: string;
+  /** Epoch milliseconds. */
+  now: number;
+}
+
+/** What the door answers the provider. */
+export interface ChannelResponse {
+  status: number;
+  /** e.g. `content-type: text/xml` for TwiML. */
+  headers?: Record<string, string>;
+  /** A string is sent as is; anything else as JSON. Absent: an empty body. */
+  body?: string | JsonValue;
+}
+
+/** How an inbound event names its question; the engine resolves it within this channel only. */
+export type QuestionRef =
+  | { id: string }
+  /** The `ref` of a receipt this instance returned. */
+  | { ref: string }
+  /** The latest PENDING question this instance delivered to that `recipient` (receipt.recipient). */
+  | { latestFor: string };
+
+/** What the engine did with an `answer` event; `respond` renders it for the provider. */
+export type ClaimOutcome =
+  | { kind: 'recorded'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  /** The question was already answered by this same sender with this same answer (a provider retry). */
+  | { kind: 'duplicate'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  /** Closed before this event: answered by someone else, timed out or cancelled. */
+  | { kind: 'closed'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  /** The answer failed validation (API.md §5.3); nothing changed. `message` is safe to show. */
+  | { kind: 'invalid'; message: string; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  /** No question of this channel matches the reference. */
+  | { kind: 'not-found' };
+
+/** What the engine found for a `show` event (nothing is claimed). */
+export type LookupOutcome =
+  | { kind: 'pending'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'closed'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'not-found' };
+
+/**
+ * What an inbound event means. The plugin verifies the provider's signature on the raw bytes
+ * before anything else and returns `reject` when it fails (401) or cannot run (500: a missing
+ * secret fails closed). Only then does it parse the event.
+ */
+export type InboundEvent =
+  | {
+      kind: 'answer';
+      question: QuestionRef;
+      /**
+       * The answer for the question the engine found (e.g. an option index becomes the option).
+       * Returning undefined means "this reply does not answer that question": outcome `invalid`.
+       */
+      answer(question: ChannelQuestion): unknown;
+      /** The provider's user id; the engine records `answeredBy` as `<channel>:<by>`. */
+      by: string;
+      respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
+    }
+  | {
+      /** The person asked to see more (e.g. open a Slack modal); the engine looks up, claims nothing. */
+      kind: 'show';
+      question: QuestionRef;
+      respond(outcome: LookupOutcome): ChannelResponse | Promise<ChannelResponse>;
+    }
+  /** Verified, but not ours to act on (a URL check, an unrelated update); answered with `response`. */
+  | { kind: 'ignore'; response: ChannelResponse }
+  /** Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret. */
+  | { kind: 'reject'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse };
+
+export interface ChannelInstance {
+  /**
+   * Where a question without a `recipient` goes. The engine stores it as the question's recipient
+   * at ask time; when a channel needs a recipient and neither exists, the ask is BAD_USER_INPUT.
+   */
+  defaultRecipient?: string;
+  /** Whether this channel must be told a recipient (Slack, Telegram, Twilio: yes; webhook: no). */
+  needsRecipient?: boolean;
+  /** Push the question's text (never its media). Throws when the provider refuses or fails. */
+  deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt>;
+  /** Ask time: a message when this channel cannot address `recipient`, else null. */
+  checkRecipient?(recipient: string): string | null;
+  /** Absent: the channel takes no inbound requests and its door is the uniform 404. */
+  inbound?(request: InboundRequest): Promise<InboundEvent>;
+  /** After any resolution: edit the message. Best effort; throwing means "retry later". */
+  onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export interface ChannelPlugin<Schema extends z.ZodType = z.ZodType> {
+  /** The plugin's name as the manifest's `plugin:` names built-ins (`slack`). */
+  name: string;
+  /** Validates the manifest's `config`; keys ending in `Env` name environment variables. */
+  config: Schema;
+  create(config: z.output<Schema>, context: ChannelContext): ChannelInstance;
+}

@@ -1,0 +1,96 @@
+// The `webhook` channel (API.md §9): a Standard Webhooks-signed POST of `question.asked` to the
+// configured URL; the receiver answers through the callback URL (§7), so there is no inbound door.
+import { Webhook } from 'standardwebhooks';
+import { z } from 'zod';
+import { endpointUrl, envName } from './config-schema.ts';
+import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from './types.ts';
+
+/** How long one POST may take before delivery counts as failed. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+const config = z.strictObject({ url: endpointUrl, secretEnv: envName });
+type WebhookConfig = z.output<typeof config>;
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function askedView(q: ChannelQuestion) {
+  return {
+    id: q.id,
+    text: q.text,
+    format: q.format,
+    options: q.options,
+    schema: q.schema,
+    link: q.link,
+    recipient: q.recipient,
+    sensitive: q.sensitive,
+    createdAt: iso(q.createdAt),
+    timeoutAt: iso(q.timeoutAt),
+  };
+}
+
+function resolvedView(q: ChannelQuestion) {
+  return {
+    id: q.id,
+    status: q.status,
+    // A sensitive answer never leaves the server.
+    answer: q.sensitive ? null : (q.answer ?? null),
+    answeredBy: q.answeredBy,
+    cancelReason: q.cancelReason,
+  };
+}
+
+function createWebhookChannel(cfg: WebhookConfig, ctx: ChannelContext) {
+  function signer(): Webhook {
+    const secret = ctx.secret(cfg.secretEnv);
+    if (!secret) throw new Error(`the webhook secret (${cfg.secretEnv}) is not set`);
+    try {
+      return new Webhook(secret);
+    } catch {
+      throw new Error(`the webhook secret (${cfg.secretEnv}) is not a Standard Webhooks secret`);
+    }
+  }
+
+  // The message id is stable per question and event, so a receiver can drop a retried delivery.
+  async function post(msgId: string, payload: object): Promise<void> {
+    const body = JSON.stringify(payload);
+    const now = new Date();
+    const signature = signer().sign(msgId, now, body);
+    const res = await ctx.fetch(cfg.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': msgId,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+    // Drain the body so the connection is released; its content is not ours to log.
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.status < 200 || res.status > 299) throw new Error(`the webhook receiver answered ${res.status}`);
+  }
+
+  return {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+      const msgId = `msg_${question.id}_asked`;
+      await post(msgId, { type: 'question.asked', question: askedView(question), callbackUrl });
+      return { messageId: msgId };
+    },
+    async onResolved(question: ChannelQuestion): Promise<void> {
+      await post(`msg_${question.id}_resolved`, {
+        type: 'question.resolved',
+        question: resolvedView(question),
+      });
+    },
+  };
+}
+
+export const webhookPlugin: ChannelPlugin<typeof config> = {
+  name: 'webhook',
+  config,
+  create: createWebhookChannel,
+};
