@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { PothosValidationError } from '@pothos/core';
 import { ForbiddenError } from '@pothos/plugin-scope-auth';
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
-import type { GraphQLErrorExtensions } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import type { GraphQLErrorExtensions } from './graphql-js.ts';
 import { GraphQLError } from './graphql-js.ts';
 
 const FORBIDDEN_MESSAGE = 'this key may not do that';
