@@ -9,6 +9,7 @@ import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
+import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
 import { createStreamTokens } from './stream-tokens.ts';
 
@@ -78,6 +79,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       // First: nothing else (graphql-sse included) sees an unauthenticated request.
       auth.plugin,
       useValidationErrorCode(),
+      ...useGraphQLLimits(),
       useGraphQLSSE({ endpoint: GRAPHQL_STREAM_ENDPOINT, authenticate: streamTokens.authenticate }),
       useExecutionCancellation(),
     ],
