@@ -1,6 +1,6 @@
 // The GraphQL server: Yoga over the Pothos schema at /graphql (queries, mutations, and
-// subscriptions over SSE in distinct-connections mode) and /graphql/stream (the graphql-sse
-// single-connection protocol). The HTTP layer mounts it and serves /health and /ready itself.
+// subscriptions over SSE in distinct-connections mode) and, when enabled, /graphql/stream (the
+// graphql-sse single-connection protocol). The HTTP layer mounts it and serves /health and /ready.
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -28,8 +28,17 @@ export interface GraphQLServerOptions {
   engine: Interactions;
   authenticator: Authenticator;
   logger: Logger;
-  /** Serve GraphiQL on GET /graphql with Accept: text/html (default true). */
+  /**
+   * Serve GraphiQL on GET /graphql with Accept: text/html (default false: Yoga's page loads
+   * its scripts from a CDN, so it is blank offline and cannot sit under a strict CSP).
+   */
   graphiql?: boolean;
+  /**
+   * Serve the graphql-sse single-connection mode at /graphql/stream (default false). The
+   * library queues every event of a reserved stream in memory with no bound and keeps
+   * reservations until the process ends; distinct-connections mode on /graphql does not.
+   */
+  singleConnectionStream?: boolean;
   /** Browser origins allowed cross-site (`['*']` for any); empty or absent: none. */
   corsOrigins?: readonly string[];
 }
@@ -56,11 +65,19 @@ function quietLogger(logger: Logger): YogaLogger {
 export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   const { engine, authenticator, logger } = opts;
   const auth = createRequestAuth(authenticator);
-  const streamTokens = createStreamTokens(auth.principalOf);
+  const singleConnection =
+    opts.singleConnectionStream === true
+      ? [
+          useGraphQLSSE({
+            endpoint: GRAPHQL_STREAM_ENDPOINT,
+            authenticate: createStreamTokens(auth.principalOf).authenticate,
+          }),
+        ]
+      : [];
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
-    graphiql: opts.graphiql === false ? false : { title: 'Interactions GraphQL' },
+    graphiql: opts.graphiql === true ? { title: 'Interactions GraphQL' } : false,
     landingPage: false,
     // Keys travel in headers, never cookies: cross-site callers get no credentials mode.
     cors: opts.corsOrigins?.length
@@ -80,7 +97,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       auth.plugin,
       useValidationErrorCode(),
       ...useGraphQLLimits(),
-      useGraphQLSSE({ endpoint: GRAPHQL_STREAM_ENDPOINT, authenticate: streamTokens.authenticate }),
+      ...singleConnection,
       useExecutionCancellation(),
     ],
   });

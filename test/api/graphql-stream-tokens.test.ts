@@ -1,11 +1,12 @@
-// graphql-sse single-connection tokens: random, and bound to the key that reserved them.
+// graphql-sse single-connection tokens (the opt-in /graphql/stream mode): random, and bound to
+// the key that reserved them. Off by default, the mode reserves nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, startServer, type TestServer } from '../support/server.ts';
 
 describe('/graphql/stream tokens', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startServer({ store: 'memory' });
+    t = await startServer({ store: 'memory', env: { INTERACTIONS_GRAPHQL_STREAM: 'true' } });
   });
   afterAll(async () => {
     await t.close();
@@ -23,6 +24,16 @@ describe('/graphql/stream tokens', () => {
       headers: { ...auth(who), 'content-type': 'application/json', 'x-graphql-event-stream-token': token },
       payload: { query: 'subscription { pendingQuestions { type } }', extensions: { operationId: 'op1' } },
     });
+
+  it('is off by default: no reservation is made', async () => {
+    const off = await startServer({ store: 'memory' });
+    try {
+      const r = await off.server.inject({ method: 'PUT', url: '/graphql/stream', headers: auth('alice') });
+      expect(r.statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
 
   it('mints a fresh UUID per reservation', async () => {
     const a = await reserve('alice');
