@@ -63,7 +63,7 @@ function fromDomain(err: DomainError, at: GraphQLError | undefined): GraphQLErro
 }
 
 /** By name, so a GraphQLError from any copy of graphql-js is recognised. */
-function isGraphQLError(value: unknown): value is GraphQLError {
+export function isGraphQLError(value: unknown): value is GraphQLError {
   return value instanceof Error && value.name === 'GraphQLError';
 }
 

@@ -1,7 +1,6 @@
 // The GraphQL server: Yoga over the Pothos schema at /graphql (queries, mutations, and
 // subscriptions over SSE in distinct-connections mode) and, when enabled, /graphql/stream (the
 // graphql-sse single-connection protocol). The HTTP layer mounts it and serves /health and /ready.
-import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -11,10 +10,9 @@ import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
 import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
-import { createStreamTokens } from './stream-tokens.ts';
+import { useSingleConnectionStream } from './single-connection.ts';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
-export const GRAPHQL_STREAM_ENDPOINT = '/graphql/stream';
 /** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB). */
 export const GRAPHQL_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /**
@@ -66,14 +64,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   const { engine, authenticator, logger } = opts;
   const auth = createRequestAuth(authenticator);
   const singleConnection =
-    opts.singleConnectionStream === true
-      ? [
-          useGraphQLSSE({
-            endpoint: GRAPHQL_STREAM_ENDPOINT,
-            authenticate: createStreamTokens(auth.principalOf).authenticate,
-          }),
-        ]
-      : [];
+    opts.singleConnectionStream === true ? [useSingleConnectionStream(auth.principalOf)] : [];
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,

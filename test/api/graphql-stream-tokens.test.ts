@@ -50,4 +50,23 @@ describe('/graphql/stream tokens', () => {
     // bob's own reservation is accepted (the stream is not open yet: graphql-sse says so)
     expect(made.statusCode).not.toBe(404);
   });
+
+  it('answers a syntax error or a document over a limit with 400 BAD_USER_INPUT, not a 500', async () => {
+    const token = await reserve('alice');
+    const documents = ['{ viewer {', `{${'a{'.repeat(5000)}b${'}'.repeat(5000)}}`];
+    for (const [i, query] of documents.entries()) {
+      const r = await t.server.inject({
+        method: 'POST',
+        url: '/graphql/stream',
+        headers: {
+          ...auth('alice'),
+          'content-type': 'application/json',
+          'x-graphql-event-stream-token': token,
+        },
+        payload: { query, extensions: { operationId: `bad${i}` } },
+      });
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT' } }] });
+    }
+  });
 });
