@@ -43,6 +43,10 @@ export interface Config {
    * the public doors' rate limit counts each client, not the proxy.
    */
   readonly trustProxyHops: number;
+  /** Serve GraphiQL on GET /graphql to browsers (off: it loads its scripts from a CDN). */
+  readonly graphiql: boolean;
+  /** Serve the graphql-sse single-connection mode at /graphql/stream (off: it buffers without bound). */
+  readonly graphqlStream: boolean;
   /**
    * Webhook verifier secrets by variable name (a binding's `secretEnv`), from the environment
    * read at start. A function, so the values never serialize with the config; API keys are
@@ -271,6 +275,8 @@ const envSchema = z.object({
   INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
   INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
   INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
+  INTERACTIONS_GRAPHIQL: flag(false),
+  INTERACTIONS_GRAPHQL_STREAM: flag(false),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -387,5 +393,7 @@ export function loadConfig(
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
     corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
     trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,
+    graphiql: e.INTERACTIONS_GRAPHIQL,
+    graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
   });
 }

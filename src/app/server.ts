@@ -128,6 +128,8 @@ export async function createServer(
       authenticator: auth,
       logger,
       corsOrigins: config.corsOrigins,
+      graphiql: config.graphiql,
+      singleConnectionStream: config.graphqlStream,
     });
     const app = await createHttpApp({
       engine,

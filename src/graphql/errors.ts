@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { PothosValidationError } from '@pothos/core';
 import { ForbiddenError } from '@pothos/plugin-scope-auth';
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
-import type { GraphQLErrorExtensions } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../domain/errors.ts';
+import type { GraphQLErrorExtensions } from './graphql-js.ts';
 import { GraphQLError } from './graphql-js.ts';
 
 const FORBIDDEN_MESSAGE = 'this key may not do that';
@@ -63,7 +63,7 @@ function fromDomain(err: DomainError, at: GraphQLError | undefined): GraphQLErro
 }
 
 /** By name, so a GraphQLError from any copy of graphql-js is recognised. */
-function isGraphQLError(value: unknown): value is GraphQLError {
+export function isGraphQLError(value: unknown): value is GraphQLError {
   return value instanceof Error && value.name === 'GraphQLError';
 }
 

@@ -2,10 +2,14 @@
 // (`main`) and an ESM build (`module`). Node resolves every package to the CommonJS one, but
 // Vite-based tools (vitest) resolve our own sources to the ESM one; two copies cannot share a
 // schema (graphql-js refuses "from another module or realm") nor recognise each other's errors.
-// Naming the CommonJS entry by path gives one copy everywhere. Import graphql's runtime values
-// from this file; type-only imports may come from 'graphql'.
+// Naming the CommonJS entry by path gives one copy everywhere. Everything from graphql-js,
+// types included, is imported from this file (Biome's noRestrictedImports enforces it).
+export type { GraphQLErrorExtensions, IntrospectionQuery, ValueNode } from 'graphql/index.js';
 export {
+  buildSchema,
   GraphQLError,
+  getIntrospectionQuery,
+  introspectionFromSchema,
   Kind,
   lexicographicSortSchema,
   printSchema,

@@ -1,8 +1,7 @@
 // Custom scalars (API.md §4): DateTime (RFC 3339, UTC), JSON (any JSON value) and JSONObject.
-import type { ValueNode } from 'graphql';
 import { isPlainObject } from '../domain/json-schema.ts';
 import { builder } from './builder.ts';
-import { GraphQLError, Kind, valueFromASTUntyped } from './graphql-js.ts';
+import { GraphQLError, Kind, type ValueNode, valueFromASTUntyped } from './graphql-js.ts';
 
 function badInput(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });

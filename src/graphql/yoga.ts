@@ -1,7 +1,6 @@
 // The GraphQL server: Yoga over the Pothos schema at /graphql (queries, mutations, and
-// subscriptions over SSE in distinct-connections mode) and /graphql/stream (the graphql-sse
-// single-connection protocol). The HTTP layer mounts it and serves /health and /ready itself.
-import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+// subscriptions over SSE in distinct-connections mode) and, when enabled, /graphql/stream (the
+// graphql-sse single-connection protocol). The HTTP layer mounts it and serves /health and /ready.
 import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -9,11 +8,11 @@ import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
+import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
-import { createStreamTokens } from './stream-tokens.ts';
+import { useSingleConnectionStream } from './single-connection.ts';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
-export const GRAPHQL_STREAM_ENDPOINT = '/graphql/stream';
 /** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB). */
 export const GRAPHQL_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /**
@@ -27,8 +26,17 @@ export interface GraphQLServerOptions {
   engine: Interactions;
   authenticator: Authenticator;
   logger: Logger;
-  /** Serve GraphiQL on GET /graphql with Accept: text/html (default true). */
+  /**
+   * Serve GraphiQL on GET /graphql with Accept: text/html (default false: Yoga's page loads
+   * its scripts from a CDN, so it is blank offline and cannot sit under a strict CSP).
+   */
   graphiql?: boolean;
+  /**
+   * Serve the graphql-sse single-connection mode at /graphql/stream (default false). The
+   * library queues every event of a reserved stream in memory with no bound and keeps
+   * reservations until the process ends; distinct-connections mode on /graphql does not.
+   */
+  singleConnectionStream?: boolean;
   /** Browser origins allowed cross-site (`['*']` for any); empty or absent: none. */
   corsOrigins?: readonly string[];
 }
@@ -55,11 +63,12 @@ function quietLogger(logger: Logger): YogaLogger {
 export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   const { engine, authenticator, logger } = opts;
   const auth = createRequestAuth(authenticator);
-  const streamTokens = createStreamTokens(auth.principalOf);
+  const singleConnection =
+    opts.singleConnectionStream === true ? [useSingleConnectionStream(auth.principalOf)] : [];
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
-    graphiql: opts.graphiql === false ? false : { title: 'Interactions GraphQL' },
+    graphiql: opts.graphiql === true ? { title: 'Interactions GraphQL' } : false,
     landingPage: false,
     // Keys travel in headers, never cookies: cross-site callers get no credentials mode.
     cors: opts.corsOrigins?.length
@@ -78,7 +87,8 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       // First: nothing else (graphql-sse included) sees an unauthenticated request.
       auth.plugin,
       useValidationErrorCode(),
-      useGraphQLSSE({ endpoint: GRAPHQL_STREAM_ENDPOINT, authenticate: streamTokens.authenticate }),
+      ...useGraphQLLimits(),
+      ...singleConnection,
       useExecutionCancellation(),
     ],
   });

@@ -237,18 +237,18 @@ describe('GraphQL over the memory store', () => {
       expect(await res.json()).toEqual({ data: { viewer: { id: 'ops' } } });
     });
 
-    it('serves the GraphiQL page (no data in it) to a browser; off, the same request needs a key', async () => {
-      const page = await yoga.fetch('http://test/graphql', { headers: { accept: 'text/html' } });
-      expect(page.status).toBe(200);
-      expect(page.headers.get('content-type')).toContain('text/html');
-      const off = createGraphQLServer({
+    it('serves GraphiQL only when enabled; off (the default), the same request needs a key', async () => {
+      const refused = await yoga.fetch('http://test/graphql', { headers: { accept: 'text/html' } });
+      expect(refused.status).toBe(401);
+      const on = createGraphQLServer({
         engine,
         authenticator,
         logger: pino({ level: 'silent' }),
-        graphiql: false,
+        graphiql: true,
       });
-      const refused = await off.fetch('http://test/graphql', { headers: { accept: 'text/html' } });
-      expect(refused.status).toBe(401);
+      const page = await on.fetch('http://test/graphql', { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
     });
 
     it('leaves /health and /ready to the HTTP layer', async () => {
@@ -756,11 +756,17 @@ describe('GraphQL over the memory store', () => {
       expect((await stream.next())?.event).toBe('complete');
     });
 
-    it('/graphql/stream reserves a single connection with PUT: 201 and a token', async () => {
-      const res = await yoga.fetch('http://test/graphql/stream', {
-        method: 'PUT',
-        headers: headersFor('agent'),
+    it('/graphql/stream reserves a single connection with PUT only when enabled (off by default)', async () => {
+      const reserve = { method: 'PUT', headers: headersFor('agent') };
+      const off = await yoga.fetch('http://test/graphql/stream', reserve);
+      expect(off.status).toBe(404);
+      const on = createGraphQLServer({
+        engine,
+        authenticator,
+        logger: pino({ level: 'silent' }),
+        singleConnectionStream: true,
       });
+      const res = await on.fetch('http://test/graphql/stream', reserve);
       expect(res.status).toBe(201);
       expect((await res.text()).length).toBeGreaterThan(10);
     });

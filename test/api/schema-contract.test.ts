@@ -2,17 +2,17 @@
 // contract type, field, argument, enum value and default is served exactly; anything added is
 // optional; everything is described.
 import { readFileSync } from 'node:fs';
-import {
-  buildSchema,
-  getIntrospectionQuery,
-  type IntrospectionQuery,
-  introspectionFromSchema,
-} from 'graphql';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyring, parsePrincipals } from '../../src/auth/api-keys.ts';
 import { createAuthenticator } from '../../src/auth/authenticate.ts';
 import { DEFAULT_DOOR_POLICY } from '../../src/auth/door-policy.ts';
+import {
+  buildSchema,
+  getIntrospectionQuery,
+  type IntrospectionQuery,
+  introspectionFromSchema,
+} from '../../src/graphql/graphql-js.ts';
 import { createGraphQLServer } from '../../src/graphql/yoga.ts';
 import { type EngineSet, startEngines } from '../support/engines.ts';
 

@@ -57,6 +57,8 @@ describe('defaults', () => {
       secret: expect.any(Function),
       corsOrigins: [],
       trustProxyHops: 0,
+      graphiql: false,
+      graphqlStream: false,
     });
   });
 

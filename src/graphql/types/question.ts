@@ -6,91 +6,76 @@ import { DateTime, JSONObjectScalar, JSONScalar } from '../scalars.ts';
 import { AnswerFormat, QuestionStatus } from './enums.ts';
 import { MediaItem } from './media-item.ts';
 
+/** Optional labels shown as given; null when absent. */
+type OptionalText = 'groupId' | 'audience' | 'channel' | 'recipient' | 'answeredBy' | 'cancelReason';
+
 export const Question = builder.objectRef<QuestionRecord>('Question').implement({
   description: 'A question asked of a person, with its state and, once answered, its answer.',
-  fields: (t) => ({
-    id: t.exposeID('id', { description: 'The question’s id.' }),
-    text: t.exposeString('text', { description: 'What the person is asked.' }),
-    format: t.expose('format', { type: AnswerFormat, description: 'What kind of answer it takes.' }),
-    options: t.exposeStringList('options', {
-      nullable: true,
-      description: 'SELECT: the options to choose from, in order. Null for other formats.',
-    }),
-    schema: t.field({
-      type: JSONObjectScalar,
-      nullable: true,
-      description:
-        'The JSON Schema the answer must satisfy: always for FORM, for EXTERNAL when the payload is validated.',
-      resolve: (q) => q.schema,
-    }),
-    link: t.string({
-      nullable: true,
-      description:
-        'EXTERNAL: the URL the person visits (it embeds the callback URL). Null when `serverVerified`.',
-      resolve: (q) => (isServerVerified(q) ? null : q.link),
-    }),
-    serverVerified: t.boolean({
-      description: 'EXTERNAL and bound to a webhook verifier: the answer arrives signed by the provider.',
-      resolve: (q) => isServerVerified(q),
-    }),
-    media: t.field({
-      type: [MediaItem],
-      nullable: true,
-      description: 'Images and links shown with the question. Null when it has none.',
-      resolve: (q) => q.media,
-    }),
-    groupId: t.exposeString('groupId', {
-      nullable: true,
-      description: 'A label the asker gave to group related questions.',
-    }),
-    audience: t.exposeString('audience', {
-      nullable: true,
-      description: 'The principal id the question is addressed to; null when it is unaddressed.',
-    }),
-    channel: t.exposeString('channel', {
-      nullable: true,
-      description: 'The channel that delivered the question, if any.',
-    }),
-    recipient: t.exposeString('recipient', {
-      nullable: true,
-      description: 'Who the channel delivered it to, if the asker named one.',
-    }),
-    sensitive: t.exposeBoolean('sensitive', {
-      description: 'The answer reaches only the asker, once, and is never stored or shown here.',
-    }),
-    status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),
-    askedBy: t.exposeString('askedBy', { description: 'The principal id of the asker.' }),
-    createdAt: t.field({ type: DateTime, description: 'When it was asked.', resolve: (q) => q.createdAt }),
-    timeoutAt: t.field({
-      type: DateTime,
-      description: 'When it times out if nobody answers.',
-      resolve: (q) => q.timeoutAt,
-    }),
-    answer: t.field({
-      type: JSONScalar,
-      nullable: true,
-      description: 'The answer: null while pending, and always null when `sensitive`.',
-      resolve: (q) => (q.sensitive || q.status !== 'ANSWERED' ? null : (q.answer ?? null)),
-    }),
-    answeredBy: t.exposeString('answeredBy', {
-      nullable: true,
-      description: 'Who answered: a principal id, or "callback" for the public callback door.',
-    }),
-    answeredAt: t.field({
-      type: DateTime,
-      nullable: true,
-      description: 'When it was answered.',
-      resolve: (q) => q.answeredAt,
-    }),
-    closedAt: t.field({
-      type: DateTime,
-      nullable: true,
-      description: 'When it timed out or was cancelled.',
-      resolve: (q) => q.closedAt,
-    }),
-    cancelReason: t.exposeString('cancelReason', {
-      nullable: true,
-      description: 'The reason given when it was cancelled, if any.',
-    }),
-  }),
+  fields: (t) => {
+    const optionalText = (name: OptionalText, description: string) =>
+      t.exposeString(name, { nullable: true, description });
+    const moment = (name: 'createdAt' | 'timeoutAt', description: string) =>
+      t.field({ type: DateTime, description, resolve: (q) => q[name] });
+    const optionalMoment = (name: 'answeredAt' | 'closedAt', description: string) =>
+      t.field({ type: DateTime, nullable: true, description, resolve: (q) => q[name] });
+    return {
+      id: t.exposeID('id', { description: 'The question’s id.' }),
+      text: t.exposeString('text', { description: 'What the person is asked.' }),
+      format: t.expose('format', { type: AnswerFormat, description: 'What kind of answer it takes.' }),
+      options: t.exposeStringList('options', {
+        nullable: true,
+        description: 'SELECT: the options to choose from, in order. Null for other formats.',
+      }),
+      schema: t.field({
+        type: JSONObjectScalar,
+        nullable: true,
+        description:
+          'The JSON Schema the answer must satisfy: always for FORM, for EXTERNAL when the payload is validated.',
+        resolve: (q) => q.schema,
+      }),
+      link: t.string({
+        nullable: true,
+        description:
+          'EXTERNAL: the URL the person visits (it embeds the callback URL). Null when `serverVerified`.',
+        resolve: (q) => (isServerVerified(q) ? null : q.link),
+      }),
+      serverVerified: t.boolean({
+        description: 'EXTERNAL and bound to a webhook verifier: the answer arrives signed by the provider.',
+        resolve: (q) => isServerVerified(q),
+      }),
+      media: t.field({
+        type: [MediaItem],
+        nullable: true,
+        description: 'Images and links shown with the question. Null when it has none.',
+        resolve: (q) => q.media,
+      }),
+      groupId: optionalText('groupId', 'A label the asker gave to group related questions.'),
+      audience: optionalText(
+        'audience',
+        'The principal id the question is addressed to; null when it is unaddressed.',
+      ),
+      channel: optionalText('channel', 'The channel that delivered the question, if any.'),
+      recipient: optionalText('recipient', 'Who the channel delivered it to, if the asker named one.'),
+      sensitive: t.exposeBoolean('sensitive', {
+        description: 'The answer reaches only the asker, once, and is never stored or shown here.',
+      }),
+      status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),
+      askedBy: t.exposeString('askedBy', { description: 'The principal id of the asker.' }),
+      createdAt: moment('createdAt', 'When it was asked.'),
+      timeoutAt: moment('timeoutAt', 'When it times out if nobody answers.'),
+      answer: t.field({
+        type: JSONScalar,
+        nullable: true,
+        description: 'The answer: null while pending, and always null when `sensitive`.',
+        resolve: (q) => (q.sensitive || q.status !== 'ANSWERED' ? null : (q.answer ?? null)),
+      }),
+      answeredBy: optionalText(
+        'answeredBy',
+        'Who answered: a principal id, or "callback" for the public callback door.',
+      ),
+      answeredAt: optionalMoment('answeredAt', 'When it was answered.'),
+      closedAt: optionalMoment('closedAt', 'When it timed out or was cancelled.'),
+      cancelReason: optionalText('cancelReason', 'The reason given when it was cancelled, if any.'),
+    };
+  },
 });
