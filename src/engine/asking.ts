@@ -9,7 +9,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
-import { callbackUrlFor, mintTicket } from './tickets.ts';
+import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting.ts';
 
@@ -119,7 +119,7 @@ export function createAsking(
         maxPending: settings.maxPending,
         retentionMs: ctx.retentionMs,
         ticketHash: cb.ticketHash,
-        preparedId,
+        preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
       });
       if (created.kind === 'limit') {
         throw new DomainError('LIMIT_EXCEEDED', 'too many questions are pending; try again later');
@@ -138,7 +138,12 @@ export function createAsking(
       if (!settings.publicBaseUrl) throw notConfigured();
       const t = mintTicket();
       const prepared = { id: randomUUID(), expiresAt: clock() + seconds * 1000 };
-      await store.reserve({ ...prepared, ticketHash: t.hash });
+      // Only its preparer can consume it: the store keeps it under a key derived from both.
+      await store.reserve({
+        id: reservationKey(p.id, prepared.id),
+        expiresAt: prepared.expiresAt,
+        ticketHash: t.hash,
+      });
       return { ...prepared, callbackUrl: callbackUrlFor(settings.publicBaseUrl, t.ticket) };
     },
   };
