@@ -384,6 +384,41 @@ describe('engines sharing one Redis', () => {
   }, 20_000);
 });
 
+describe('a question whose record vanished (Redis restarted without persistence)', () => {
+  let set: EngineSet;
+  afterEach(async () => {
+    await set.close();
+  });
+
+  /** Asks, holds on it with awaitAnswer, then deletes its record under the held wait. */
+  async function heldThenDeleted(): Promise<{ engine: Engine; held: Promise<unknown> }> {
+    const engine = set.engines[0]!;
+    const r = await engine.ask(AGENT, { text: 'Still there?' }, { holdSeconds: 0 });
+    const held = engine.awaitAnswer(AGENT, r.question.id, { holdSeconds: 3600 });
+    await waitUntil(() => engine.waiterCount() === 1);
+    // Same connection as the engine's read of the record, so Redis runs that read first.
+    expect(await set.redis[0]!.del(`${set.prefix}q:${r.question.id}`)).toBe(1);
+    return { engine, held };
+  }
+
+  it('the resync after the subscriber reconnects ends its held waiters with NOT_FOUND', async () => {
+    set = await startEngines('redis', 1);
+    const { engine, held } = await heldThenDeleted();
+    const resynced = nextResync(engine);
+    expect(await killSubscribers(set.redis[0]!, subscriberName(set.prefix))).toBe(1);
+    expect(await codeOf(held)).toBe('NOT_FOUND');
+    await resynced;
+    expect(engine.waiterCount()).toBe(0);
+  });
+
+  it('the periodic sweep ends them with NOT_FOUND too, without a reconnect', async () => {
+    set = await startEngines('redis', 1, { reaperIntervalMs: 20, sweepIntervalMs: 20 });
+    const { engine, held } = await heldThenDeleted();
+    expect(await codeOf(held)).toBe('NOT_FOUND');
+    expect(engine.waiterCount()).toBe(0);
+  });
+});
+
 /** Polls a cheap in-process condition (no store round trips); fails the test if it never holds. */
 async function waitUntil(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
@@ -403,6 +438,19 @@ function nextAsked(engine: Engine): Promise<QuestionRecord> {
         resolve(e.question);
       },
       resync() {},
+    });
+  });
+}
+
+/** Resolves at this engine's next resync: its subscriber reconnected and subscribed again. */
+function nextResync(engine: Engine): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = engine.watch(OPS, {
+      event() {},
+      resync() {
+        stop();
+        resolve();
+      },
     });
   });
 }
