@@ -372,14 +372,17 @@ describe('engines sharing one Redis', () => {
     set = await startEngines('redis', 2);
     const [a, b] = set.engines as [Engine, Engine];
     for (let round = 0; round < 5; round++) {
-      const asked = nextAsked(b);
-      const held = a.ask(AGENT, { text: `Kill ${round}`, format: 'TEXT' }, { holdSeconds: 3600 });
+      const text = `Kill ${round}`;
+      const asked = nextAsked(b, text);
+      const held = a.ask(AGENT, { text, format: 'TEXT' }, { holdSeconds: 3600 });
       const q = await asked;
       await waitUntil(() => a.waiterCount() === 1);
-      const killed = await killSubscribers(set.redis[1]!, subscriberName(set.prefix));
-      expect(killed).toBe(2);
+      // Both subscribers are back (resubscribed and resynced) before the next round kills them.
+      const back = Promise.all([nextResync(a), nextResync(b)]);
+      expect(await killSubscribers(set.redis[1]!, subscriberName(set.prefix))).toBe(2);
       await b.answer(OPS, q.id, `after kill ${round}`);
       expect(await held).toMatchObject({ status: 'ANSWERED', answer: `after kill ${round}` });
+      await back;
     }
   }, 20_000);
 });
@@ -428,16 +431,28 @@ async function waitUntil(cond: () => boolean, timeoutMs = 10_000): Promise<void>
   }
 }
 
-/** The next question announced as ASKED on this engine's feed (subscribe before asking). */
-function nextAsked(engine: Engine): Promise<QuestionRecord> {
-  return new Promise((resolve) => {
+/**
+ * The next question asked (with this text, when given) as this engine sees it: from its ASKED
+ * announcement, or, when the feed resyncs because announcements were lost, from the backlog.
+ */
+function nextAsked(engine: Engine, text?: string): Promise<QuestionRecord> {
+  const matches = (q: QuestionRecord): boolean => text === undefined || q.text === text;
+  return new Promise((resolve, reject) => {
+    const found = (q: QuestionRecord): void => {
+      stop();
+      resolve(q);
+    };
     const stop = engine.watch(OPS, {
       event(e) {
-        if (e.type !== 'ASKED') return;
-        stop();
-        resolve(e.question);
+        if (e.type === 'ASKED' && matches(e.question)) found(e.question);
       },
-      resync() {},
+      resync() {
+        if (text === undefined) return;
+        engine.pending(OPS).then((qs) => {
+          const q = qs.find(matches);
+          if (q) found(q);
+        }, reject);
+      },
     });
   });
 }
