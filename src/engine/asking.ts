@@ -38,6 +38,38 @@ function checkPrepared(preparedId: unknown, v: ValidAsk): void {
   if (typeof preparedId !== 'string' || preparedId.length > MAX_ID_CHARS) throw unknownPrepared();
 }
 
+/** Where a new question stands apart from its validated input. */
+interface SpecContext {
+  id: string;
+  link: string | null;
+  audience: string | null;
+  now: number;
+  defaultTimeoutSeconds: number;
+}
+
+function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
+  return {
+    id: c.id,
+    text: v.text,
+    format: v.format,
+    options: v.options,
+    schema: v.schema,
+    // A verifier-bound question's link is never shown, so it is not kept either.
+    link: v.verifier ? null : c.link,
+    verifier: v.verifier,
+    media: v.media,
+    groupId: v.groupId,
+    audience: c.audience,
+    channel: v.channel,
+    recipient: v.recipient,
+    sensitive: v.sensitive,
+    askedBy: p.id,
+    idempotencyKey: v.idempotencyKey,
+    createdAt: c.now,
+    timeoutAt: c.now + timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds) * 1000,
+  };
+}
+
 export function createAsking(
   ctx: EngineContext,
   waiting: Waiting,
@@ -54,36 +86,6 @@ export function createAsking(
     const callbackUrl = callbackUrlFor(settings.publicBaseUrl, t.ticket);
     const link = v.link === null ? null : resolveLink(v.link, callbackUrl, false);
     return { ticketHash: t.hash, callbackUrl, link };
-  }
-
-  function specOf(
-    p: Principal,
-    v: ValidAsk,
-    id: string,
-    link: string | null,
-    audience: string | null,
-  ): QuestionSpec {
-    const now = clock();
-    return {
-      id,
-      text: v.text,
-      format: v.format,
-      options: v.options,
-      schema: v.schema,
-      // A verifier-bound question's link is never shown, so it is not kept either.
-      link: v.verifier ? null : link,
-      verifier: v.verifier,
-      media: v.media,
-      groupId: v.groupId,
-      audience,
-      channel: v.channel,
-      recipient: v.recipient,
-      sensitive: v.sensitive,
-      askedBy: p.id,
-      idempotencyKey: v.idempotencyKey,
-      createdAt: now,
-      timeoutAt: now + timeoutSecondsOf(v.timeoutSeconds, settings.answerTimeoutSeconds) * 1000,
-    };
   }
 
   /** A question nobody can receive must not wait: a failed delivery closes it. */
@@ -114,7 +116,13 @@ export function createAsking(
       const audience = audienceFor(p, v.audience);
       if (preparedId !== null) checkPrepared(preparedId, v);
       const cb = callbackFor(v, preparedId !== null);
-      const spec = specOf(p, v, preparedId ?? randomUUID(), cb.link, audience);
+      const spec = specOf(p, v, {
+        id: preparedId ?? randomUUID(),
+        link: cb.link,
+        audience,
+        now: clock(),
+        defaultTimeoutSeconds: settings.answerTimeoutSeconds,
+      });
       const created = await store.create(spec, {
         maxPending: settings.maxPending,
         retentionMs: ctx.retentionMs,
