@@ -1,6 +1,6 @@
 // Background upkeep of one engine: time out due questions (through the claim guard, so
 // once across every instance), prune expired history, and re-read every local waiter's
-// question now and then in case an announcement was lost.
+// question now and then in case an announcement was lost (or the record itself was).
 import type { QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { WaiterRegistry } from './waiters.ts';
@@ -24,7 +24,7 @@ export interface Reaper {
   stop(): void;
   /** One pass: time out what is due. */
   tick(): Promise<void>;
-  /** Re-read every local waiter's question and wake those that are resolved. */
+  /** Re-read every local waiter's question; wake those that are resolved or gone. */
   sweep(): Promise<void>;
 }
 
@@ -44,8 +44,14 @@ export function createReaper(o: ReaperOptions): Reaper {
   async function sweep(): Promise<void> {
     const ids = o.waiters.ids();
     for (let i = 0; i < ids.length; i += SWEEP_BATCH) {
-      const records = await o.store.getMany(ids.slice(i, i + SWEEP_BATCH));
-      for (const q of records) if (q) o.waiters.notify(q);
+      const batch = ids.slice(i, i + SWEEP_BATCH);
+      const records = await o.store.getMany(batch);
+      records.forEach((q, at) => {
+        // A record that is gone (Redis restarted without persistence) will never resolve:
+        // its waiters end now with NOT_FOUND instead of holding on to a PENDING copy.
+        if (q) o.waiters.notify(q);
+        else o.waiters.vanish(batch[at]!);
+      });
     }
   }
 

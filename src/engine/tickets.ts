@@ -19,3 +19,14 @@ export function hashTicket(ticket: string): string {
 export function callbackUrlFor(publicBaseUrl: string, ticket: string): string {
   return `${publicBaseUrl}/api/interactions/callback/${ticket}`;
 }
+
+/**
+ * The store key of a prepareExternal reservation, bound to the principal who prepared it: a
+ * caller holding someone else's prepared id derives another key and finds nothing (NOT_FOUND).
+ * Hashing the encoded pair keeps the key bounded and no two (owner, id) pairs collide.
+ */
+export function reservationKey(owner: string, preparedId: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([owner, preparedId]), 'utf8')
+    .digest('hex');
+}

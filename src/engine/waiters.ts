@@ -1,11 +1,16 @@
 // Waiters in this process, by question id. A blocked asker costs a map entry and a
 // promise; the hub settles it when the question's announcement (or a re-read) says it
-// left PENDING.
+// left PENDING, or when a re-read finds its record gone.
 import type { QuestionRecord } from '../domain/question.ts';
 
+/** What a waiter settles with: the resolved question, GONE (its record vanished), or null (released). */
+export type Settlement = QuestionRecord | typeof GONE | null;
+
+/** The record of the question no longer exists (e.g. Redis restarted without persistence). */
+export const GONE = Symbol('gone');
+
 export interface Waiter {
-  /** Settles with the question once it is no longer pending, or null when released. */
-  settled: Promise<QuestionRecord | null>;
+  settled: Promise<Settlement>;
   dispose(): void;
 }
 
@@ -13,6 +18,8 @@ export interface WaiterRegistry {
   register(id: string): Waiter;
   /** Settles every waiter of this question if it is resolved. */
   notify(q: QuestionRecord): void;
+  /** The question's record is gone: settle its waiters with GONE. */
+  vanish(id: string): void;
   /** The engine is stopping: settle every waiter, and every later one, with null. */
   release(): void;
   /** Accept waiters again (the engine started). */
@@ -22,12 +29,12 @@ export interface WaiterRegistry {
 }
 
 export function createWaiterRegistry(): WaiterRegistry {
-  const byId = new Map<string, Set<(q: QuestionRecord | null) => void>>();
+  const byId = new Map<string, Set<(s: Settlement) => void>>();
   let released = false;
   return {
     register(id) {
-      let settle!: (q: QuestionRecord | null) => void;
-      const settled = new Promise<QuestionRecord | null>((r) => {
+      let settle!: (s: Settlement) => void;
+      const settled = new Promise<Settlement>((r) => {
         settle = r;
       });
       if (released) settle(null);
@@ -52,6 +59,10 @@ export function createWaiterRegistry(): WaiterRegistry {
       const set = byId.get(q.id);
       if (set) for (const settle of set) settle(q);
     },
+    vanish(id) {
+      const set = byId.get(id);
+      if (set) for (const settle of set) settle(GONE);
+    },
     release() {
       released = true;
       for (const set of byId.values()) for (const settle of set) settle(null);
@@ -67,6 +78,7 @@ export function createWaiterRegistry(): WaiterRegistry {
 export type RaceOutcome =
   | { kind: 'settled'; question: QuestionRecord }
   | { kind: 'timer' }
+  | { kind: 'gone' }
   | { kind: 'aborted' };
 
 /** Waits for the waiter, a timer, or an abort, whichever comes first, and cleans up after. */
@@ -81,7 +93,11 @@ export function raceWaiter(waiter: Waiter, ms: number, signal?: AbortSignal): Pr
     const onAbort = (): void => done({ kind: 'aborted' });
     const timer = setTimeout(() => done({ kind: 'timer' }), Math.max(0, ms));
     signal?.addEventListener('abort', onAbort, { once: true });
-    // null: the registry released its waiters (the engine is stopping).
-    waiter.settled.then((question) => done(question ? { kind: 'settled', question } : { kind: 'aborted' }));
+    waiter.settled.then((s) => {
+      // null: the registry released its waiters (the engine is stopping).
+      if (s === null) done({ kind: 'aborted' });
+      else if (s === GONE) done({ kind: 'gone' });
+      else done({ kind: 'settled', question: s });
+    });
   });
 }

@@ -548,7 +548,8 @@ describe('GraphQL over the memory store', () => {
     it('FORBIDDEN for a role without the right (operator asking) and a restricted key naming another audience', async () => {
       const { r: opsAsk } = await ask(yoga, 'ops', { text: 'May I?' });
       expect(onlyError(opsAsk).extensions?.code).toBe('FORBIDDEN');
-      const agentAnswer = await gql(yoga, 'agent', ANSWER, { id: 'x', answer: 'y' });
+      const { id: own } = await ask(yoga, 'agent', { text: 'Mine' });
+      const agentAnswer = await gql(yoga, 'agent', ANSWER, { id: own, answer: 'y' });
       expect(onlyError(agentAnswer).extensions?.code).toBe('FORBIDDEN');
       const { r: aliceAsk } = await ask(yoga, 'alice', { text: 'For Bob', audience: 'bob' });
       expect(onlyError(aliceAsk).extensions).toEqual({ code: 'FORBIDDEN', field: 'input.audience' });
@@ -569,6 +570,11 @@ describe('GraphQL over the memory store', () => {
         id,
       });
       expect(onlyError(cancel).extensions?.code).toBe('NOT_FOUND');
+      // An agent key answering: NOT_FOUND for questions it cannot see, never FORBIDDEN.
+      for (const target of [id, missing, 'x']) {
+        const agentAnswer = await gql(yoga, 'agent2', ANSWER, { id: target, answer: 'y' });
+        expect(onlyError(agentAnswer).extensions?.code).toBe('NOT_FOUND');
+      }
       expect((await gql(yoga, 'agent2', QUESTION, { id })).data).toEqual({ question: null });
       expect((await gql(yoga, 'alice', QUESTION, { id })).data).toEqual({ question: null });
     });

@@ -72,6 +72,12 @@ for (const store of ['memory', 'redis'] as const) {
       const id = await ask({ text: 'x', format: 'CONFIRM' });
       expect((await answer(id, { answer: true }, 'agent')).json()).toMatchObject({ code: 'FORBIDDEN' });
       expect((await answer(id, { answer: true }, 'agent')).statusCode).toBe(403);
+      // Another agent cannot see the question: absent, not forbidden (API.md §2).
+      const asOtherAgent = await answer(id, { answer: true }, 'agent2');
+      expect([asOtherAgent.statusCode, asOtherAgent.json()]).toEqual([
+        404,
+        { error: 'question not found', code: 'NOT_FOUND' },
+      ]);
       const bad = await answer(id, { answer: 'true' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ code: 'BAD_USER_INPUT', field: 'answer' });

@@ -196,7 +196,7 @@ describe('tai commands (in process)', () => {
         TAI_URL: t.url,
         TAI_API_KEY: KEYS.agent,
       });
-      expect(asAgent.stderr).toBe('error: FORBIDDEN: this key may not do that\n');
+      expect(asAgent.stderr).toBe('error: FORBIDDEN: this key may not answer questions\n');
     });
 
     it('without --answer and without a terminal it asks for --answer', async () => {

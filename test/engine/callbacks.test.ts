@@ -6,7 +6,7 @@ import type { CallbackRequest } from '../../src/engine/callbacks.ts';
 import type { ChannelPort, VerifierPort } from '../../src/engine/ports.ts';
 import { codeOf } from '../support/domain-errors.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';
-import { AGENT, OPS, startEngines } from '../support/engines.ts';
+import { ADMIN, AGENT, AGENT2, ALICE, OPS, startEngines } from '../support/engines.ts';
 
 /** A verifier for tests: the header x-test-signature must equal "good"; secret "missing" cannot run. */
 const testVerifiers: VerifierPort = {
@@ -202,6 +202,23 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect(await codeOf(engine.ask(AGENT, { text: 'x' }, { holdSeconds: 0, preparedId: p.id }))).toBe(
         'BAD_USER_INPUT',
       );
+    });
+
+    it('prepareExternal: only its preparer can ask with the id; anyone else gets NOT_FOUND and takes nothing', async () => {
+      const p = await engine.prepareExternal(AGENT, 60);
+      const ticket = ticketOf(p.callbackUrl);
+      const input = { text: 'Sign', format: 'EXTERNAL', link: 'https://docs.example/sign' };
+      for (const other of [AGENT2, ADMIN, ALICE]) {
+        const err = await engine.ask(other, input, { holdSeconds: 0, preparedId: p.id }).catch((e) => e);
+        expect(err).toBeInstanceOf(DomainError);
+        expect(err).toMatchObject({ code: 'NOT_FOUND', field: 'preparedId' });
+        expect(await engine.get(ADMIN, p.id)).toBeNull();
+      }
+      // The reservation is intact for its preparer, and its ticket was not handed to anyone.
+      expect(await codeOf(call(ticket, { body: json({}) }))).toBe('NOT_FOUND');
+      const r = await engine.ask(AGENT, input, { holdSeconds: 0, preparedId: p.id });
+      expect(r.question).toMatchObject({ id: p.id, askedBy: 'agent' });
+      expect(await call(ticket, { body: json({ signed: true }) })).toBe('answered');
     });
 
     it('a channel question is delivered with its callback URL; CONFIRM by an empty POST records true', async () => {

@@ -372,16 +372,54 @@ describe('engines sharing one Redis', () => {
     set = await startEngines('redis', 2);
     const [a, b] = set.engines as [Engine, Engine];
     for (let round = 0; round < 5; round++) {
-      const asked = nextAsked(b);
-      const held = a.ask(AGENT, { text: `Kill ${round}`, format: 'TEXT' }, { holdSeconds: 3600 });
+      const text = `Kill ${round}`;
+      const asked = nextAsked(b, text);
+      const held = a.ask(AGENT, { text, format: 'TEXT' }, { holdSeconds: 3600 });
       const q = await asked;
       await waitUntil(() => a.waiterCount() === 1);
-      const killed = await killSubscribers(set.redis[1]!, subscriberName(set.prefix));
-      expect(killed).toBe(2);
+      // Both subscribers are back (resubscribed and resynced) before the next round kills them.
+      const back = Promise.all([nextResync(a), nextResync(b)]);
+      expect(await killSubscribers(set.redis[1]!, subscriberName(set.prefix))).toBe(2);
       await b.answer(OPS, q.id, `after kill ${round}`);
       expect(await held).toMatchObject({ status: 'ANSWERED', answer: `after kill ${round}` });
+      await back;
     }
   }, 20_000);
+});
+
+describe('a question whose record vanished (Redis restarted without persistence)', () => {
+  let set: EngineSet;
+  afterEach(async () => {
+    await set.close();
+  });
+
+  /** Asks, holds on it with awaitAnswer, then deletes its record under the held wait. */
+  async function heldThenDeleted(): Promise<{ engine: Engine; held: Promise<unknown> }> {
+    const engine = set.engines[0]!;
+    const r = await engine.ask(AGENT, { text: 'Still there?' }, { holdSeconds: 0 });
+    const held = engine.awaitAnswer(AGENT, r.question.id, { holdSeconds: 3600 });
+    await waitUntil(() => engine.waiterCount() === 1);
+    // Same connection as the engine's read of the record, so Redis runs that read first.
+    expect(await set.redis[0]!.del(`${set.prefix}q:${r.question.id}`)).toBe(1);
+    return { engine, held };
+  }
+
+  it('the resync after the subscriber reconnects ends its held waiters with NOT_FOUND', async () => {
+    set = await startEngines('redis', 1);
+    const { engine, held } = await heldThenDeleted();
+    const resynced = nextResync(engine);
+    expect(await killSubscribers(set.redis[0]!, subscriberName(set.prefix))).toBe(1);
+    expect(await codeOf(held)).toBe('NOT_FOUND');
+    await resynced;
+    expect(engine.waiterCount()).toBe(0);
+  });
+
+  it('the periodic sweep ends them with NOT_FOUND too, without a reconnect', async () => {
+    set = await startEngines('redis', 1, { reaperIntervalMs: 20, sweepIntervalMs: 20 });
+    const { engine, held } = await heldThenDeleted();
+    expect(await codeOf(held)).toBe('NOT_FOUND');
+    expect(engine.waiterCount()).toBe(0);
+  });
 });
 
 /** Polls a cheap in-process condition (no store round trips); fails the test if it never holds. */
@@ -393,16 +431,41 @@ async function waitUntil(cond: () => boolean, timeoutMs = 10_000): Promise<void>
   }
 }
 
-/** The next question announced as ASKED on this engine's feed (subscribe before asking). */
-function nextAsked(engine: Engine): Promise<QuestionRecord> {
-  return new Promise((resolve) => {
+/**
+ * The next question asked (with this text, when given) as this engine sees it: from its ASKED
+ * announcement, or, when the feed resyncs because announcements were lost, from the backlog.
+ */
+function nextAsked(engine: Engine, text?: string): Promise<QuestionRecord> {
+  const matches = (q: QuestionRecord): boolean => text === undefined || q.text === text;
+  return new Promise((resolve, reject) => {
+    const found = (q: QuestionRecord): void => {
+      stop();
+      resolve(q);
+    };
     const stop = engine.watch(OPS, {
       event(e) {
-        if (e.type !== 'ASKED') return;
-        stop();
-        resolve(e.question);
+        if (e.type === 'ASKED' && matches(e.question)) found(e.question);
       },
-      resync() {},
+      resync() {
+        if (text === undefined) return;
+        engine.pending(OPS).then((qs) => {
+          const q = qs.find(matches);
+          if (q) found(q);
+        }, reject);
+      },
+    });
+  });
+}
+
+/** Resolves at this engine's next resync: its subscriber reconnected and subscribed again. */
+function nextResync(engine: Engine): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = engine.watch(OPS, {
+      event() {},
+      resync() {
+        stop();
+        resolve();
+      },
     });
   });
 }

@@ -59,7 +59,9 @@ builder.mutationFields((t) => ({
     type: Question,
     description:
       'Answers a TEXT, CONFIRM, SELECT or FORM question. The answer is checked against the question; exactly one answer wins.',
-    authScopes: { operator: true },
+    // Not an operator gate: the engine answers NOT_FOUND for a question the caller cannot see
+    // before it checks the role (API.md §2, no existence oracle).
+    authScopes: { authenticated: true },
     args: {
       id: t.arg.id({ required: true, description: 'The question’s id.' }),
       answer: t.arg({

@@ -1,0 +1,158 @@
+// Asking: validate the whole input, mint the callback ticket (or consume a prepareExternal
+// reservation), create the question in one store step, deliver it to its channel, then
+// hold the caller like awaitAnswer does.
+import { randomUUID } from 'node:crypto';
+import { audienceFor, canAsk } from '../domain/access.ts';
+import { resolveLink, validateAskInput } from '../domain/ask-input.ts';
+import { holdSecondsOf, timeoutSecondsOf } from '../domain/call-args.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Principal } from '../domain/principal.ts';
+import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
+import { type EngineContext, MAX_ID_CHARS } from './context.ts';
+import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
+import type { Interactions } from './types.ts';
+import type { Waiting } from './waiting.ts';
+
+type ValidAsk = ReturnType<typeof validateAskInput>;
+
+const unknownPrepared = (): DomainError =>
+  new DomainError('NOT_FOUND', 'preparedId is unknown or expired', 'preparedId');
+
+function forbiddenToAsk(): DomainError {
+  return new DomainError('FORBIDDEN', 'this key may not ask questions');
+}
+
+function notConfigured(): DomainError {
+  return new DomainError('NOT_CONFIGURED', 'INTERACTIONS_PUBLIC_BASE_URL is not set on this server');
+}
+
+/** A prepared id goes with an EXTERNAL question without channel, and is a bounded string. */
+function checkPrepared(preparedId: unknown, v: ValidAsk): void {
+  if (v.format !== 'EXTERNAL' || v.channel !== null) {
+    throw new DomainError(
+      'BAD_USER_INPUT',
+      'preparedId goes with an EXTERNAL question and no channel',
+      'preparedId',
+    );
+  }
+  if (typeof preparedId !== 'string' || preparedId.length > MAX_ID_CHARS) throw unknownPrepared();
+}
+
+/** Where a new question stands apart from its validated input. */
+interface SpecContext {
+  id: string;
+  link: string | null;
+  audience: string | null;
+  now: number;
+  defaultTimeoutSeconds: number;
+}
+
+function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
+  return {
+    id: c.id,
+    text: v.text,
+    format: v.format,
+    options: v.options,
+    schema: v.schema,
+    // A verifier-bound question's link is never shown, so it is not kept either.
+    link: v.verifier ? null : c.link,
+    verifier: v.verifier,
+    media: v.media,
+    groupId: v.groupId,
+    audience: c.audience,
+    channel: v.channel,
+    recipient: v.recipient,
+    sensitive: v.sensitive,
+    askedBy: p.id,
+    idempotencyKey: v.idempotencyKey,
+    createdAt: c.now,
+    timeoutAt: c.now + timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds) * 1000,
+  };
+}
+
+export function createAsking(
+  ctx: EngineContext,
+  waiting: Waiting,
+): Pick<Interactions, 'ask' | 'prepareExternal'> {
+  const { store, settings, clock, logger, verifiers, channels } = ctx;
+
+  /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
+  function callbackFor(v: ValidAsk, prepared: boolean) {
+    const none = { ticketHash: null as string | null, callbackUrl: null as string | null, link: v.link };
+    if (v.format !== 'EXTERNAL' && v.channel === null) return none;
+    if (!settings.publicBaseUrl) throw notConfigured();
+    if (prepared) return { ...none, link: v.link === null ? null : resolveLink(v.link, '', true) };
+    const t = mintTicket();
+    const callbackUrl = callbackUrlFor(settings.publicBaseUrl, t.ticket);
+    const link = v.link === null ? null : resolveLink(v.link, callbackUrl, false);
+    return { ticketHash: t.hash, callbackUrl, link };
+  }
+
+  /** A question nobody can receive must not wait: a failed delivery closes it. */
+  async function deliver(q: QuestionRecord, callbackUrl: string): Promise<void> {
+    try {
+      await channels.deliver(q, callbackUrl);
+    } catch (err) {
+      logger.warn(
+        { err: err instanceof Error ? err.message : 'unknown', channel: q.channel, questionId: q.id },
+        'channel delivery failed',
+      );
+      await ctx.claim(q.id, { status: 'CANCELLED', cancelReason: 'channel delivery failed' });
+      throw new DomainError('CHANNEL_DELIVERY_FAILED', `channel ${q.channel} could not deliver the question`);
+    }
+  }
+
+  return {
+    async ask(p, input, opts = {}) {
+      if (!canAsk(p)) throw forbiddenToAsk();
+      const preparedId = opts.preparedId ?? null;
+      const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);
+      const v = validateAskInput(input, {
+        verifiers: verifiers.names(),
+        channels: channels.names(),
+        prepared: preparedId !== null,
+      });
+      if (v.verifier) verifiers.checkConfig(v.verifier.name, v.verifier.config);
+      const audience = audienceFor(p, v.audience);
+      if (preparedId !== null) checkPrepared(preparedId, v);
+      const cb = callbackFor(v, preparedId !== null);
+      const spec = specOf(p, v, {
+        id: preparedId ?? randomUUID(),
+        link: cb.link,
+        audience,
+        now: clock(),
+        defaultTimeoutSeconds: settings.answerTimeoutSeconds,
+      });
+      const created = await store.create(spec, {
+        maxPending: settings.maxPending,
+        retentionMs: ctx.retentionMs,
+        ticketHash: cb.ticketHash,
+        preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
+      });
+      if (created.kind === 'limit') {
+        throw new DomainError('LIMIT_EXCEEDED', 'too many questions are pending; try again later');
+      }
+      if (created.kind === 'no-reservation') throw unknownPrepared();
+      // An idempotent retry waits on the first question; its callback URL was shown once.
+      const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
+      if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
+      const q = await waiting.wait(p, created.question.id, hold, opts.signal);
+      return waiting.resultOf(p, q, callbackUrl);
+    },
+
+    async prepareExternal(p, timeoutSeconds) {
+      if (!canAsk(p)) throw forbiddenToAsk();
+      const seconds = timeoutSecondsOf(timeoutSeconds, settings.answerTimeoutSeconds);
+      if (!settings.publicBaseUrl) throw notConfigured();
+      const t = mintTicket();
+      const prepared = { id: randomUUID(), expiresAt: clock() + seconds * 1000 };
+      // Only its preparer can consume it: the store keeps it under a key derived from both.
+      await store.reserve({
+        id: reservationKey(p.id, prepared.id),
+        expiresAt: prepared.expiresAt,
+        ticketHash: t.hash,
+      });
+      return { ...prepared, callbackUrl: callbackUrlFor(settings.publicBaseUrl, t.ticket) };
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Reads: one question, a page of them, the pending backlog. Each is confined to what the
+// principal may see before anything is counted or paged.
+import { visibilityScope } from '../domain/access.ts';
+import { filterOf, pageSizeOf } from '../domain/call-args.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { ListFilter, Page } from '../store/types.ts';
+import type { EngineContext } from './context.ts';
+import type { Interactions } from './types.ts';
+
+export function createListing(ctx: EngineContext): Pick<Interactions, 'get' | 'list' | 'pending'> {
+  const { store } = ctx;
+  return {
+    async get(p, id) {
+      try {
+        return await ctx.visible(p, id);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'NOT_FOUND') return null;
+        throw err;
+      }
+    },
+
+    async list(p, rawFilter, page) {
+      const first = pageSizeOf(page.first);
+      const filter: ListFilter = filterOf(rawFilter);
+      const scope = visibilityScope(p);
+      const empty: Page = { items: [], totalCount: 0, hasNextPage: false, endCursor: null };
+      if (scope === 'none') return empty;
+      if (scope.audience && filter.audience != null && filter.audience !== scope.audience) return empty;
+      return store.list({ ...filter, ...scope }, { first, after: page.after ?? null });
+    },
+
+    async pending(p) {
+      const scope = visibilityScope(p);
+      return scope === 'none' ? [] : store.pending(scope);
+    },
+  };
+}
