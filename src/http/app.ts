@@ -9,6 +9,8 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
 import type { Interactions } from '../engine/types.ts';
+import { mcpRoutes } from '../mcp/http-plugin.ts';
+import type { McpToolsOptions } from '../mcp/tools.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { callbackRoutes } from './routes/callback.ts';
@@ -32,6 +34,8 @@ export interface HttpAppOptions {
   trustProxyHops?: number;
   /** Called when the server starts closing, before in-flight requests are awaited. */
   onClosing?: () => Promise<void>;
+  /** Options of the MCP tools at /mcp (tests shorten the progress interval). */
+  mcp?: McpToolsOptions;
 }
 
 /** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB): GraphQL bodies get room for both. */
@@ -99,5 +103,16 @@ export async function createHttpApp(o: HttpAppOptions): Promise<FastifyInstance>
     rateLimit: o.rateLimit,
   });
   await app.register(inboxRoutes, { auth: o.auth, logger: o.logger });
+  await app.register(mcpRoutes, {
+    ...o.mcp,
+    engine: o.engine,
+    // MCP takes the same keys as GraphQL, through the same door policy.
+    authenticate: (headers) => {
+      const r = o.auth.authenticate('graphql', headers);
+      return r.ok ? r.principal : null;
+    },
+    maxBodyBytes: GRAPHQL_MAX_BODY_BYTES,
+    onInternalError: (err) => o.logger.error({ err }, 'mcp tool failed'),
+  });
   return app;
 }
