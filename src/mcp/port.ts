@@ -1,11 +1,16 @@
 // What the MCP tools need from the interactions service, and nothing more. Two adapters
 // implement it: the in-process engine (the /mcp endpoint) and the SDK over HTTP (`tai mcp`).
-import type { QuestionView } from '../domain/question-view.ts';
-
-/** A question as the tools return it: the GraphQL `Question` shape (camelCase fields). */
-export type McpQuestion = QuestionView;
 
 export type WaitStatus = 'PENDING' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
+
+/**
+ * A question as the tools return it: the GraphQL `Question` shape (camelCase fields), as the
+ * engine's view or the SDK's `Question` gives it; the tools read only these two fields.
+ */
+export interface McpQuestion {
+  readonly id: string;
+  readonly status: WaitStatus;
+}
 
 /** What `ask_user` and `await_answer` return as structured content. */
 export interface WaitOutcome {
