@@ -41,7 +41,10 @@ async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply
     reply.header(name, value);
   });
   if (!res.body) return reply.send();
-  return reply.send(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream));
+  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  // A client gone mid-stream: stop reading the SDK's stream so nothing keeps the exchange open.
+  reply.raw.once('close', () => body.destroy());
+  return reply.send(body);
 }
 
 export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Promise<void> {
@@ -55,7 +58,9 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     { legacy: 'stateless', maxRequestBodySize: o.maxBodyBytes, ...(o.onError ? { onerror: o.onError } : {}) },
   );
   app.addHook('onClose', async () => {
+    console.error('DBG onClose');
     await handler.close();
+    console.error('DBG onClose done');
   });
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -69,7 +74,11 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     }
     // A client that goes away ends its held wait (never the question).
     const aborter = new AbortController();
-    reply.raw.on('close', () => aborter.abort());
+    reply.raw.on('close', () => {
+      console.error('DBG raw close', req.method);
+      aborter.abort();
+    });
+    console.error('DBG start', req.method, JSON.stringify(req.body)?.slice(0, 80));
     const res = await handler.fetch(webRequest(req, aborter.signal), {
       parsedBody: req.body,
       authInfo: { token: '', clientId: principal.id, scopes: [], extra: { [PRINCIPAL]: principal } },

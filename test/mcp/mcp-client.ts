@@ -13,6 +13,13 @@ export async function connectMcp(baseUrl: string, key: string | null, era: Era):
   );
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
     requestInit: { headers: key === null ? {} : { authorization: `Bearer ${key}` } },
+    // A dropped stream is a test's own doing: no resumption attempts that outlive the test.
+    reconnectionOptions: {
+      maxRetries: 0,
+      initialReconnectionDelay: 1000,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1,
+    },
   });
   await client.connect(transport);
   return client;
