@@ -218,16 +218,43 @@ describe('/mcp over plain HTTP', () => {
     expect(await res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('caps the body: over the cap is 413', async () => {
-    const res = await httpRequest(`${url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${KEYS.agent}`,
-      },
-      body: JSON.stringify({ pad: 'x'.repeat(4 * 1024 * 1024) }),
-    });
-    expect(res.status).toBe(413);
+  it('keeps no sessions: GET and DELETE with a key are 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await httpRequest(`${url}/mcp`, {
+        method,
+        headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${KEYS.agent}` },
+      });
+      expect(res.status).toBe(405);
+    }
+  });
+
+  it('caps the body at 4 MiB: at the cap it is served, one byte over is 413', async () => {
+    const CAP = 4 * 1024 * 1024;
+    const bodyOf = (size: number): string => {
+      const shell = (id: string) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_question', arguments: { id } },
+        });
+      return shell('x'.repeat(size - shell('').length));
+    };
+    const post = (body: string) =>
+      httpRequest(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${KEYS.agent}`,
+        },
+        body,
+      });
+    const atCap = await post(bodyOf(CAP));
+    expect(atCap.status).toBe(200);
+    expect(await atCap.text()).toContain('"question":null');
+    const over = await post(bodyOf(CAP + 1));
+    expect(over.status).toBe(413);
   });
 });
