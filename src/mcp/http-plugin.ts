@@ -58,9 +58,7 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     { legacy: 'stateless', maxRequestBodySize: o.maxBodyBytes, ...(o.onError ? { onerror: o.onError } : {}) },
   );
   app.addHook('onClose', async () => {
-    console.error('DBG onClose');
     await handler.close();
-    console.error('DBG onClose done');
   });
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -74,11 +72,7 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     }
     // A client that goes away ends its held wait (never the question).
     const aborter = new AbortController();
-    reply.raw.on('close', () => {
-      console.error('DBG raw close', req.method);
-      aborter.abort();
-    });
-    console.error('DBG start', req.method, JSON.stringify(req.body)?.slice(0, 80));
+    reply.raw.on('close', () => aborter.abort());
     const res = await handler.fetch(webRequest(req, aborter.signal), {
       parsedBody: req.body,
       authInfo: { token: '', clientId: principal.id, scopes: [], extra: { [PRINCIPAL]: principal } },

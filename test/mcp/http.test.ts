@@ -1,9 +1,19 @@
 // /mcp through the real server with the official MCP client, in both protocol eras.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Engine, OPS } from '../support/engines.ts';
 import { gqlAt, httpRequest } from '../support/processes.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
 import { connectMcp, ERAS, nextAsked, textOf } from './mcp-client.ts';
+
+/** Polls a cheap in-process condition (no I/O); fails if it never holds. */
+async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 const ANSWER = 'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id status } }';
 
@@ -256,5 +266,36 @@ describe('/mcp over plain HTTP', () => {
     expect(await atCap.text()).toContain('"question":null');
     const over = await post(bodyOf(CAP + 1));
     expect(over.status).toBe(413);
+  });
+});
+
+describe('/mcp and a client that goes away mid-wait', () => {
+  it('releases the server-side waiter, never the question', async () => {
+    // A raw request on its own socket (no fetch pool), dropped while the tool waits.
+    const engine = t.server.engine as Engine;
+    const id = nextAsked(engine);
+    const aborter = new AbortController();
+    const call = httpRequest(`${url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${KEYS.agent}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'ask_user', arguments: { text: 'Walk away', wait_seconds: 60 } },
+      }),
+      signal: aborter.signal,
+    });
+    const qid = await id;
+    await until(() => engine.waiterCount() > 0, 'the wait is held');
+    aborter.abort();
+    await expect(call).rejects.toThrow();
+    await until(() => engine.waiterCount() === 0, 'the waiter is released');
+    expect((await engine.get(OPS, qid))?.status).toBe('PENDING');
   });
 });
