@@ -54,6 +54,8 @@ export function createLogger(level: string): pino.Logger {
 export interface ServerPlugins {
   /** Channel plugins (none ship yet; tests register their own). */
   channels?: ChannelPort;
+  /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
+  mcpProgressIntervalMs?: number;
 }
 
 export async function createServer(
@@ -141,6 +143,9 @@ export async function createServer(
       trustProxyHops: config.trustProxyHops,
       // The engine ends its held waits and live feeds first, so closing waits for no hold.
       onClosing: () => engine.stop(),
+      ...(plugins.mcpProgressIntervalMs
+        ? { mcp: { progressIntervalMs: plugins.mcpProgressIntervalMs } }
+        : {}),
     });
     closers.push(() => app.close());
 

@@ -1,6 +1,6 @@
 // Which doors are public (API.md §6). Publicness is configuration, not route code.
 
-export const DOORS = ['graphql', 'stream', 'answer', 'callback', 'inbox', 'health'] as const;
+export const DOORS = ['graphql', 'stream', 'answer', 'callback', 'inbox', 'health', 'mcp'] as const;
 export type Door = (typeof DOORS)[number];
 
 export const DOOR_ACCESS = ['public', 'authenticated'] as const;
@@ -19,6 +19,7 @@ export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
   callback: 'public',
   inbox: 'public',
   health: 'public',
+  mcp: 'authenticated',
 });
 
 function isDoor(name: string): name is Door {

@@ -17,6 +17,7 @@ import {
   requireQuestion,
   WrongDoorError,
 } from '../client/index.ts';
+import { createMcpCommand } from './commands/mcp.ts';
 import { answerText, eventLines, questionDetail, questionsTable } from './format.ts';
 import { inquirerPrompter, type Prompter, promptAnswer } from './prompt.ts';
 
@@ -342,6 +343,7 @@ export function buildProgram(io: CliIO): Command {
       await io.serve(o);
     });
 
+  program.addCommand(createMcpCommand(io.env, DEFAULT_URL));
   return program;
 }
 

@@ -15,6 +15,8 @@ import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
 import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
+import { mcpRoutes } from '../mcp/http-plugin.ts';
+import type { McpToolsOptions } from '../mcp/tools.ts';
 import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
@@ -39,6 +41,8 @@ export interface HttpAppOptions {
   trustProxyHops?: number;
   /** Called when the server starts closing, before in-flight requests are awaited. */
   onClosing?: () => Promise<void>;
+  /** Options of the MCP tools at /mcp (tests shorten the progress interval). */
+  mcp?: McpToolsOptions;
 }
 
 /** Node's HTTP timeouts, set explicitly rather than left to version defaults. */
@@ -117,6 +121,7 @@ export async function createHttpApp({
   rateLimit,
   trustProxyHops = 0,
   onClosing,
+  mcp,
 }: HttpAppOptions): Promise<FastifyInstance> {
   const app = createFastify(maxBodyBytes, trustProxyHops);
   // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
@@ -132,5 +137,12 @@ export async function createHttpApp({
   await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
   await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
   await app.register(inboxRoutes, { logger });
+  await app.register(mcpRoutes, {
+    ...mcp,
+    engine,
+    maxBodyBytes: GRAPHQL_MAX_BODY_BYTES,
+    onError: (err) => logger.warn({ err: err.message }, 'mcp request refused'),
+    onInternalError: (err) => logger.error({ err }, 'mcp tool failed'),
+  });
   return app;
 }

@@ -1,0 +1,101 @@
+// The tools' port over the SDK (`tai-interactions/client`), for `tai mcp`: the stdio bridge
+// forwards every tool call to a server over HTTP with the bridge's API key.
+import {
+  AnswerUnavailableError,
+  type AskInput,
+  CancelledError,
+  type InteractionsClient,
+  TimedOutError,
+} from '../client/index.ts';
+import type { InteractionsPort, WaitOutcome } from './port.ts';
+
+/** Runs `work` with a signal that also aborts `waitSeconds` after `arm()` is called. */
+function boundedWait(outer: AbortSignal) {
+  const bound = new AbortController();
+  const onOuter = () => bound.abort(outer.reason);
+  outer.addEventListener('abort', onOuter, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    signal: bound.signal,
+    arm(waitSeconds: number) {
+      timer = setTimeout(() => bound.abort(new Error('wait ended')), waitSeconds * 1000);
+    },
+    /** True when the wait ended by its own bound (not by the caller). */
+    ranOut: () => bound.signal.aborted && !outer.aborted,
+    done() {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', onOuter);
+    },
+  };
+}
+
+/** How a question closed without an answer, from the SDK's errors; other errors pass. */
+function closedOutcome(err: unknown, id: string): WaitOutcome {
+  if (err instanceof TimedOutError) return { status: 'TIMED_OUT', id, answer: null };
+  if (err instanceof CancelledError) return { status: 'CANCELLED', id, answer: null };
+  // A sensitive answer already delivered once: answered, but not shown again.
+  if (err instanceof AnswerUnavailableError) return { status: 'ANSWERED', id, answer: null };
+  throw err;
+}
+
+/** The SDK types asks by format; the server checks every rule, so the bridge passes them on. */
+function sdkAskOf(input: Record<string, unknown>): AskInput {
+  // The SDK copies SELECT options before sending; a missing list reaches the server empty,
+  // which refuses it with the same BAD_USER_INPUT as any other caller gets.
+  if (input.format === 'SELECT' && input.options === undefined)
+    return { ...input, options: [] } as unknown as AskInput;
+  return input as unknown as AskInput;
+}
+
+export function createClientPort(client: InteractionsClient): InteractionsPort {
+  return {
+    async ask(input, waitSeconds, signal) {
+      const wait = boundedWait(signal);
+      // Set once the question is recorded: the wait counts from then, not from the request.
+      const asked = { id: '' };
+      try {
+        const answer = await client.askUser(sdkAskOf(input), {
+          signal: wait.signal,
+          onAsked: (question) => {
+            asked.id = question.id;
+            wait.arm(waitSeconds);
+          },
+        });
+        return { status: 'ANSWERED', id: asked.id, answer };
+      } catch (err) {
+        if (asked.id === '') throw err;
+        if (wait.ranOut()) return { status: 'PENDING', id: asked.id, answer: null };
+        return closedOutcome(err, asked.id);
+      } finally {
+        wait.done();
+      }
+    },
+
+    async await(id, waitSeconds, signal) {
+      const wait = boundedWait(signal);
+      wait.arm(waitSeconds);
+      try {
+        const r = await client.waitForAnswer(id, { signal: wait.signal });
+        return { status: r.status, id, answer: r.answer ?? null };
+      } catch (err) {
+        if (wait.ranOut()) return { status: 'PENDING', id, answer: null };
+        return closedOutcome(err, id);
+      } finally {
+        wait.done();
+      }
+    },
+
+    get: (id) => client.question(id),
+
+    async list({ status, first, after }) {
+      const page = await client.questionsPage({
+        ...(status ? { filter: { status } } : {}),
+        first,
+        ...(after ? { after } : {}),
+      });
+      return { questions: page.questions, totalCount: page.totalCount, endCursor: page.pageInfo.endCursor };
+    },
+
+    cancel: (id, reason) => client.cancel(id, reason),
+  };
+}

@@ -1,0 +1,36 @@
+// The tools' port over the in-process engine, acting as one principal (the /mcp endpoint).
+
+import type { Principal } from '../domain/principal.ts';
+import { questionView } from '../domain/question-view.ts';
+import type { AskResult, Interactions } from '../engine/types.ts';
+import type { InteractionsPort, WaitOutcome } from './port.ts';
+
+function outcomeOf(r: AskResult): WaitOutcome {
+  return { status: r.status, id: r.question.id, answer: r.status === 'ANSWERED' ? r.answer : null };
+}
+
+export function createEnginePort(engine: Interactions, principal: Principal): InteractionsPort {
+  return {
+    async ask(input, waitSeconds, signal) {
+      return outcomeOf(await engine.ask(principal, input, { holdSeconds: waitSeconds, signal }));
+    },
+    async await(id, waitSeconds, signal) {
+      return outcomeOf(await engine.awaitAnswer(principal, id, { holdSeconds: waitSeconds, signal }));
+    },
+    async get(id) {
+      const q = await engine.get(principal, id);
+      return q ? questionView(q) : null;
+    },
+    async list({ status, first, after }) {
+      const page = await engine.list(principal, { status: status ?? null }, { first, after: after ?? null });
+      return {
+        questions: page.items.map(questionView),
+        totalCount: page.totalCount,
+        endCursor: page.endCursor,
+      };
+    },
+    async cancel(id, reason) {
+      return questionView(await engine.cancel(principal, id, reason ?? null));
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// POST/GET/DELETE /mcp: the MCP tools over Streamable HTTP, as a self-contained Fastify plugin.
+// The SDK's createMcpHandler serves both protocol eras from one factory: 2026-07-28 requests
+// per request, and 2025-era clients through its stateless fallback (no sessions are kept, so
+// there is nothing to cap or expire, and any instance can serve any request).
+import { Readable } from 'node:stream';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '../domain/principal.ts';
+import type { Interactions } from '../engine/types.ts';
+import { createEnginePort } from './engine-port.ts';
+import { createMcpTools, type McpToolsOptions } from './tools.ts';
+
+export interface McpPluginOptions extends McpToolsOptions {
+  engine: Interactions;
+  /** Cap on a request body (an ask carries media and schemas). */
+  maxBodyBytes: number;
+  onError?: (err: Error) => void;
+}
+
+export const MCP_PATH = '/mcp';
+
+/** The principal rides to the per-request server factory in the SDK's pass-through auth info. */
+const PRINCIPAL = 'taiPrincipal';
+
+function webRequest(req: FastifyRequest, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    // The body arrives parsed; its framing headers no longer describe anything.
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const url = new URL(req.url, `${req.protocol}://${req.host || 'localhost'}`);
+  return new Request(url, { method: req.method, headers, signal });
+}
+
+async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply> {
+  reply.status(res.status);
+  res.headers.forEach((value, name) => {
+    reply.header(name, value);
+  });
+  if (!res.body) return reply.send();
+  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  // A client gone mid-stream: stop reading the SDK's stream so nothing keeps the exchange open.
+  reply.raw.once('close', () => body.destroy());
+  return reply.send(body);
+}
+
+export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Promise<void> {
+  const handler = createMcpHandler(
+    (ctx) => {
+      const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
+      // Every request passes the authentication below first; a missing principal is a bug.
+      if (!principal) throw new Error('MCP request without a principal');
+      return createMcpTools(createEnginePort(o.engine, principal), o);
+    },
+    { legacy: 'stateless', maxRequestBodySize: o.maxBodyBytes, ...(o.onError ? { onerror: o.onError } : {}) },
+  );
+  app.addHook('onClose', async () => {
+    await handler.close();
+  });
+
+  const serve = async (req: FastifyRequest, reply: FastifyReply) => {
+    // The `mcp` door (route config below) authenticated the caller before this runs.
+    const principal = req.principal;
+    // A client that goes away ends its held wait (never the question).
+    const aborter = new AbortController();
+    reply.raw.on('close', () => aborter.abort());
+    const res = await handler.fetch(webRequest(req, aborter.signal), {
+      parsedBody: req.body,
+      authInfo: { token: '', clientId: principal.id, scopes: [], extra: { [PRINCIPAL]: principal } },
+    });
+    return sendWeb(reply, res);
+  };
+
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: MCP_PATH,
+    config: { door: 'mcp' },
+    bodyLimit: o.maxBodyBytes,
+    handler: serve,
+  });
+}

@@ -1,0 +1,49 @@
+// What the MCP tools need from the interactions service, and nothing more. Two adapters
+// implement it: the in-process engine (the /mcp endpoint) and the SDK over HTTP (`tai mcp`).
+
+export type WaitStatus = 'PENDING' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
+
+/**
+ * A question as the tools return it: the GraphQL `Question` shape (camelCase fields), as the
+ * engine's view or the SDK's `Question` gives it; the tools read only these two fields.
+ */
+export interface McpQuestion {
+  readonly id: string;
+  readonly status: WaitStatus;
+}
+
+/** What `ask_user` and `await_answer` return as structured content. */
+export interface WaitOutcome {
+  status: WaitStatus;
+  id: string;
+  /** The answer once ANSWERED (null while PENDING or when the question closed without one). */
+  answer: unknown;
+}
+
+export interface ListRequest {
+  status: WaitStatus[] | undefined;
+  first: number;
+  after: string | undefined;
+}
+
+export interface QuestionList {
+  questions: McpQuestion[];
+  totalCount: number;
+  endCursor: string | null;
+}
+
+/** An error a port raises carries one of the API's codes (API.md §3). */
+export interface CodedError {
+  code: string;
+  message: string;
+}
+
+export interface InteractionsPort {
+  /** Asks (the AskUserInput fields, camelCase) and waits up to `waitSeconds`. */
+  ask(input: Record<string, unknown>, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;
+  /** Waits again for a question asked earlier. */
+  await(id: string, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;
+  get(id: string): Promise<McpQuestion | null>;
+  list(request: ListRequest): Promise<QuestionList>;
+  cancel(id: string, reason: string | undefined): Promise<McpQuestion>;
+}

@@ -1,0 +1,107 @@
+// The tools' input and output schemas (API.md §13). Inputs are snake_case; the shapes here
+// check types only: every question rule is checked once, by the service, like any ask.
+import { z } from 'zod';
+
+/** Longest wait one tool call may ask for: several MCP clients cut a call at about 60 s. */
+export const WAIT_MAX_SECONDS = 300;
+export const WAIT_DEFAULT_SECONDS = 45;
+export const LIST_MAX = 100;
+export const LIST_DEFAULT = 20;
+
+const STATUSES = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'] as const;
+
+const waitSeconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(WAIT_MAX_SECONDS)
+  .optional()
+  .describe(
+    `Seconds to wait for the answer before returning PENDING (0 to ${WAIT_MAX_SECONDS}, default ${WAIT_DEFAULT_SECONDS}).`,
+  );
+
+export const askUserInput = z.object({
+  text: z.string().describe('The question, as the person will read it.'),
+  format: z
+    .enum(['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'])
+    .optional()
+    .describe('How the person answers (default TEXT). CONFIRM answers true/false.'),
+  options: z.array(z.string()).optional().describe('SELECT: the choices.'),
+  schema: z.record(z.string(), z.unknown()).optional().describe('FORM: a JSON Schema the answer must match.'),
+  link: z.string().optional().describe('EXTERNAL: a URL template holding {callback_url}.'),
+  verifier: z
+    .object({ name: z.string(), config: z.unknown().optional() })
+    .optional()
+    .describe('EXTERNAL: a webhook verifier that checks the provider’s signature.'),
+  channel: z.string().optional().describe('A configured channel to deliver the question through.'),
+  recipient: z.string().optional().describe('The channel recipient.'),
+  audience: z.string().optional().describe('Who may answer (a principal id).'),
+  group_id: z.string().optional().describe('Groups related questions.'),
+  media: z
+    .array(
+      z.object({
+        kind: z.enum(['IMAGE', 'LINK']),
+        url: z.string(),
+        caption: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe('Images or links shown with the question.'),
+  timeout_seconds: z.number().int().optional().describe('How long the question stays answerable.'),
+  sensitive: z.boolean().optional().describe('The answer is a secret: returned once, never stored.'),
+  idempotency_key: z
+    .string()
+    .optional()
+    .describe('Asking again with the same key returns the same question instead of a second one.'),
+  wait_seconds: waitSeconds,
+});
+
+export const awaitAnswerInput = z.object({
+  id: z.string().describe('The question id returned by ask_user.'),
+  wait_seconds: waitSeconds,
+});
+
+export const idInput = z.object({ id: z.string().describe('The question id.') });
+
+export const listQuestionsInput = z.object({
+  status: z.array(z.enum(STATUSES)).optional().describe('Only questions in these states.'),
+  first: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIST_MAX)
+    .optional()
+    .describe(`How many, newest first (1 to ${LIST_MAX}, default ${LIST_DEFAULT}).`),
+  after: z.string().optional().describe('The end_cursor of the previous page.'),
+});
+
+export const cancelQuestionInput = z.object({
+  id: z.string().describe('The question id.'),
+  reason: z.string().optional().describe('Why, shown with the cancelled question.'),
+});
+
+export const waitOutput = z.object({
+  status: z.enum(STATUSES),
+  id: z.string(),
+  answer: z.unknown(),
+});
+
+/** The GraphQL `Question` shape; extra fields pass so both adapters' questions fit. */
+const question = z.looseObject({
+  id: z.string(),
+  text: z.string(),
+  format: z.string(),
+  status: z.enum(STATUSES),
+  askedBy: z.string(),
+  createdAt: z.string(),
+  timeoutAt: z.string(),
+  answer: z.unknown(),
+});
+
+export const getQuestionOutput = z.object({ question: question.nullable() });
+export const listQuestionsOutput = z.object({
+  questions: z.array(question),
+  totalCount: z.number().int(),
+  endCursor: z.string().nullable(),
+});
+export const cancelQuestionOutput = z.object({ question });

@@ -1,0 +1,301 @@
+// /mcp through the real server with the official MCP client, in both protocol eras.
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Engine, OPS } from '../support/engines.ts';
+import { gqlAt, httpRequest } from '../support/processes.ts';
+import { KEYS, startServer, type TestServer } from '../support/server.ts';
+import { connectMcp, ERAS, nextAsked, textOf } from './mcp-client.ts';
+
+/** Polls a cheap in-process condition (no I/O); fails if it never holds. */
+async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const ANSWER = 'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id status } }';
+
+let t: TestServer;
+let url: string;
+
+beforeAll(async () => {
+  t = await startServer({ store: 'memory', plugins: { mcpProgressIntervalMs: 20 } });
+  url = await t.listen();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function answer(id: string, value: unknown): Promise<void> {
+  const r = await gqlAt(url, KEYS.ops, ANSWER, { id, answer: value });
+  expect(r.errors).toBeUndefined();
+}
+
+describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connectMcp(url, KEYS.agent, era);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('negotiated the era asked for', () => {
+    expect(client.getProtocolEra()).toBe(era);
+  });
+
+  it('lists the five tools with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((x) => x.name).sort()).toEqual([
+      'ask_user',
+      'await_answer',
+      'cancel_question',
+      'get_question',
+      'list_questions',
+    ]);
+    for (const tool of tools) expect(tool.outputSchema?.type).toBe('object');
+    const ask = tools.find((x) => x.name === 'ask_user');
+    expect(Object.keys(ask?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining([
+        'text',
+        'format',
+        'group_id',
+        'timeout_seconds',
+        'idempotency_key',
+        'wait_seconds',
+      ]),
+    );
+  });
+
+  it('ask → PENDING, answered through GraphQL, then await_answer returns it', async () => {
+    const asked = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Ship it?', wait_seconds: 0 },
+    });
+    expect(asked.isError).toBeFalsy();
+    const pending = asked.structuredContent as { status: string; id: string; answer: unknown };
+    expect(pending.status).toBe('PENDING');
+    expect(textOf(asked)).toContain(`await_answer`);
+    expect(textOf(asked)).toContain(pending.id);
+
+    const got = await client.callTool({ name: 'get_question', arguments: { id: pending.id } });
+    expect(
+      (got.structuredContent as { question: { status: string; askedBy: string } }).question,
+    ).toMatchObject({
+      status: 'PENDING',
+      askedBy: 'agent',
+    });
+
+    await answer(pending.id, 'yes');
+    const waited = await client.callTool({
+      name: 'await_answer',
+      arguments: { id: pending.id, wait_seconds: 5 },
+    });
+    expect(waited.structuredContent).toEqual({ status: 'ANSWERED', id: pending.id, answer: 'yes' });
+  });
+
+  it('a blocking ask_user is woken by the answer', async () => {
+    const id = nextAsked(t.server.engine);
+    const call = client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Deploy?', format: 'CONFIRM', wait_seconds: 60 },
+    });
+    await answer(await id, true);
+    const result = await call;
+    expect(result.structuredContent).toMatchObject({ status: 'ANSWERED', answer: true });
+  });
+
+  it('sends progress notifications while it waits, when the client gave a progress token', async () => {
+    const id = nextAsked(t.server.engine);
+    const progress: number[] = [];
+    let answered = false;
+    const call = client.callTool(
+      { name: 'ask_user', arguments: { text: 'Budget?', wait_seconds: 60 } },
+      {
+        onprogress: (p) => {
+          progress.push(p.progress);
+          // Answer once two heartbeats arrived: the wait was still running then.
+          if (progress.length === 2 && !answered) {
+            answered = true;
+            void id.then((qid) => answer(qid, '100'));
+          }
+        },
+      },
+    );
+    const result = await call;
+    expect(result.structuredContent).toMatchObject({ status: 'ANSWERED', answer: '100' });
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[1]).toBeGreaterThan(progress[0] as number);
+  });
+
+  it('idempotency_key: the same key returns the same question', async () => {
+    const key = `idem-${era}`;
+    const a = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Once?', idempotency_key: key, wait_seconds: 0 },
+    });
+    const b = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Once?', idempotency_key: key, wait_seconds: 0 },
+    });
+    const idA = (a.structuredContent as { id: string }).id;
+    expect((b.structuredContent as { id: string }).id).toBe(idA);
+    const list = await client.callTool({ name: 'list_questions', arguments: { status: ['PENDING'] } });
+    const ids = (list.structuredContent as { questions: { id: string }[] }).questions.map((q) => q.id);
+    expect(ids.filter((x) => x === idA)).toHaveLength(1);
+  });
+
+  it('bad input is an isError result with BAD_USER_INPUT, from the schema and from the rules', async () => {
+    const noText = await client.callTool({ name: 'ask_user', arguments: { wait_seconds: 0 } });
+    expect(noText.isError).toBe(true);
+    expect(textOf(noText)).toContain('BAD_USER_INPUT');
+
+    const overWait = await client.callTool({ name: 'ask_user', arguments: { text: 'x', wait_seconds: 301 } });
+    expect(overWait.isError).toBe(true);
+    expect(textOf(overWait)).toContain('BAD_USER_INPUT');
+
+    const noOptions = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Pick', format: 'SELECT', wait_seconds: 0 },
+    });
+    expect(noOptions.isError).toBe(true);
+    expect(textOf(noOptions)).toMatch(/^BAD_USER_INPUT: /);
+  });
+
+  it('wait_seconds at the limit (300) is accepted', async () => {
+    const r = await client.callTool({
+      name: 'await_answer',
+      arguments: { id: 'no-such-question', wait_seconds: 300 },
+    });
+    // Accepted by the schema; the service then finds no such question.
+    expect(textOf(r)).toMatch(/^NOT_FOUND: /);
+  });
+
+  it('cancel_question cancels, and a question of another agent is NOT_FOUND', async () => {
+    const asked = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Cancel me', wait_seconds: 0 },
+    });
+    const id = (asked.structuredContent as { id: string }).id;
+    const other = await connectMcp(url, KEYS.agent2, era);
+    try {
+      const theirs = await other.callTool({ name: 'cancel_question', arguments: { id } });
+      expect(theirs.isError).toBe(true);
+      expect(textOf(theirs)).toMatch(/^NOT_FOUND: /);
+      const seen = await other.callTool({ name: 'get_question', arguments: { id } });
+      expect(seen.structuredContent).toEqual({ question: null });
+    } finally {
+      await other.close();
+    }
+    const cancelled = await client.callTool({
+      name: 'cancel_question',
+      arguments: { id, reason: 'not needed' },
+    });
+    expect((cancelled.structuredContent as { question: { status: string } }).question.status).toBe(
+      'CANCELLED',
+    );
+    const waited = await client.callTool({ name: 'await_answer', arguments: { id, wait_seconds: 0 } });
+    expect(waited.structuredContent).toEqual({ status: 'CANCELLED', id, answer: null });
+  });
+
+  it('an operator-only key cannot ask: FORBIDDEN as an isError result', async () => {
+    const ops = await connectMcp(url, KEYS.ops, era);
+    try {
+      const r = await ops.callTool({ name: 'ask_user', arguments: { text: 'May I?', wait_seconds: 0 } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/^FORBIDDEN: /);
+    } finally {
+      await ops.close();
+    }
+  });
+
+  it('no key (or an unknown one) is refused with 401', async () => {
+    await expect(connectMcp(url, null, era)).rejects.toThrow();
+    await expect(connectMcp(url, 'not-a-key', era)).rejects.toThrow();
+  });
+});
+
+describe('/mcp over plain HTTP', () => {
+  it('answers 401 with no key, before any MCP processing', async () => {
+    const res = await httpRequest(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('keeps no sessions: GET and DELETE with a key are 405', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await httpRequest(`${url}/mcp`, {
+        method,
+        headers: { accept: 'application/json, text/event-stream', authorization: `Bearer ${KEYS.agent}` },
+      });
+      expect(res.status).toBe(405);
+    }
+  });
+
+  it('caps the body at 4 MiB: at the cap it is served, one byte over is 413', async () => {
+    const CAP = 4 * 1024 * 1024;
+    const bodyOf = (size: number): string => {
+      const shell = (id: string) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_question', arguments: { id } },
+        });
+      return shell('x'.repeat(size - shell('').length));
+    };
+    const post = (body: string) =>
+      httpRequest(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${KEYS.agent}`,
+        },
+        body,
+      });
+    const atCap = await post(bodyOf(CAP));
+    expect(atCap.status).toBe(200);
+    expect(await atCap.text()).toContain('"question":null');
+    const over = await post(bodyOf(CAP + 1));
+    expect(over.status).toBe(413);
+  });
+});
+
+describe('/mcp and a client that goes away mid-wait', () => {
+  it('releases the server-side waiter, never the question', async () => {
+    // A raw request on its own socket (no fetch pool), dropped while the tool waits.
+    const engine = t.server.engine as Engine;
+    const id = nextAsked(engine);
+    const aborter = new AbortController();
+    const call = httpRequest(`${url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        authorization: `Bearer ${KEYS.agent}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'ask_user', arguments: { text: 'Walk away', wait_seconds: 60 } },
+      }),
+      signal: aborter.signal,
+    });
+    const qid = await id;
+    await until(() => engine.waiterCount() > 0, 'the wait is held');
+    aborter.abort();
+    await expect(call).rejects.toThrow();
+    await until(() => engine.waiterCount() === 0, 'the waiter is released');
+    expect((await engine.get(OPS, qid))?.status).toBe('PENDING');
+  });
+});
