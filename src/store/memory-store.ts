@@ -13,6 +13,7 @@ import {
   matchesFilter,
   onlyPending,
 } from './listing.ts';
+import { resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
   ClaimInput,
   ClaimResult,
@@ -102,17 +103,6 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     return q;
   }
 
-  function timedOut(now: number): Resolution {
-    return {
-      status: 'TIMED_OUT',
-      answer: null,
-      answeredBy: null,
-      answeredAt: null,
-      closedAt: now,
-      cancelReason: null,
-    };
-  }
-
   function sorted(filter: ListFilter): { cursor: Cursor; e: Entry }[] {
     const ids = onlyPending(filter) ? [...pendingIds] : [...entries.keys()];
     const out: { cursor: Cursor; e: Entry }[] = [];
@@ -157,18 +147,13 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       if (!e) return { kind: 'missing' };
       if (e.resolution) return { kind: 'lost', question: record(e) };
       if (input.now >= e.spec.timeoutAt && input.status !== 'TIMED_OUT') {
-        return { kind: 'lost', question: resolve(id, e, timedOut(input.now), input.retentionMs, input.now) };
+        return {
+          kind: 'lost',
+          question: resolve(id, e, timedOutResolution(input.now), input.retentionMs, input.now),
+        };
       }
-      const answered = input.status === 'ANSWERED';
-      const r: Resolution = {
-        status: input.status,
-        answer: answered ? (input.answer ?? null) : null,
-        answeredBy: answered ? (input.answeredBy ?? null) : null,
-        answeredAt: answered ? input.now : null,
-        closedAt: answered ? null : input.now,
-        cancelReason: input.status === 'CANCELLED' ? (input.cancelReason ?? null) : null,
-      };
-      if (answered && input.reply !== undefined) {
+      const r = resolutionOf(input);
+      if (r.status === 'ANSWERED' && input.reply !== undefined) {
         replies.set(id, { value: input.reply, expiresAt: input.now + input.retentionMs });
       }
       return { kind: 'won', question: resolve(id, e, r, input.retentionMs, input.now) };
@@ -226,7 +211,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
         if (n >= limit) break;
         const e = entry(id);
         if (e && !e.resolution && e.spec.timeoutAt <= now) {
-          resolve(id, e, timedOut(now), retentionMs, now);
+          resolve(id, e, timedOutResolution(now), retentionMs, now);
           n++;
         }
       }
