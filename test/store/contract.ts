@@ -90,6 +90,14 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       expect(other.kind).toBe('created');
     });
 
+    it('an idempotency key cannot collide across askers that a joined string would merge', async () => {
+      const a = await create({ askedBy: 'agent\nx', idempotencyKey: 'k' });
+      const other = await store.create(specOf({ askedBy: 'agent', idempotencyKey: 'x\nk' }), opts);
+      expect(other.kind).toBe('created');
+      const again = await store.create(specOf({ askedBy: 'agent\nx', idempotencyKey: 'k' }), opts);
+      expect(again).toMatchObject({ kind: 'existing', question: { id: a.id } });
+    });
+
     it('an idempotency key still names the question after it is resolved', async () => {
       const a = await create({ idempotencyKey: 'k2' });
       await store.claim(a.id, { status: 'CANCELLED', now: Date.now(), retentionMs: 60_000 });
