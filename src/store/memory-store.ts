@@ -27,6 +27,7 @@ import type {
   StoreEvent,
   StoreListener,
 } from './types.ts';
+import { REPLY_GRACE_MS } from './types.ts';
 
 interface Entry {
   spec: QuestionSpec;
@@ -43,10 +44,13 @@ interface Expiring<T> {
 
 export interface MemoryStoreOptions {
   clock?: () => number;
+  /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
+  replyGraceMs?: number;
 }
 
 export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore {
   const clock = opts.clock ?? Date.now;
+  const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   const entries = new Map<string, Entry>();
   const pendingIds = new Set<string>();
   const tickets = new Map<string, Expiring<string>>();
@@ -201,8 +205,14 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
 
     async takeReply(id: string): Promise<{ value: unknown } | undefined> {
       const v = replies.get(id);
-      replies.delete(id);
-      return v && v.expiresAt > clock() ? { value: v.value } : undefined;
+      if (!v || v.expiresAt <= clock()) {
+        replies.delete(id);
+        return undefined;
+      }
+      // Kept for the grace after the first read (never lengthened), as in the Redis store.
+      if (replyGraceMs <= 0) replies.delete(id);
+      else v.expiresAt = Math.min(v.expiresAt, clock() + replyGraceMs);
+      return { value: v.value };
     },
 
     async expireDue(now: number, retentionMs: number, limit: number): Promise<number> {

@@ -2,6 +2,9 @@
 // Every state change is one atomic step that also publishes its announcement.
 import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
 
+/** How long a sensitive answer stays readable by its asker after the first read. */
+export const REPLY_GRACE_MS = 60_000;
+
 export type StoreEventType = 'ASKED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 export interface StoreEvent {
@@ -97,7 +100,11 @@ export interface QuestionStore {
   questionForTicket(ticketHash: string): Promise<QuestionRecord | null>;
   /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
   reserve(reservation: Reservation): Promise<void>;
-  /** The sensitive answer, once: a second call returns undefined. */
+  /**
+   * The sensitive answer for its asker. The first call starts the store's reply grace
+   * (REPLY_GRACE_MS unless configured): calls within it return the answer again, so a
+   * re-attach after an undelivered response still gets it; after it, undefined.
+   */
   takeReply(id: string): Promise<{ value: unknown } | undefined>;
   /** Claim every question whose deadline has passed as TIMED_OUT (at most `limit`); returns how many. */
   expireDue(now: number, retentionMs: number, limit: number): Promise<number>;

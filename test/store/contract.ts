@@ -9,6 +9,11 @@ export interface StoreHarness {
   close(): Promise<void>;
 }
 
+/** Store settings a test may change from their defaults. */
+export interface StoreHarnessOptions {
+  replyGraceMs?: number;
+}
+
 const opts = { maxPending: 1000, retentionMs: 60_000 };
 const answer = (value: unknown, now = Date.now()): ClaimInput => ({
   status: 'ANSWERED',
@@ -18,7 +23,7 @@ const answer = (value: unknown, now = Date.now()): ClaimInput => ({
   retentionMs: 60_000,
 });
 
-export function storeContract(name: string, make: () => Promise<StoreHarness>): void {
+export function storeContract(name: string, make: (o?: StoreHarnessOptions) => Promise<StoreHarness>): void {
   describe(`QuestionStore contract (${name})`, () => {
     let h: StoreHarness;
     let store: QuestionStore;
@@ -208,7 +213,45 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       const ev = await nextEvent((e) => e.type === 'ANSWERED' && e.question.id === spec.id);
       expect(JSON.stringify(ev)).not.toContain('hunter2');
       expect(await store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
-      expect(await store.takeReply(spec.id)).toBeUndefined();
+      // A re-attach within the grace (the first response may never have been delivered).
+      expect(await store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
+      expect(await store.takeReply('nope')).toBeUndefined();
+    });
+
+    it('a sensitive answer survives an undelivered read for the grace, then is spent', async () => {
+      const short = await make({ replyGraceMs: 300 });
+      try {
+        const spec = specOf({ sensitive: true, format: 'TEXT' });
+        expect((await short.store.create(spec, opts)).kind).toBe('created');
+        await short.store.claim(spec.id, { ...answer(null), reply: { pin: 1234 } });
+        const first = Date.now();
+        expect(await short.store.takeReply(spec.id)).toEqual({ value: { pin: 1234 } });
+        // Reads every 25 ms must not extend it: the window ends 300 ms after the first read.
+        await vi.waitFor(
+          async () => {
+            const again = await short.store.takeReply(spec.id);
+            if (Date.now() - first < 300) expect(again).toEqual({ value: { pin: 1234 } });
+            expect(again).toBeUndefined();
+          },
+          { timeout: 5000, interval: 25 },
+        );
+        expect(await short.store.takeReply(spec.id)).toBeUndefined();
+      } finally {
+        await short.close();
+      }
+    });
+
+    it('with no grace a sensitive answer is read exactly once', async () => {
+      const once = await make({ replyGraceMs: 0 });
+      try {
+        const spec = specOf({ sensitive: true, format: 'TEXT' });
+        expect((await once.store.create(spec, opts)).kind).toBe('created');
+        await once.store.claim(spec.id, { ...answer(null), reply: 'hunter2' });
+        expect(await once.store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
+        expect(await once.store.takeReply(spec.id)).toBeUndefined();
+      } finally {
+        await once.close();
+      }
     });
 
     it('lists pending oldest first with filters', async () => {

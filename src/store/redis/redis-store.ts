@@ -7,7 +7,15 @@ import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
 import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { resolutionOf } from '../resolution.ts';
-import type { CreateOptions, CreateResult, ListFilter, Page, PageRequest, QuestionStore } from '../types.ts';
+import {
+  type CreateOptions,
+  type CreateResult,
+  type ListFilter,
+  type Page,
+  type PageRequest,
+  type QuestionStore,
+  REPLY_GRACE_MS,
+} from '../types.ts';
 import { readPending, readRecords } from './pending-reader.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -20,6 +28,8 @@ export interface RedisStoreOptions {
   prefix: string;
   /** Longest a ping may take before the store counts as unreachable. */
   pingTimeoutMs?: number;
+  /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
+  replyGraceMs?: number;
 }
 
 function opt(v: string | null): string {
@@ -104,6 +114,7 @@ async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
 export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
   const { redis, prefix } = opts;
   const run = createScriptRunner(redis, prefix);
+  const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
 
   return {
@@ -147,7 +158,7 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
     },
 
     async takeReply(id) {
-      const raw = await redis.getdel(`${prefix}reply:${id}`);
+      const raw = (await run('reply', [id, replyGraceMs])) as string | null;
       return raw === null ? undefined : { value: JSON.parse(raw) };
     },
 

@@ -22,6 +22,7 @@ const SCRIPTS = {
   expire: script('expire'),
   list: script('list'),
   prune: script('prune'),
+  reply: script('reply'),
   ticket: script('ticket'),
 };
 
