@@ -13,6 +13,8 @@ import {
   matchesFilter,
   onlyPending,
 } from './listing.ts';
+import { createMemoryOutbox } from './memory-outbox.ts';
+import { checkFollowUps } from './outbox.ts';
 import { resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
   ClaimInput,
@@ -35,6 +37,7 @@ interface Entry {
   expiresAt: number;
   ticketHash: string | null;
   idemKey: string | null;
+  followUps: readonly string[];
 }
 
 interface Expiring<T> {
@@ -58,6 +61,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
   const idem = new Map<string, Expiring<string>>();
   const replies = new Map<string, Expiring<unknown>>();
   const listeners = new Set<StoreListener>();
+  const outbox = createMemoryOutbox(clock);
   let closed = false;
 
   function alive<T>(map: Map<string, Expiring<T>>, key: string): T | undefined {
@@ -102,6 +106,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     if (t) t.expiresAt = now + retentionMs;
     const k = e.idemKey ? idem.get(e.idemKey) : undefined;
     if (k) k.expiresAt = now + retentionMs;
+    outbox.enqueue(id, e.followUps, now);
     const q = record(e);
     announce({ type: r.status, question: q });
     return q;
@@ -119,9 +124,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
 
   return {
     kind: 'memory',
+    outbox: outbox.outbox,
 
     async create(spec: QuestionSpec, o: CreateOptions): Promise<CreateResult> {
       const now = clock();
+      const followUps = checkFollowUps(o.followUps);
       const idemKey = spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : null;
       if (idemKey) {
         const existing = alive(idem, idemKey);
@@ -136,7 +143,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       if (pendingIds.size >= o.maxPending) return { kind: 'limit' };
       if (o.preparedId) reservations.delete(o.preparedId);
       const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
-      const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey };
+      const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps };
       entries.set(spec.id, e);
       pendingIds.add(spec.id);
       if (ticketHash) tickets.set(ticketHash, { value: spec.id, expiresAt });

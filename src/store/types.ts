@@ -29,6 +29,8 @@ export interface CreateOptions {
   ticketHash?: string | null;
   /** Consume this prepareExternal reservation (its ticket becomes the question's). */
   preparedId?: string | null;
+  /** Outbox targets (e.g. `channel:ops-slack`): one item each is enqueued when it resolves. */
+  followUps?: readonly string[] | null;
 }
 
 export type CreateResult =
@@ -84,8 +86,38 @@ export interface Reservation {
   expiresAt: number;
 }
 
+/** One follow-up of a resolved question, as leased to one worker (see outbox.ts). */
+export interface OutboxItem {
+  /** `<questionId>:<target>`: stable, so receivers can deduplicate. */
+  id: string;
+  questionId: string;
+  target: string;
+  /** Attempts before this one: 0 first, +1 per retry and per lease that expired unacknowledged. */
+  attempt: number;
+  /** When this attempt became due. */
+  dueAt: number;
+  /** When the claim enqueued it. */
+  enqueuedAt: number;
+  /** Proves this lease to ack, retry and drop. */
+  leaseToken: string;
+}
+
+/** Follow-up work enqueued by claims; any instance leases, performs and settles it. */
+export interface Outbox {
+  /** Due items (dueAt <= now), oldest first, at most `max`, each leased to this call until now + leaseMs. */
+  leaseDue(now: number, max: number, leaseMs: number, owner: string): Promise<OutboxItem[]>;
+  /** Done: the item is removed. False when the lease is no longer held. */
+  ack(itemId: string, leaseToken: string): Promise<boolean>;
+  /** Failed for now: attempt + 1, due again at `dueAt`. False when the lease is no longer held. */
+  retry(itemId: string, leaseToken: string, dueAt: number): Promise<boolean>;
+  /** Given up: the item is removed. False when the lease is no longer held. */
+  drop(itemId: string, leaseToken: string): Promise<boolean>;
+}
+
 export interface QuestionStore {
   readonly kind: 'memory' | 'redis';
+  /** Follow-ups of resolved questions (enqueued by create's followUps and the claim). */
+  readonly outbox: Outbox;
   /** Atomically: idempotency check, MAX_PENDING check, write record + indexes + ticket, publish ASKED. */
   create(spec: QuestionSpec, opts: CreateOptions): Promise<CreateResult>;
   /** The single guard every resolution goes through: exactly one claim of a pending question wins. */

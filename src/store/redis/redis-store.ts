@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
+import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { resolutionOf } from '../resolution.ts';
 import {
@@ -16,6 +17,7 @@ import {
   type QuestionStore,
   REPLY_GRACE_MS,
 } from '../types.ts';
+import { createRedisOutbox } from './outbox.ts';
 import { readPending, readRecords } from './pending-reader.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -56,6 +58,8 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     o.ticketHash ?? '',
     spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : '',
     o.preparedId ?? '',
+    checkFollowUps(o.followUps).join('\n'),
+    OUTBOX_ITEM_TTL_MS,
   ];
 }
 
@@ -119,6 +123,7 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
 
   return {
     kind: 'redis',
+    outbox: createRedisOutbox(run),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);

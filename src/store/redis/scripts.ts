@@ -23,6 +23,8 @@ const SCRIPTS = {
   list: script('list'),
   prune: script('prune'),
   reply: script('reply'),
+  outboxLease: script('outbox-lease'),
+  outboxSettle: script('outbox-settle'),
   ticket: script('ticket'),
 };
 
