@@ -10,6 +10,7 @@ import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
+import { redisConnectionOptions } from '../store/redis/connection.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
@@ -68,9 +69,9 @@ export async function createServer(
     let store: QuestionStore;
     let redisForLimits: Redis | null = null;
     if (config.redisUrl) {
-      const options = { maxRetriesPerRequest: 3, connectTimeout: 5000, lazyConnect: true };
-      const redis = new Redis(config.redisUrl, options);
-      const subscriber = new Redis(config.redisUrl, { ...options, maxRetriesPerRequest: null });
+      const options = redisConnectionOptions();
+      const redis = new Redis(config.redisUrl, options.commands);
+      const subscriber = new Redis(config.redisUrl, options.subscriber);
       for (const c of [redis, subscriber])
         c.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
       closers.push(() => {

@@ -2,6 +2,9 @@
 // Every state change is one atomic step that also publishes its announcement.
 import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
 
+/** How long a sensitive answer stays readable by its asker after the first read. */
+export const REPLY_GRACE_MS = 60_000;
+
 export type StoreEventType = 'ASKED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 export interface StoreEvent {
@@ -26,6 +29,8 @@ export interface CreateOptions {
   ticketHash?: string | null;
   /** Consume this prepareExternal reservation (its ticket becomes the question's). */
   preparedId?: string | null;
+  /** Outbox targets (e.g. `channel:ops-slack`): one item each is enqueued when it resolves. */
+  followUps?: readonly string[] | null;
 }
 
 export type CreateResult =
@@ -81,8 +86,38 @@ export interface Reservation {
   expiresAt: number;
 }
 
+/** One follow-up of a resolved question, as leased to one worker (see outbox.ts). */
+export interface OutboxItem {
+  /** `<questionId>:<target>`: stable, so receivers can deduplicate. */
+  id: string;
+  questionId: string;
+  target: string;
+  /** Attempts before this one: 0 first, +1 per retry and per lease that expired unacknowledged. */
+  attempt: number;
+  /** When this attempt became due. */
+  dueAt: number;
+  /** When the claim enqueued it. */
+  enqueuedAt: number;
+  /** Proves this lease to ack, retry and drop. */
+  leaseToken: string;
+}
+
+/** Follow-up work enqueued by claims; any instance leases, performs and settles it. */
+export interface Outbox {
+  /** Due items (dueAt <= now), oldest first, at most `max`, each leased to this call until now + leaseMs. */
+  leaseDue(now: number, max: number, leaseMs: number, owner: string): Promise<OutboxItem[]>;
+  /** Done: the item is removed. False when the lease is no longer held. */
+  ack(itemId: string, leaseToken: string): Promise<boolean>;
+  /** Failed for now: attempt + 1, due again at `dueAt`. False when the lease is no longer held. */
+  retry(itemId: string, leaseToken: string, dueAt: number): Promise<boolean>;
+  /** Given up: the item is removed. False when the lease is no longer held. */
+  drop(itemId: string, leaseToken: string): Promise<boolean>;
+}
+
 export interface QuestionStore {
   readonly kind: 'memory' | 'redis';
+  /** Follow-ups of resolved questions (enqueued by create's followUps and the claim). */
+  readonly outbox: Outbox;
   /** Atomically: idempotency check, MAX_PENDING check, write record + indexes + ticket, publish ASKED. */
   create(spec: QuestionSpec, opts: CreateOptions): Promise<CreateResult>;
   /** The single guard every resolution goes through: exactly one claim of a pending question wins. */
@@ -97,7 +132,11 @@ export interface QuestionStore {
   questionForTicket(ticketHash: string): Promise<QuestionRecord | null>;
   /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
   reserve(reservation: Reservation): Promise<void>;
-  /** The sensitive answer, once: a second call returns undefined. */
+  /**
+   * The sensitive answer for its asker. The first call starts the store's reply grace
+   * (REPLY_GRACE_MS unless configured): calls within it return the answer again, so a
+   * re-attach after an undelivered response still gets it; after it, undefined.
+   */
   takeReply(id: string): Promise<{ value: unknown } | undefined>;
   /** Claim every question whose deadline has passed as TIMED_OUT (at most `limit`); returns how many. */
   expireDue(now: number, retentionMs: number, limit: number): Promise<number>;

@@ -9,6 +9,11 @@ export interface StoreHarness {
   close(): Promise<void>;
 }
 
+/** Store settings a test may change from their defaults. */
+export interface StoreHarnessOptions {
+  replyGraceMs?: number;
+}
+
 const opts = { maxPending: 1000, retentionMs: 60_000 };
 const answer = (value: unknown, now = Date.now()): ClaimInput => ({
   status: 'ANSWERED',
@@ -18,7 +23,7 @@ const answer = (value: unknown, now = Date.now()): ClaimInput => ({
   retentionMs: 60_000,
 });
 
-export function storeContract(name: string, make: () => Promise<StoreHarness>): void {
+export function storeContract(name: string, make: (o?: StoreHarnessOptions) => Promise<StoreHarness>): void {
   describe(`QuestionStore contract (${name})`, () => {
     let h: StoreHarness;
     let store: QuestionStore;
@@ -88,6 +93,14 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       expect(again).toMatchObject({ kind: 'existing', question: { id: a.id } });
       const other = await store.create(specOf({ idempotencyKey: 'k1', askedBy: 'agent2' }), opts);
       expect(other.kind).toBe('created');
+    });
+
+    it('an idempotency key cannot collide across askers that a joined string would merge', async () => {
+      const a = await create({ askedBy: 'agent\nx', idempotencyKey: 'k' });
+      const other = await store.create(specOf({ askedBy: 'agent', idempotencyKey: 'x\nk' }), opts);
+      expect(other.kind).toBe('created');
+      const again = await store.create(specOf({ askedBy: 'agent\nx', idempotencyKey: 'k' }), opts);
+      expect(again).toMatchObject({ kind: 'existing', question: { id: a.id } });
     });
 
     it('an idempotency key still names the question after it is resolved', async () => {
@@ -200,7 +213,45 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       const ev = await nextEvent((e) => e.type === 'ANSWERED' && e.question.id === spec.id);
       expect(JSON.stringify(ev)).not.toContain('hunter2');
       expect(await store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
-      expect(await store.takeReply(spec.id)).toBeUndefined();
+      // A re-attach within the grace (the first response may never have been delivered).
+      expect(await store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
+      expect(await store.takeReply('nope')).toBeUndefined();
+    });
+
+    it('a sensitive answer survives an undelivered read for the grace, then is spent', async () => {
+      const short = await make({ replyGraceMs: 300 });
+      try {
+        const spec = specOf({ sensitive: true, format: 'TEXT' });
+        expect((await short.store.create(spec, opts)).kind).toBe('created');
+        await short.store.claim(spec.id, { ...answer(null), reply: { pin: 1234 } });
+        const first = Date.now();
+        expect(await short.store.takeReply(spec.id)).toEqual({ value: { pin: 1234 } });
+        // Reads every 25 ms must not extend it: the window ends 300 ms after the first read.
+        await vi.waitFor(
+          async () => {
+            const again = await short.store.takeReply(spec.id);
+            if (Date.now() - first < 300) expect(again).toEqual({ value: { pin: 1234 } });
+            expect(again).toBeUndefined();
+          },
+          { timeout: 5000, interval: 25 },
+        );
+        expect(await short.store.takeReply(spec.id)).toBeUndefined();
+      } finally {
+        await short.close();
+      }
+    });
+
+    it('with no grace a sensitive answer is read exactly once', async () => {
+      const once = await make({ replyGraceMs: 0 });
+      try {
+        const spec = specOf({ sensitive: true, format: 'TEXT' });
+        expect((await once.store.create(spec, opts)).kind).toBe('created');
+        await once.store.claim(spec.id, { ...answer(null), reply: 'hunter2' });
+        expect(await once.store.takeReply(spec.id)).toEqual({ value: 'hunter2' });
+        expect(await once.store.takeReply(spec.id)).toBeUndefined();
+      } finally {
+        await once.close();
+      }
     });
 
     it('lists pending oldest first with filters', async () => {
@@ -309,6 +360,141 @@ export function storeContract(name: string, make: () => Promise<StoreHarness>): 
       );
       expect(await store.questionForTicket('d'.repeat(64))).toBeNull();
       expect((await store.list({}, { first: 10 })).totalCount).toBe(0);
+    });
+
+    describe('outbox', () => {
+      const lease = 30_000;
+
+      it('a claim enqueues one item per follow-up target, in the same step, once', async () => {
+        const spec = specOf();
+        const created = await store.create(spec, {
+          ...opts,
+          followUps: ['channel:ops-slack', 'webhook:runs'],
+        });
+        expect(created.kind).toBe('created');
+        const t = Date.now();
+        expect(await store.outbox.leaseDue(t + 60_000, 10, lease, 'i1')).toEqual([]);
+        expect((await store.claim(spec.id, answer(true, t))).kind).toBe('won');
+        const items = await store.outbox.leaseDue(t, 10, lease, 'i1');
+        expect(items.map(({ leaseToken, ...rest }) => rest)).toEqual([
+          {
+            id: `${spec.id}:channel:ops-slack`,
+            questionId: spec.id,
+            target: 'channel:ops-slack',
+            attempt: 0,
+            dueAt: t,
+            enqueuedAt: t,
+          },
+          {
+            id: `${spec.id}:webhook:runs`,
+            questionId: spec.id,
+            target: 'webhook:runs',
+            attempt: 0,
+            dueAt: t,
+            enqueuedAt: t,
+          },
+        ]);
+        for (const it of items) expect(await store.outbox.ack(it.id, it.leaseToken)).toBe(true);
+        expect(
+          (await store.claim(spec.id, { status: 'CANCELLED', now: t + 1, retentionMs: 60_000 })).kind,
+        ).toBe('lost');
+        expect(await store.outbox.leaseDue(t + 3_600_000, 10, lease, 'i1')).toEqual([]);
+      });
+
+      it('the reaper, a cancel and a late claim enqueue too; questions without targets do not', async () => {
+        const t = Date.now();
+        const followUps = ['webhook:runs'];
+        const due = specOf({ createdAt: t - 2000, timeoutAt: t - 1 });
+        const late = specOf({ createdAt: t - 2000, timeoutAt: t - 1 });
+        const cancelled = specOf();
+        const plain = specOf();
+        for (const s of [due, late, cancelled]) await store.create(s, { ...opts, followUps });
+        await store.create(plain, opts);
+        expect(await store.expireDue(t, 60_000, 1)).toBe(1);
+        await store.claim(late.id, answer(true, t));
+        await store.claim(cancelled.id, { status: 'CANCELLED', now: t, retentionMs: 60_000 });
+        await store.claim(plain.id, answer(true, t));
+        await store.expireDue(t, 60_000, 10);
+        const items = await store.outbox.leaseDue(t, 10, lease, 'i1');
+        expect(items.map((i) => i.questionId).sort()).toEqual([due.id, late.id, cancelled.id].sort());
+      });
+
+      it('a leased item is hidden until its lease expires, then leased again as the next attempt', async () => {
+        const spec = specOf();
+        await store.create(spec, { ...opts, followUps: ['channel:a'] });
+        const t = Date.now();
+        await store.claim(spec.id, answer(true, t));
+        const [first] = await store.outbox.leaseDue(t, 10, 1000, 'i1');
+        expect(first).toMatchObject({ attempt: 0 });
+        expect(await store.outbox.leaseDue(t, 10, 1000, 'i2')).toEqual([]);
+        expect(await store.outbox.leaseDue(t + 999, 10, 1000, 'i2')).toEqual([]);
+        // i1 died without acknowledging: at lease expiry the item is due again, never lost.
+        const [second] = await store.outbox.leaseDue(t + 1000, 10, 1000, 'i2');
+        expect(second).toMatchObject({ id: first!.id, attempt: 1, dueAt: t + 1000 });
+        expect(second!.leaseToken).not.toBe(first!.leaseToken);
+        expect(await store.outbox.ack(first!.id, first!.leaseToken)).toBe(false);
+        expect(await store.outbox.retry(first!.id, first!.leaseToken, t)).toBe(false);
+        expect(await store.outbox.ack(second!.id, second!.leaseToken)).toBe(true);
+        expect(await store.outbox.leaseDue(t + 3_600_000, 10, 1000, 'i1')).toEqual([]);
+      });
+
+      it('retry reschedules with attempt + 1, drop removes, a spent token changes nothing', async () => {
+        const spec = specOf();
+        await store.create(spec, { ...opts, followUps: ['webhook:runs'] });
+        const t = Date.now();
+        await store.claim(spec.id, answer(true, t));
+        const [a] = await store.outbox.leaseDue(t, 1, lease, 'i1');
+        expect(await store.outbox.retry(a!.id, a!.leaseToken, t + 5000)).toBe(true);
+        expect(await store.outbox.retry(a!.id, a!.leaseToken, t + 5000)).toBe(false);
+        expect(await store.outbox.leaseDue(t + 4999, 10, lease, 'i1')).toEqual([]);
+        const [b] = await store.outbox.leaseDue(t + 5000, 10, lease, 'i2');
+        expect(b).toMatchObject({ id: a!.id, attempt: 1, dueAt: t + 5000, enqueuedAt: t });
+        expect(await store.outbox.drop(b!.id, 'not-the-token')).toBe(false);
+        expect(await store.outbox.drop(b!.id, b!.leaseToken)).toBe(true);
+        expect(await store.outbox.drop(b!.id, b!.leaseToken)).toBe(false);
+        expect(await store.outbox.leaseDue(t + 3_600_000, 10, lease, 'i1')).toEqual([]);
+      });
+
+      it('two leasers racing over 100 items: each item goes to exactly one', async () => {
+        const t = Date.now();
+        const specs = Array.from({ length: 100 }, () => specOf());
+        await Promise.all(specs.map((s) => store.create(s, { ...opts, followUps: ['channel:x'] })));
+        await Promise.all(specs.map((s) => store.claim(s.id, answer(true, t))));
+        async function leaser(owner: string): Promise<string[]> {
+          const got: string[] = [];
+          // Bounded: a lease that hid nothing would hand out the same items forever.
+          for (let round = 0; round < 50; round++) {
+            const batch = await store.outbox.leaseDue(t, 7, lease, owner);
+            if (batch.length === 0) return got;
+            got.push(...batch.map((i) => i.id));
+          }
+          throw new Error(`${owner} kept leasing: items are not hidden by their lease`);
+        }
+        const [a, b] = await Promise.all([leaser('i1'), leaser('i2')]);
+        const all = [...a!, ...b!];
+        expect(all).toHaveLength(100);
+        expect(new Set(all).size).toBe(100);
+        expect(new Set(all)).toEqual(new Set(specs.map((s) => `${s.id}:channel:x`)));
+      });
+
+      it('refuses bad targets and lease arguments before writing anything', async () => {
+        const many = (n: number) => Array.from({ length: n }, (_, i) => `channel:c${i}`);
+        for (const followUps of [many(17), ['has space'], ['x'.repeat(201)], ['a', 'a'], ['']]) {
+          const spec = specOf();
+          await expect(store.create(spec, { ...opts, followUps })).rejects.toThrow(RangeError);
+          expect(await store.get(spec.id)).toBeNull();
+        }
+        for (const followUps of [many(16), ['x'.repeat(200)]]) {
+          expect((await store.create(specOf(), { ...opts, followUps })).kind).toBe('created');
+        }
+        const t = Date.now();
+        await expect(store.outbox.leaseDue(t, 0, lease, 'i1')).rejects.toThrow(RangeError);
+        await expect(store.outbox.leaseDue(t, 1001, lease, 'i1')).rejects.toThrow(RangeError);
+        await expect(store.outbox.leaseDue(t, 1, 0, 'i1')).rejects.toThrow(RangeError);
+        await expect(store.outbox.leaseDue(t, 1, lease, '')).rejects.toThrow(RangeError);
+        expect(await store.outbox.leaseDue(t, 1000, lease, 'i1')).toEqual([]);
+        await expect(store.outbox.retry('x', 'y', Number.NaN)).rejects.toThrow(RangeError);
+      });
     });
 
     it('answers ping while open', async () => {

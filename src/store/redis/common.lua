@@ -7,7 +7,25 @@ local function qkey(id)
   return prefix .. 'q:' .. id
 end
 
--- The one place a question leaves PENDING: status, indexes, TTLs, announcement.
+-- Follow-ups of a resolving question: one outbox item per target, due now. Items are
+-- hashes ob:<questionId>:<target> (q, t, a = attempt, d = dueAt, e = enqueuedAt, lt = lease
+-- token while leased); the sorted set outbox orders them by when they are next due.
+local function enqueue_follow_ups(id, q, now)
+  local fu = redis.call('HGET', q, 'fu')
+  if not fu then return end
+  local ttl = redis.call('HGET', q, 'fttl')
+  for target in string.gmatch(fu, '[^\n]+') do
+    local item = id .. ':' .. target
+    local k = prefix .. 'ob:' .. item
+    if redis.call('EXISTS', k) == 0 then
+      redis.call('HSET', k, 'q', id, 't', target, 'a', 0, 'd', now, 'e', now)
+      redis.call('PEXPIRE', k, ttl)
+      redis.call('ZADD', prefix .. 'outbox', now, item)
+    end
+  end
+end
+
+-- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.
 local function resolve(id, status, res, now, retention)
   local q = qkey(id)
   redis.call('HSET', q, 'st', status, 'res', res)
@@ -19,6 +37,7 @@ local function resolve(id, status, res, now, retention)
   if tk then redis.call('PEXPIRE', prefix .. 'ticket:' .. tk, retention) end
   local ik = redis.call('HGET', q, 'ik')
   if ik then redis.call('PEXPIRE', prefix .. 'idem:' .. ik, retention) end
+  enqueue_follow_ups(id, q, now)
   local spec = redis.call('HGET', q, 'spec')
   redis.call('PUBLISH', prefix .. 'events', '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}')
 end

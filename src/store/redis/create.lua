@@ -1,5 +1,6 @@
 -- ARGV: prefix, id, spec, createdAt, timeoutAt, ttlMs, maxPending, audience, groupId,
---       channel, askedBy, ticketHash, idempotencySlot, preparedId  ('' = none)
+--       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
+--       joined by newlines), outboxTtlMs  ('' = none)
 local id, spec = ARGV[2], ARGV[3]
 local idem, prepared = ARGV[13], ARGV[14]
 
@@ -31,6 +32,7 @@ if idem ~= '' then
   redis.call('HSET', q, 'ik', idem)
   redis.call('SET', prefix .. 'idem:' .. idem, id, 'PX', ARGV[6])
 end
+if ARGV[15] ~= '' then redis.call('HSET', q, 'fu', ARGV[15], 'fttl', ARGV[16]) end
 redis.call('PEXPIRE', q, ARGV[6])
 redis.call('ZADD', prefix .. 'pending', ARGV[4], id)
 redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)

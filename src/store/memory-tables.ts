@@ -1,0 +1,121 @@
+// The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
+// read, and the steps every operation shares (read a live entry, resolve, announce, sort).
+import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
+import { recordOf } from '../domain/question.ts';
+import type { Cursor } from './listing.ts';
+import { compareOldestFirst, matchesFilter, onlyPending } from './listing.ts';
+import { createMemoryOutbox, type MemoryOutbox } from './memory-outbox.ts';
+import type { ListFilter, StoreEvent, StoreListener } from './types.ts';
+
+export interface Entry {
+  spec: QuestionSpec;
+  resolution: Resolution | null;
+  expiresAt: number;
+  ticketHash: string | null;
+  idemKey: string | null;
+  followUps: readonly string[];
+}
+
+export interface Expiring<T> {
+  value: T;
+  expiresAt: number;
+}
+
+export interface Sorted {
+  cursor: Cursor;
+  e: Entry;
+}
+
+export type MemoryTables = ReturnType<typeof createMemoryTables>;
+
+export function record(e: Entry): QuestionRecord {
+  return recordOf(e.spec, e.resolution);
+}
+
+export function createMemoryTables(clock: () => number) {
+  const entries = new Map<string, Entry>();
+  const pendingIds = new Set<string>();
+  const tickets = new Map<string, Expiring<string>>();
+  const reservations = new Map<string, Expiring<string>>();
+  const idem = new Map<string, Expiring<string>>();
+  const replies = new Map<string, Expiring<unknown>>();
+  const listeners = new Set<StoreListener>();
+  const outbox: MemoryOutbox = createMemoryOutbox(clock);
+
+  function alive<T>(map: Map<string, Expiring<T>>, key: string): T | undefined {
+    const e = map.get(key);
+    if (!e) return undefined;
+    if (e.expiresAt <= clock()) {
+      map.delete(key);
+      return undefined;
+    }
+    return e.value;
+  }
+
+  function entry(id: string): Entry | undefined {
+    const e = entries.get(id);
+    if (e && e.expiresAt <= clock()) {
+      entries.delete(id);
+      pendingIds.delete(id);
+      return undefined;
+    }
+    return e;
+  }
+
+  function announce(ev: StoreEvent): void {
+    queueMicrotask(() => {
+      for (const l of listeners) l.event(ev);
+    });
+  }
+
+  /** The one place a question leaves PENDING: status, TTLs, follow-ups, announcement. */
+  function resolve(id: string, e: Entry, r: Resolution, retentionMs: number, now: number): QuestionRecord {
+    e.resolution = r;
+    e.expiresAt = now + retentionMs;
+    pendingIds.delete(id);
+    const t = e.ticketHash ? tickets.get(e.ticketHash) : undefined;
+    if (t) t.expiresAt = now + retentionMs;
+    const k = e.idemKey ? idem.get(e.idemKey) : undefined;
+    if (k) k.expiresAt = now + retentionMs;
+    outbox.enqueue(id, e.followUps, now);
+    const q = record(e);
+    announce({ type: r.status, question: q });
+    return q;
+  }
+
+  /** Every live entry matching the filter, oldest first. */
+  function sorted(filter: ListFilter): Sorted[] {
+    const ids = onlyPending(filter) ? [...pendingIds] : [...entries.keys()];
+    const out: Sorted[] = [];
+    for (const id of ids) {
+      const e = entry(id);
+      if (e && matchesFilter(record(e), filter)) out.push({ cursor: { createdAt: e.spec.createdAt, id }, e });
+    }
+    return out.sort((a, b) => compareOldestFirst(a.cursor, b.cursor));
+  }
+
+  function prune(): void {
+    for (const id of [...entries.keys()]) entry(id);
+    for (const map of [tickets, reservations, idem, replies] as Map<string, Expiring<unknown>>[]) {
+      for (const key of [...map.keys()]) alive(map, key);
+    }
+  }
+
+  return {
+    clock,
+    entries,
+    pendingIds,
+    tickets,
+    reservations,
+    idem,
+    replies,
+    listeners,
+    outbox,
+    alive,
+    entry,
+    announce,
+    resolve,
+    sorted,
+    prune,
+  };
+}

@@ -1,0 +1,65 @@
+// The pending backlog, read in pipelined batches rather than one script: a snapshot needs no
+// atomic view (feeds reconcile changes that land during the read), and a script over 10,000
+// pending questions would stall Redis for every instance. Small fields first, records for matches.
+import type { Redis } from 'ioredis';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { matchesFilter } from '../listing.ts';
+import { decodeRecord } from '../record-codec.ts';
+import type { ListFilter } from '../types.ts';
+
+/** Questions read per pipeline when listing the pending backlog. */
+const PENDING_BATCH = 500;
+
+export async function readRecords(
+  redis: Redis,
+  prefix: string,
+  ids: readonly string[],
+): Promise<(QuestionRecord | null)[]> {
+  if (ids.length === 0) return [];
+  const pipe = redis.pipeline();
+  for (const id of ids) pipe.hmget(`${prefix}q:${id}`, 'spec', 'st', 'res');
+  const results = (await pipe.exec()) ?? [];
+  return results.map(([err, v]) => {
+    const [spec, st, res] = (err ? [] : v) as (string | null)[];
+    return spec && st ? decodeRecord(spec, st, res ?? null) : null;
+  });
+}
+
+async function matchingIds(
+  redis: Redis,
+  prefix: string,
+  batch: readonly string[],
+  want: ListFilter,
+): Promise<string[]> {
+  const pipe = redis.pipeline();
+  for (const id of batch) pipe.hmget(`${prefix}q:${id}`, 'st', 'grp', 'aud', 'chan', 'by');
+  const metas = (await pipe.exec()) ?? [];
+  return batch.filter((_id, j) => {
+    const [err, v] = metas[j] ?? [null, []];
+    const [status, groupId, audience, channel, askedBy] = (err ? [] : v) as (string | null)[];
+    if (!status || !askedBy) return false;
+    const meta = {
+      status,
+      groupId: groupId || null,
+      audience: audience || null,
+      channel: channel || null,
+      askedBy,
+    };
+    return matchesFilter(meta as Parameters<typeof matchesFilter>[0], want);
+  });
+}
+
+export async function readPending(
+  redis: Redis,
+  prefix: string,
+  filter: ListFilter,
+): Promise<QuestionRecord[]> {
+  const ids = await redis.zrange(`${prefix}pending`, 0, -1);
+  const want: ListFilter = { ...filter, status: ['PENDING'] };
+  const out: QuestionRecord[] = [];
+  for (let i = 0; i < ids.length; i += PENDING_BATCH) {
+    const matching = await matchingIds(redis, prefix, ids.slice(i, i + PENDING_BATCH), want);
+    for (const q of await readRecords(redis, prefix, matching)) if (q?.status === 'PENDING') out.push(q);
+  }
+  return out;
+}

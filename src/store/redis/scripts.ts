@@ -1,0 +1,48 @@
+// The Lua scripts, each prefixed with common.lua, run by SHA with a fallback to the source
+// (after a Redis restart or SCRIPT FLUSH the cache is empty).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+const common = readFileSync(new URL('./common.lua', import.meta.url), 'utf8');
+
+interface Script {
+  source: string;
+  sha: string;
+}
+
+function script(name: string): Script {
+  const source = `${common}\n${readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8')}`;
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+const SCRIPTS = {
+  create: script('create'),
+  claim: script('claim'),
+  expire: script('expire'),
+  list: script('list'),
+  prune: script('prune'),
+  reply: script('reply'),
+  outboxLease: script('outbox-lease'),
+  outboxSettle: script('outbox-settle'),
+  ticket: script('ticket'),
+};
+
+export type ScriptName = keyof typeof SCRIPTS;
+
+export type Reply = string | number | null | Reply[];
+
+export type ScriptRunner = (name: ScriptName, args: (string | number)[]) => Promise<Reply>;
+
+/** Every script gets the key prefix as ARGV[1]; keys are derived from it inside the script. */
+export function createScriptRunner(redis: Redis, prefix: string): ScriptRunner {
+  return async (name, args) => {
+    const s = SCRIPTS[name];
+    try {
+      return (await redis.evalsha(s.sha, 0, prefix, ...args)) as Reply;
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return (await redis.eval(s.source, 0, prefix, ...args)) as Reply;
+    }
+  };
+}

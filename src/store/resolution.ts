@@ -1,0 +1,21 @@
+// The resolution a claim writes, built once for both stores so they cannot drift.
+import type { Resolution } from '../domain/question.ts';
+import type { ClaimInput } from './types.ts';
+
+/** What a claim records: answers carry who and when; timeouts and cancels carry closedAt. */
+export function resolutionOf(input: ClaimInput): Resolution {
+  const answered = input.status === 'ANSWERED';
+  return {
+    status: input.status,
+    answer: answered ? (input.answer ?? null) : null,
+    answeredBy: answered ? (input.answeredBy ?? null) : null,
+    answeredAt: answered ? input.now : null,
+    closedAt: answered ? null : input.now,
+    cancelReason: input.status === 'CANCELLED' ? (input.cancelReason ?? null) : null,
+  };
+}
+
+/** The resolution of a question whose deadline passed (the reaper's, or a late claim's). */
+export function timedOutResolution(now: number): Resolution {
+  return resolutionOf({ status: 'TIMED_OUT', now, retentionMs: 0 });
+}
