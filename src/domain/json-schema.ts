@@ -8,6 +8,7 @@ import { badInput, type DomainError, isDomainError } from './errors.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
 import { linearRegExp } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
+import { clip, isPlainObject } from './values.ts';
 
 export type SchemaDraft = '2020-12' | 'draft-07';
 
@@ -82,11 +83,8 @@ function remember(key: string, compiled: CompiledSchema): void {
   }
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+// Re-exported for the modules that already import it from here; defined once in values.ts.
+export { isPlainObject };
 
 /**
  * Nesting depth of a JSON-like value: a scalar is 0, `{}` and `[]` are 1, `[[1]]` is 2.
@@ -147,11 +145,6 @@ function draftOf(schema: JsonObject, field: string): SchemaDraft {
   throw badInput('$schema must name draft 2020-12 or draft-07', field);
 }
 
-function clip(message: string): string {
-  const chars = [...message.slice(0, MESSAGE_MAX * 2)];
-  return chars.length > MESSAGE_MAX ? `${chars.slice(0, MESSAGE_MAX).join('')}…` : message;
-}
-
 /**
  * Checks and compiles a caller-supplied JSON Schema. Throws BAD_USER_INPUT at `field` when it is
  * not a JSON object, is over 64 KiB serialized, names an unsupported draft, fails its meta-schema
@@ -194,7 +187,7 @@ function compile(schema: unknown, field: string): CompiledSchema {
     validate = ajv.compile(copy);
   } catch (err) {
     const detail = err instanceof Error ? err.message : 'invalid schema';
-    throw badInput(clip(`schema does not compile: ${detail}`), field);
+    throw badInput(clip(`schema does not compile: ${detail}`, MESSAGE_MAX), field);
   } finally {
     try {
       ajv.removeSchema(copy);
@@ -211,8 +204,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 const SEGMENT_MAX = 64;
 
 function keySegment(key: string): string {
-  const chars = [...key.slice(0, SEGMENT_MAX * 2)];
-  const shown = chars.length > SEGMENT_MAX ? `${chars.slice(0, SEGMENT_MAX).join('')}…` : key;
+  const shown = clip(key, SEGMENT_MAX);
   return IDENTIFIER.test(shown) ? `.${shown}` : `[${JSON.stringify(shown)}]`;
 }
 
@@ -274,7 +266,7 @@ function check(compiled: CompiledSchema, value: unknown, fieldRoot: string): voi
     field = fieldRoot;
   }
   const what = first.keyword === 'required' ? 'is required' : (first.message ?? 'is invalid');
-  throw badInput(clip(`${field} ${what}`), field);
+  throw badInput(clip(`${field} ${what}`, MESSAGE_MAX), field);
 }
 
 /** Re-throws anything that is not a DomainError as BAD_USER_INPUT at `field`. */
