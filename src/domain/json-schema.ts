@@ -6,8 +6,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { badInput, type DomainError, isDomainError } from './errors.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
-import { linearRegExp } from './linear-regexp.ts';
+import { linearRegExp, PATTERN_WORK_MAX, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
+import { uniqueItemsKeyword } from './unique-items.ts';
 import { clip, isPlainObject } from './values.ts';
 
 export type SchemaDraft = '2020-12' | 'draft-07';
@@ -65,6 +66,8 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
   if (!slot.ajv || slot.compiles >= COMPILES_PER_INSTANCE) {
     const ajv = draft === 'draft-07' ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
     addFormats(ajv);
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword(uniqueItemsKeyword);
     slot.ajv = ajv;
     slot.compiles = 0;
   }
@@ -252,8 +255,14 @@ export function validateAgainst(compiled: CompiledSchema, value: unknown, fieldR
 function check(compiled: CompiledSchema, value: unknown, fieldRoot: string): void {
   let ok: boolean;
   try {
-    ok = compiled.validate(value) === true;
-  } catch {
+    ok = withPatternBudget(() => compiled.validate(value) === true);
+  } catch (err) {
+    if (err instanceof PatternBudgetExceeded) {
+      throw badInput(
+        `the strings to match against the schema's patterns are too long (limit: ${PATTERN_WORK_MAX} characters × compiled pattern size, in total)`,
+        fieldRoot,
+      );
+    }
     throw badInput('value cannot be validated against the schema', fieldRoot);
   }
   if (ok) return;
