@@ -44,9 +44,13 @@ export interface Config {
    */
   readonly trustProxyHops: number;
   /**
-   * Webhook verifier secrets by variable name (a binding's `secretEnv`), from the environment
-   * read at start. A function, so the values never serialize with the config; API keys are
-   * not reachable through it.
+   * The environment variables an operator declared for webhook verifiers
+   * (INTERACTIONS_VERIFIER_SECRETS): a binding's `secretEnv` may name only these.
+   */
+  readonly verifierSecretNames: readonly string[];
+  /**
+   * The value of a declared verifier variable, read from the environment at start; undefined
+   * for any other name or when it is unset or empty. A function, so values never serialize.
    */
   readonly secret: (name: string) => string | undefined;
 }
@@ -188,6 +192,30 @@ const corsOriginsSchema = z
   .pipe(z.union([z.tuple([z.literal('*')]), z.array(origin)], { error: ORIGINS_EXPECTED }))
   .default([]);
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/**
+ * The variables verifiers may read: a comma list of names; blank: none. The server's own
+ * settings can never be declared (they hold keys and the Redis password).
+ */
+const verifierSecretsSchema = z
+  .string()
+  .transform((raw) => (raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim())))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(ENV_NAME, {
+          error: quoting('a comma list of environment variable names (letters, digits, _)'),
+        })
+        .refine((name) => !OWN_SETTINGS.has(name), {
+          error: (issue) =>
+            `${String(issue.input)} is one of the server's own settings, not a verifier secret`,
+        }),
+    ),
+  )
+  .default([]);
+
 /** A file path; empty counts as unset. */
 const optionalPath = z
   .string()
@@ -217,7 +245,11 @@ const envSchema = z.object({
   INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
   INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
   INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
+  INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
 });
+
+/** Every variable this module reads: none of them may be handed to a verifier. */
+const OWN_SETTINGS: ReadonlySet<string> = new Set(Object.keys(envSchema.shape));
 
 // ---------------------------------------------------------------------------------------------
 // Files and structured values.
@@ -290,11 +322,13 @@ function loadDoorPolicy(file: string | null, readFile: (path: string) => string)
  * (default: UTF-8 from disk). Returns a frozen Config; throws ConfigError on the first invalid
  * setting.
  */
-/** Names a verifier may never read, whatever its config says. */
-const NOT_SECRETS = new Set(['INTERACTIONS_API_KEYS', 'INTERACTIONS_API_KEYS_FILE']);
-
-function secretLookup(env: Env): (name: string) => string | undefined {
-  const copy = new Map(Object.entries(env).filter(([k, v]) => v !== undefined && !NOT_SECRETS.has(k)));
+/** Copies only the declared variables, so nothing else in the environment is reachable. */
+function secretLookup(env: Env, names: readonly string[]): (name: string) => string | undefined {
+  const copy = new Map<string, string>();
+  for (const name of names) {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value) copy.set(name, value);
+  }
   return (name) => copy.get(name);
 }
 
@@ -329,7 +363,8 @@ export function loadConfig(
     doorPolicy,
     logLevel: e.LOG_LEVEL,
     reaperIntervalMs: e.INTERACTIONS_REAPER_INTERVAL_MS,
-    secret: secretLookup(env),
+    verifierSecretNames: Object.freeze([...new Set(e.INTERACTIONS_VERIFIER_SECRETS)]),
+    secret: secretLookup(env, e.INTERACTIONS_VERIFIER_SECRETS),
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
     corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
     trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,

@@ -94,7 +94,7 @@ export async function createServer(
     const engine = createInteractions({
       store,
       logger,
-      verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config.secret),
+      verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config),
       ...(plugins.channels ? { channels: plugins.channels } : {}),
       settings: {
         answerTimeoutSeconds: config.answerTimeoutSeconds,

@@ -55,6 +55,7 @@ describe('defaults', () => {
       reaperIntervalMs: 1000,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
+      verifierSecretNames: [],
       corsOrigins: [],
       trustProxyHops: 0,
     });
@@ -70,13 +71,46 @@ describe('defaults', () => {
     }
   });
 
-  it('looks verifier secrets up by name, but never the API keys', () => {
+  it('looks up only the verifier secrets the operator declared', () => {
     const keys = JSON.stringify([{ id: 'a', key: SECRET, roles: ['agent'] }]);
-    const c = loadConfig({ HOOK_SECRET: 'shh-123', INTERACTIONS_API_KEYS: keys });
+    const c = loadConfig({
+      HOOK_SECRET: 'shh-123',
+      OTHER: 'not-declared',
+      EMPTY_ONE: '',
+      INTERACTIONS_API_KEYS: keys,
+      INTERACTIONS_VERIFIER_SECRETS: ' HOOK_SECRET, NOT_SET,EMPTY_ONE,HOOK_SECRET ',
+    });
+    expect(c.verifierSecretNames).toEqual(['HOOK_SECRET', 'NOT_SET', 'EMPTY_ONE']);
     expect(c.secret('HOOK_SECRET')).toBe('shh-123');
     expect(c.secret('NOT_SET')).toBeUndefined();
+    expect(c.secret('EMPTY_ONE')).toBeUndefined();
+    expect(c.secret('OTHER')).toBeUndefined();
     expect(c.secret('INTERACTIONS_API_KEYS')).toBeUndefined();
     expect(JSON.stringify(c)).not.toContain('shh-123');
+    expect(Object.isFrozen(c.verifierSecretNames)).toBe(true);
+  });
+
+  it('declares no verifier secret by default or when blank', () => {
+    const c = loadConfig({ HOOK_SECRET: 'shh-123', INTERACTIONS_VERIFIER_SECRETS: '  ' });
+    expect(c.verifierSecretNames).toEqual([]);
+    expect(c.secret('HOOK_SECRET')).toBeUndefined();
+  });
+
+  it.each([
+    ['a name with a dash', 'HOOK-SECRET'],
+    ['an empty item', 'A,,B'],
+    ['a name starting with a digit', '1SECRET'],
+    ['a name of 129 characters', `A${'B'.repeat(128)}`],
+    ['an API key setting', 'INTERACTIONS_API_KEYS'],
+    ['the Redis URL', 'HOOK,INTERACTIONS_REDIS_URL'],
+    ['the list itself', 'INTERACTIONS_VERIFIER_SECRETS'],
+  ])('refuses INTERACTIONS_VERIFIER_SECRETS with %s', (_what, raw) => {
+    failure({ INTERACTIONS_VERIFIER_SECRETS: raw }, 'INTERACTIONS_VERIFIER_SECRETS');
+  });
+
+  it('accepts a name of 128 characters', () => {
+    const name = `A${'B'.repeat(127)}`;
+    expect(loadConfig({ INTERACTIONS_VERIFIER_SECRETS: name }).verifierSecretNames).toEqual([name]);
   });
 
   it('returns a frozen object', () => {
