@@ -42,6 +42,9 @@ const AJV_OPTIONS: Options = {
   allErrors: false,
   addUsedSchema: false,
   coerceTypes: false,
+  // `required: ["__proto__"]` (or "constructor", "toString") must not be met by {} through
+  // inherited properties: only own properties count.
+  ownProperties: true,
   useDefaults: false,
   removeAdditional: false,
   validateSchema: true,
