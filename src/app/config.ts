@@ -332,6 +332,22 @@ function secretLookup(env: Env, names: readonly string[]): (name: string) => str
   return (name) => copy.get(name);
 }
 
+/**
+ * Settings that are valid but probably not what the operator meant: said once at start, as
+ * warnings, so they are seen before they bite.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.redisUrl !== null && config.accessControl && config.principals.length === 0) {
+    warnings.push(
+      'INTERACTIONS_REDIS_URL is set but no API keys are configured: every instance mints its own ' +
+        'one-off admin key, which the other instances refuse; set INTERACTIONS_API_KEYS (or ' +
+        'INTERACTIONS_API_KEYS_FILE) when several instances share this Redis',
+    );
+  }
+  return warnings;
+}
+
 export function loadConfig(
   env: Env,
   readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),

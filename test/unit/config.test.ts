@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/app/config.ts';
+import { ConfigError, configWarnings, loadConfig } from '../../src/app/config.ts';
 import { DEFAULT_DOOR_POLICY } from '../../src/auth/door-policy.ts';
 
 const SECRET = 'super-secret-key-0123456789';
@@ -513,5 +513,33 @@ describe('INTERACTIONS_ACCESS_POLICY_FILE', () => {
       { INTERACTIONS_ACCESS_POLICY_FILE: path.join(tmp, 'nope.yaml') },
       'INTERACTIONS_ACCESS_POLICY_FILE',
     );
+  });
+});
+
+describe('configWarnings', () => {
+  const keys = JSON.stringify([{ id: 'a', key: SECRET, roles: ['agent'] }]);
+  const redis = 'redis://127.0.0.1:6379';
+
+  it('warns when instances on one Redis would each mint a different admin key', () => {
+    const [warning, ...rest] = configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: redis }));
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(/^INTERACTIONS_REDIS_URL is set but no API keys are configured/);
+    expect(warning).toContain('INTERACTIONS_API_KEYS');
+    expect(warning).not.toMatch(/[\r\n]/);
+  });
+
+  it('says nothing for one in-memory instance, with keys, or with access control off', () => {
+    expect(configWarnings(loadConfig({}))).toEqual([]);
+    expect(
+      configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: redis, INTERACTIONS_API_KEYS: keys })),
+    ).toEqual([]);
+    expect(
+      configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: redis, ACCESS_CONTROL_ENABLE: 'false' })),
+    ).toEqual([]);
+  });
+
+  it('never repeats the Redis URL (it may hold a password)', () => {
+    const url = 'redis://:hunter2hunter2@cache.example:6379';
+    expect(configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: url })).join(' ')).not.toContain('hunter2');
   });
 });
