@@ -4,7 +4,8 @@
 //
 // Empty strings: an empty INTERACTIONS_REDIS_URL, INTERACTIONS_PUBLIC_BASE_URL,
 // INTERACTIONS_API_KEYS_FILE or INTERACTIONS_ACCESS_POLICY_FILE counts as unset (deployment
-// templates often write `NAME=` for "not used"). Every other variable set to the empty string is
+// templates often write `NAME=` for "not used"); the two lists (INTERACTIONS_CORS_ORIGINS,
+// INTERACTIONS_VERIFIER_SECRETS) read blank as empty. Every other variable set to the empty string is
 // an error, because an empty number, flag, prefix or key list has no sensible meaning and hiding
 // it would hide a broken deployment.
 import { readFileSync } from 'node:fs';
@@ -316,12 +317,6 @@ function loadDoorPolicy(file: string | null, readFile: (path: string) => string)
 
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Reads every setting from `env` (the caller passes `process.env`). Files named by
- * INTERACTIONS_API_KEYS_FILE and INTERACTIONS_ACCESS_POLICY_FILE are read with `readFile`
- * (default: UTF-8 from disk). Returns a frozen Config; throws ConfigError on the first invalid
- * setting.
- */
 /** Copies only the declared variables, so nothing else in the environment is reachable. */
 function secretLookup(env: Env, names: readonly string[]): (name: string) => string | undefined {
   const copy = new Map<string, string>();
@@ -348,6 +343,12 @@ export function configWarnings(config: Config): string[] {
   return warnings;
 }
 
+/**
+ * Reads every setting from `env` (the caller passes `process.env`). Files named by
+ * INTERACTIONS_API_KEYS_FILE and INTERACTIONS_ACCESS_POLICY_FILE are read with `readFile`
+ * (default: UTF-8 from disk). Returns a frozen Config; throws ConfigError on the first invalid
+ * setting.
+ */
 export function loadConfig(
   env: Env,
   readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
