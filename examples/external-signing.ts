@@ -2,8 +2,8 @@
 // signed result to the question's single-use callback URL; this script, the asker, blocks
 // until then and prints the verified payload.
 //
-//   terminal 1:  DEMO_SIGNING_SECRET=demo-secret INTERACTIONS_PUBLIC_BASE_URL=http://127.0.0.1:4000 \
-//                ACCESS_CONTROL_ENABLE=false npm start
+//   terminal 1:  DEMO_SIGNING_SECRET=demo-secret INTERACTIONS_VERIFIER_SECRETS=DEMO_SIGNING_SECRET \
+//                INTERACTIONS_PUBLIC_BASE_URL=http://127.0.0.1:4000 ACCESS_CONTROL_ENABLE=false npm start
 //   terminal 2:  DEMO_SIGNING_SECRET=demo-secret npx tsx examples/external-signing.ts
 //   then open the printed link and press "Sign".
 //

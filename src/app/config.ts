@@ -4,7 +4,8 @@
 //
 // Empty strings: an empty INTERACTIONS_REDIS_URL, INTERACTIONS_PUBLIC_BASE_URL,
 // INTERACTIONS_API_KEYS_FILE or INTERACTIONS_ACCESS_POLICY_FILE counts as unset (deployment
-// templates often write `NAME=` for "not used"). Every other variable set to the empty string is
+// templates often write `NAME=` for "not used"); the two lists (INTERACTIONS_CORS_ORIGINS,
+// INTERACTIONS_VERIFIER_SECRETS) read blank as empty. Every other variable set to the empty string is
 // an error, because an empty number, flag, prefix or key list has no sensible meaning and hiding
 // it would hide a broken deployment.
 import { readFileSync } from 'node:fs';
@@ -48,9 +49,13 @@ export interface Config {
   /** Serve the graphql-sse single-connection mode at /graphql/stream (off: it buffers without bound). */
   readonly graphqlStream: boolean;
   /**
-   * Webhook verifier secrets by variable name (a binding's `secretEnv`), from the environment
-   * read at start. A function, so the values never serialize with the config; API keys are
-   * not reachable through it.
+   * The environment variables an operator declared for webhook verifiers
+   * (INTERACTIONS_VERIFIER_SECRETS): a binding's `secretEnv` may name only these.
+   */
+  readonly verifierSecretNames: readonly string[];
+  /**
+   * The value of a declared verifier variable, read from the environment at start; undefined
+   * for any other name or when it is unset or empty. A function, so values never serialize.
    */
   readonly secret: (name: string) => string | undefined;
 }
@@ -76,89 +81,54 @@ function shown(value: string, max = 40): string {
 type Env = Record<string, string | undefined>;
 
 // ---------------------------------------------------------------------------------------------
-// Field schemas: each maps the raw variable (string | undefined) to its typed value.
+// Field schemas: each maps the raw variable (string | undefined) to its typed value. Every issue
+// carries its own one-line message; the value is echoed only where it cannot be a secret.
 
-const WHOLE = /^[0-9]+$/;
-
-function wholeNumber(def: number, min: number, max: number = Number.MAX_SAFE_INTEGER) {
-  const expected =
-    max === Number.MAX_SAFE_INTEGER
-      ? `a whole number of at least ${min}`
-      : `a whole number from ${min} to ${max}`;
-  return z
-    .string()
-    .optional()
-    .transform((raw, ctx): number => {
-      if (raw === undefined) return def;
-      const n = WHOLE.test(raw) ? Number(raw) : Number.NaN;
-      if (!Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `expected ${expected}, got ${shown(raw)}` });
-        return z.NEVER;
-      }
-      return n;
-    });
+/** An error message that quotes the offending value (`input` is the raw string or the number read from it). */
+function quoting(expected: string) {
+  return (issue: { input?: unknown }): string => `expected ${expected}, got ${shown(String(issue.input))}`;
 }
 
-const TRUE_WORDS = ['true', '1', 'yes'];
-const FALSE_WORDS = ['false', '0', 'no'];
-
-function flag(def: boolean) {
+function wholeNumber(def: number, min: number, max: number = Number.MAX_SAFE_INTEGER) {
+  const error = quoting(
+    max === Number.MAX_SAFE_INTEGER
+      ? `a whole number of at least ${min}`
+      : `a whole number from ${min} to ${max}`,
+  );
   return z
     .string()
-    .optional()
-    .transform((raw, ctx): boolean => {
-      if (raw === undefined) return def;
-      const word = raw.trim().toLowerCase();
-      if (TRUE_WORDS.includes(word)) return true;
-      if (FALSE_WORDS.includes(word)) return false;
-      ctx.addIssue({ code: 'custom', message: `expected true/false, 1/0 or yes/no, got ${shown(raw)}` });
-      return z.NEVER;
-    });
+    .regex(/^[0-9]+$/, { error })
+    .transform(Number)
+    .pipe(z.number().min(min, { error }).max(max, { error }))
+    .default(def);
+}
+
+function flag(def: boolean) {
+  const error = quoting('true/false, 1/0 or yes/no');
+  const words = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], error });
+  return z.string().trim().pipe(words).default(def);
 }
 
 const hostSchema = z
   .string()
-  .optional()
-  .transform((raw, ctx): string => {
-    if (raw === undefined) return '127.0.0.1';
-    if (raw === '' || /\s/.test(raw) || raw.length > 253) {
-      ctx.addIssue({ code: 'custom', message: `expected a host name or IP address, got ${shown(raw)}` });
-      return z.NEVER;
-    }
-    return raw;
-  });
+  .regex(/^\S{1,253}$/, { error: quoting('a host name or IP address') })
+  .default('127.0.0.1');
 
 const KEY_PREFIX_MAX = 100;
 const keyPrefixSchema = z
   .string()
-  .optional()
-  .transform((raw, ctx): string => {
-    if (raw === undefined) return 'interactions:';
-    if (raw === '' || /\s/.test(raw) || [...raw].length > KEY_PREFIX_MAX) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected a non-empty prefix without whitespace, at most ${KEY_PREFIX_MAX} characters, got ${shown(raw)}`,
-      });
-      return z.NEVER;
-    }
-    return raw;
-  });
+  // `u`: the length counts code points.
+  .regex(new RegExp(`^\\S{1,${KEY_PREFIX_MAX}}$`, 'u'), {
+    error: quoting(`a non-empty prefix without whitespace, at most ${KEY_PREFIX_MAX} characters`),
+  })
+  .default('interactions:');
 
 const logLevelSchema = z
   .string()
-  .optional()
-  .transform((raw, ctx): LogLevel => {
-    if (raw === undefined) return 'info';
-    const level = LOG_LEVELS.find((l) => l === raw.trim().toLowerCase());
-    if (level === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected one of ${LOG_LEVELS.join(', ')}, got ${shown(raw)}`,
-      });
-      return z.NEVER;
-    }
-    return level;
-  });
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(LOG_LEVELS, { error: quoting(`one of ${LOG_LEVELS.join(', ')}`) }))
+  .default('info');
 
 /** Control characters and whitespace have no place in a URL given in the environment. */
 const URL_NOISE = /[\s\p{Cc}]/u;
@@ -167,92 +137,97 @@ const URL_NOISE = /[\s\p{Cc}]/u;
  * An optional URL setting: unset or empty is null; otherwise `check` judges the parsed URL and
  * returns the value to keep or the reason to refuse it. The value itself is never echoed.
  */
-function urlSetting(
-  expected: string,
-  check: (url: URL, raw: string, fail: (why: string) => never) => string,
-) {
+function urlSetting(expected: string, check: (url: URL, raw: string) => { keep: string } | string) {
   return z
     .string()
     .optional()
     .transform((raw, ctx): string | null => {
       if (raw === undefined || raw === '') return null;
-      const fail = (why: string): never => {
-        ctx.addIssue({ code: 'custom', message: `expected ${expected} (${why})` });
-        return z.NEVER;
-      };
-      if (URL_NOISE.test(raw)) return fail('it contains whitespace or control characters');
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return fail('not a valid URL');
-      }
-      return check(url, raw, fail);
+      const noisy = URL_NOISE.test(raw);
+      const url = noisy ? null : URL.parse(raw);
+      const verdict = url
+        ? check(url, raw)
+        : noisy
+          ? 'it contains whitespace or control characters'
+          : 'not a valid URL';
+      if (typeof verdict !== 'string') return verdict.keep;
+      ctx.addIssue({ code: 'custom', message: `expected ${expected} (${verdict})` });
+      return z.NEVER;
     });
 }
 
 // The Redis URL may carry a password, so its value is never echoed.
-const redisUrlSchema = urlSetting('a redis:// or rediss:// URL', (url, raw, fail) => {
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return fail('wrong scheme');
-  if (url.hostname === '') return fail('no host');
-  return raw;
+const redisUrlSchema = urlSetting('a redis:// or rediss:// URL', (url, raw) => {
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return 'wrong scheme';
+  if (url.hostname === '') return 'no host';
+  return { keep: raw };
 });
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 // The value is not echoed either: it could carry userinfo, which is refused but might be a secret.
-const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.example', (url, raw, fail) => {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('the scheme must be https');
+const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.example', (url, raw) => {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'the scheme must be https';
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.includes(url.hostname)) {
-    return fail('http:// is allowed only for localhost, 127.0.0.1 and [::1]');
+    return 'http:// is allowed only for localhost, 127.0.0.1 and [::1]';
   }
-  if (url.username !== '' || url.password !== '' || raw.includes('@')) return fail('no user@ part allowed');
+  if (url.username !== '' || url.password !== '' || raw.includes('@')) return 'no user@ part allowed';
   // `?` and `#` are checked on the raw text too: the parser drops an empty query or fragment.
-  if (url.search !== '' || raw.includes('?')) return fail('no query allowed');
-  if (url.hash !== '' || raw.includes('#')) return fail('no fragment allowed');
-  if (url.pathname !== '/') return fail('no path allowed');
+  if (url.search !== '' || raw.includes('?')) return 'no query allowed';
+  if (url.hash !== '' || raw.includes('#')) return 'no fragment allowed';
+  if (url.pathname !== '/') return 'no path allowed';
   // `origin` is the normalized form: lowercase host, default port dropped, no trailing slash.
-  return url.origin;
+  return { keep: url.origin };
 });
+
+const ORIGINS_EXPECTED = 'expected * or a comma list of origins such as https://app.example';
+/** An origin exactly as the browser sends it: http(s), no path, no trailing slash. */
+const origin = z.string().refine((item) => {
+  const url = URL.parse(item);
+  return url !== null && (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === item;
+}, ORIGINS_EXPECTED);
 
 /**
  * Browser origins allowed to call /graphql from another site: a comma list of origins, or
- * `*`. Unset: none (the inbox is served from the same origin and needs no CORS).
+ * `*`. Unset or blank: none (the inbox is served from the same origin and needs no CORS).
  */
 const corsOriginsSchema = z
   .string()
-  .optional()
-  .transform((raw, ctx): readonly string[] => {
-    if (raw === undefined || raw.trim() === '') return [];
-    const items = raw.split(',').map((s) => s.trim());
-    if (items.length === 1 && items[0] === '*') return ['*'];
-    for (const item of items) {
-      let url: URL | null = null;
-      try {
-        url = new URL(item);
-      } catch {
-        url = null;
-      }
-      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== item) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'expected * or a comma list of origins such as https://app.example',
-        });
-        return z.NEVER;
-      }
-    }
-    return items;
-  });
+  .transform((raw) => (raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim())))
+  .pipe(z.union([z.tuple([z.literal('*')]), z.array(origin)], { error: ORIGINS_EXPECTED }))
+  .default([]);
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+/**
+ * The variables verifiers may read: a comma list of names; blank: none. The server's own
+ * settings can never be declared (they hold keys and the Redis password).
+ */
+const verifierSecretsSchema = z
+  .string()
+  .transform((raw) => (raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim())))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(ENV_NAME, {
+          error: quoting('a comma list of environment variable names (letters, digits, _)'),
+        })
+        .refine((name) => !OWN_SETTINGS.has(name), {
+          error: (issue) =>
+            `${String(issue.input)} is one of the server's own settings, not a verifier secret`,
+        }),
+    ),
+  )
+  .default([]);
+
+/** A file path; empty counts as unset. */
 const optionalPath = z
   .string()
   .optional()
-  .transform((raw): string | null => (raw === undefined || raw === '' ? null : raw));
+  .transform((raw) => raw || null);
 
-const optionalText = z
-  .string()
-  .optional()
-  .transform((raw): string | null => (raw === undefined ? null : raw));
+const optionalText = z.string().nullable().default(null);
 
 /** The variables, in the order they are checked (the first invalid one is reported). */
 const envSchema = z.object({
@@ -277,7 +252,11 @@ const envSchema = z.object({
   INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
   INTERACTIONS_GRAPHIQL: flag(false),
   INTERACTIONS_GRAPHQL_STREAM: flag(false),
+  INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
 });
+
+/** Every variable this module reads: none of them may be handed to a verifier. */
+const OWN_SETTINGS: ReadonlySet<string> = new Set(Object.keys(envSchema.shape));
 
 // ---------------------------------------------------------------------------------------------
 // Files and structured values.
@@ -344,20 +323,38 @@ function loadDoorPolicy(file: string | null, readFile: (path: string) => string)
 
 // ---------------------------------------------------------------------------------------------
 
+/** Copies only the declared variables, so nothing else in the environment is reachable. */
+function secretLookup(env: Env, names: readonly string[]): (name: string) => string | undefined {
+  const copy = new Map<string, string>();
+  for (const name of names) {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value) copy.set(name, value);
+  }
+  return (name) => copy.get(name);
+}
+
+/**
+ * Settings that are valid but probably not what the operator meant: said once at start, as
+ * warnings, so they are seen before they bite.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.redisUrl !== null && config.accessControl && config.principals.length === 0) {
+    warnings.push(
+      'INTERACTIONS_REDIS_URL is set but no API keys are configured: every instance mints its own ' +
+        'one-off admin key, which the other instances refuse; set INTERACTIONS_API_KEYS (or ' +
+        'INTERACTIONS_API_KEYS_FILE) when several instances share this Redis',
+    );
+  }
+  return warnings;
+}
+
 /**
  * Reads every setting from `env` (the caller passes `process.env`). Files named by
  * INTERACTIONS_API_KEYS_FILE and INTERACTIONS_ACCESS_POLICY_FILE are read with `readFile`
  * (default: UTF-8 from disk). Returns a frozen Config; throws ConfigError on the first invalid
  * setting.
  */
-/** Names a verifier may never read, whatever its config says. */
-const NOT_SECRETS = new Set(['INTERACTIONS_API_KEYS', 'INTERACTIONS_API_KEYS_FILE']);
-
-function secretLookup(env: Env): (name: string) => string | undefined {
-  const copy = new Map(Object.entries(env).filter(([k, v]) => v !== undefined && !NOT_SECRETS.has(k)));
-  return (name) => copy.get(name);
-}
-
 export function loadConfig(
   env: Env,
   readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
@@ -367,7 +364,7 @@ export function loadConfig(
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     // A non-string value cannot come from a real environment; report it without the value.
-    const problem = issue?.code === 'custom' ? issue.message : 'expected a string';
+    const problem = issue?.code === 'invalid_type' ? 'expected a string' : (issue?.message ?? 'invalid');
     throw new ConfigError(variable, problem);
   }
   const e = parsed.data;
@@ -389,7 +386,8 @@ export function loadConfig(
     doorPolicy,
     logLevel: e.LOG_LEVEL,
     reaperIntervalMs: e.INTERACTIONS_REAPER_INTERVAL_MS,
-    secret: secretLookup(env),
+    verifierSecretNames: Object.freeze([...new Set(e.INTERACTIONS_VERIFIER_SECRETS)]),
+    secret: secretLookup(env, e.INTERACTIONS_VERIFIER_SECRETS),
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
     corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
     trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,

@@ -1,6 +1,15 @@
 // `npm start`: read the settings once, start the server, stop cleanly on SIGINT/SIGTERM.
-import { ConfigError, loadConfig } from './config.ts';
+import type { DestinationStream } from 'pino';
+import { ConfigError, configWarnings, loadConfig } from './config.ts';
 import { createLogger, createServer, StartupError } from './server.ts';
+
+/** In a terminal, log lines are made readable; anywhere else they stay JSON for the collector. */
+async function logDestination(): Promise<DestinationStream | undefined> {
+  if (!process.stdout.isTTY) return undefined;
+  // Loaded only here: a deployment never pays for it.
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -13,7 +22,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, await logDestination());
+  for (const warning of configWarnings(config)) logger.warn(warning);
   let server: Awaited<ReturnType<typeof createServer>>;
   try {
     server = await createServer(config, logger);

@@ -44,12 +44,13 @@ async function checkRedisVersion(redis: Redis): Promise<void> {
   }
 }
 
-export function createLogger(level: string): pino.Logger {
-  return pino({
+export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
+  const options: pino.LoggerOptions = {
     level,
     // Belt and braces: credentials never reach a log line even if a header is logged.
     redact: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.apiKey', '*.ticket'],
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export interface ServerPlugins {
@@ -97,7 +98,7 @@ export async function createServer(
     const engine = createInteractions({
       store,
       logger,
-      verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config.secret),
+      verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config),
       ...(plugins.channels ? { channels: plugins.channels } : {}),
       settings: {
         answerTimeoutSeconds: config.answerTimeoutSeconds,

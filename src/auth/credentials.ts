@@ -1,6 +1,8 @@
 // Where a caller's key rides (API.md §2): `Authorization: Bearer <key>` or `X-Api-Key: <key>`.
 
-export type HeaderBag = Record<string, string | string[] | undefined>;
+import type { HeaderBag } from '../domain/values.ts';
+
+export type { HeaderBag };
 
 const BEARER = /^bearer +(\S+)$/i;
 const BARE_KEY = /^\S+$/;

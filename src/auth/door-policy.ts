@@ -1,4 +1,5 @@
 // Which doors are public (API.md §6). Publicness is configuration, not route code.
+import { isPlainObject } from '../domain/values.ts';
 
 export const DOORS = ['graphql', 'stream', 'answer', 'callback', 'inbox', 'health', 'mcp'] as const;
 export type Door = (typeof DOORS)[number];
@@ -28,10 +29,6 @@ function isDoor(name: string): name is Door {
 
 function isAccess(value: unknown): value is DoorAccess {
   return typeof value === 'string' && (DOOR_ACCESS as readonly string[]).includes(value);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

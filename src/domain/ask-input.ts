@@ -3,7 +3,7 @@
 // BAD_USER_INPUT with a `field` under `input.`.
 import { type ZodType, z } from 'zod';
 import { badInput, isDomainError } from './errors.ts';
-import { compileJsonSchema, isJsonValue, isPlainObject } from './json-schema.ts';
+import { compileJsonSchema, isJsonValue } from './json-schema.ts';
 import {
   exceedsChars,
   isBlank,
@@ -27,6 +27,7 @@ import {
   type MediaItem,
   type VerifierBinding,
 } from './question.ts';
+import { clip, isPlainObject, own } from './values.ts';
 
 export interface AskContext {
   verifiers: ReadonlySet<string>;
@@ -79,21 +80,12 @@ const FIELD_TYPES = {
 type FieldName = keyof typeof FIELD_TYPES;
 const FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(FIELD_TYPES));
 
-function clip(s: string, max: number): string {
-  const chars = [...s.slice(0, max * 2)];
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : s;
-}
-
 function pathOf(base: string, path: readonly PropertyKey[]): string {
   let out = base;
   for (const seg of path) {
     out += typeof seg === 'number' ? `[${seg}]` : `.${clip(String(seg), KEY_SHOWN_MAX)}`;
   }
   return out;
-}
-
-function own(raw: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(raw, key) ? raw[key] : undefined;
 }
 
 /** Type-checks one field with zod and maps the first issue to `input.<field>[…]`. */

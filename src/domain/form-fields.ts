@@ -32,7 +32,13 @@ export function formFieldsToJson(schema: JsonObject, form: URLSearchParams): Jso
   const out: JsonObject = {};
   for (const [name, value] of form) {
     if (value === '' || Object.hasOwn(out, name)) continue;
-    out[name] = coerce(value, typeOf(Object.hasOwn(props, name) ? props[name] : undefined));
+    // Defined, not assigned: a field named `__proto__` must become an own property like any other.
+    Object.defineProperty(out, name, {
+      value: coerce(value, typeOf(Object.hasOwn(props, name) ? props[name] : undefined)),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

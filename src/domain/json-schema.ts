@@ -6,8 +6,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { badInput, type DomainError, isDomainError } from './errors.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
-import { linearRegExp } from './linear-regexp.ts';
+import { linearRegExp, PATTERN_WORK_MAX, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
+import { uniqueItemsKeyword } from './unique-items.ts';
+import { clip, isPlainObject } from './values.ts';
 
 export type SchemaDraft = '2020-12' | 'draft-07';
 
@@ -40,6 +42,9 @@ const AJV_OPTIONS: Options = {
   allErrors: false,
   addUsedSchema: false,
   coerceTypes: false,
+  // `required: ["__proto__"]` (or "constructor", "toString") must not be met by {} through
+  // inherited properties: only own properties count.
+  ownProperties: true,
   useDefaults: false,
   removeAdditional: false,
   validateSchema: true,
@@ -64,6 +69,8 @@ function ajvFor(draft: SchemaDraft): AjvInstance {
   if (!slot.ajv || slot.compiles >= COMPILES_PER_INSTANCE) {
     const ajv = draft === 'draft-07' ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
     addFormats(ajv);
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword(uniqueItemsKeyword);
     slot.ajv = ajv;
     slot.compiles = 0;
   }
@@ -82,11 +89,8 @@ function remember(key: string, compiled: CompiledSchema): void {
   }
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+// Re-exported for the modules that already import it from here; defined once in values.ts.
+export { isPlainObject };
 
 /**
  * Nesting depth of a JSON-like value: a scalar is 0, `{}` and `[]` are 1, `[[1]]` is 2.
@@ -147,11 +151,6 @@ function draftOf(schema: JsonObject, field: string): SchemaDraft {
   throw badInput('$schema must name draft 2020-12 or draft-07', field);
 }
 
-function clip(message: string): string {
-  const chars = [...message.slice(0, MESSAGE_MAX * 2)];
-  return chars.length > MESSAGE_MAX ? `${chars.slice(0, MESSAGE_MAX).join('')}…` : message;
-}
-
 /**
  * Checks and compiles a caller-supplied JSON Schema. Throws BAD_USER_INPUT at `field` when it is
  * not a JSON object, is over 64 KiB serialized, names an unsupported draft, fails its meta-schema
@@ -194,7 +193,7 @@ function compile(schema: unknown, field: string): CompiledSchema {
     validate = ajv.compile(copy);
   } catch (err) {
     const detail = err instanceof Error ? err.message : 'invalid schema';
-    throw badInput(clip(`schema does not compile: ${detail}`), field);
+    throw badInput(clip(`schema does not compile: ${detail}`, MESSAGE_MAX), field);
   } finally {
     try {
       ajv.removeSchema(copy);
@@ -211,8 +210,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 const SEGMENT_MAX = 64;
 
 function keySegment(key: string): string {
-  const chars = [...key.slice(0, SEGMENT_MAX * 2)];
-  const shown = chars.length > SEGMENT_MAX ? `${chars.slice(0, SEGMENT_MAX).join('')}…` : key;
+  const shown = clip(key, SEGMENT_MAX);
   return IDENTIFIER.test(shown) ? `.${shown}` : `[${JSON.stringify(shown)}]`;
 }
 
@@ -260,8 +258,14 @@ export function validateAgainst(compiled: CompiledSchema, value: unknown, fieldR
 function check(compiled: CompiledSchema, value: unknown, fieldRoot: string): void {
   let ok: boolean;
   try {
-    ok = compiled.validate(value) === true;
-  } catch {
+    ok = withPatternBudget(() => compiled.validate(value) === true);
+  } catch (err) {
+    if (err instanceof PatternBudgetExceeded) {
+      throw badInput(
+        `the strings to match against the schema's patterns are too long (limit: ${PATTERN_WORK_MAX} characters × compiled pattern size, in total)`,
+        fieldRoot,
+      );
+    }
     throw badInput('value cannot be validated against the schema', fieldRoot);
   }
   if (ok) return;
@@ -274,7 +278,7 @@ function check(compiled: CompiledSchema, value: unknown, fieldRoot: string): voi
     field = fieldRoot;
   }
   const what = first.keyword === 'required' ? 'is required' : (first.message ?? 'is invalid');
-  throw badInput(clip(`${field} ${what}`), field);
+  throw badInput(clip(`${field} ${what}`, MESSAGE_MAX), field);
 }
 
 /** Re-throws anything that is not a DomainError as BAD_USER_INPUT at `field`. */

@@ -12,6 +12,7 @@ import {
   MEDIA_URL_MAX_CHARS,
 } from './limits.ts';
 import { MEDIA_KINDS, type MediaItem, type MediaKind } from './question.ts';
+import { clip, own } from './values.ts';
 
 export type WebScheme = 'http' | 'https';
 
@@ -30,11 +31,6 @@ const IPV6_CHARS = /^\[[0-9A-Fa-f:.]+\]$/;
 const BASE64_CHAR = /^[A-Za-z0-9+/]*$/;
 const NON_ASCII = /[^\p{ASCII}]/u;
 const KEY_SHOWN_MAX = 64;
-
-function shownKey(key: string): string {
-  const chars = [...key.slice(0, KEY_SHOWN_MAX * 2)];
-  return chars.length > KEY_SHOWN_MAX ? `${chars.slice(0, KEY_SHOWN_MAX).join('')}…` : key;
-}
 
 /** WHATWG's "ends in a number": such hosts are parsed as IPv4, so they must be a real one. */
 function endsInNumber(host: string): boolean {
@@ -165,23 +161,19 @@ function validateCaption(raw: unknown, field: string): string | undefined {
   return raw;
 }
 
-function ownValue(obj: object, key: string): unknown {
-  return Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
 function validateItem(raw: unknown, field: string): MediaItem {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw badInput('media item must be an object', field);
   }
   for (const key of Object.keys(raw)) {
-    if (!ITEM_KEYS.has(key)) throw badInput('unknown field', `${field}.${shownKey(key)}`);
+    if (!ITEM_KEYS.has(key)) throw badInput('unknown field', `${field}.${clip(key, KEY_SHOWN_MAX)}`);
   }
-  const kind = ownValue(raw, 'kind');
+  const kind = own(raw, 'kind');
   if (typeof kind !== 'string' || !(MEDIA_KINDS as readonly string[]).includes(kind)) {
     throw badInput('kind must be IMAGE or LINK', `${field}.kind`);
   }
-  const url = validateUrl(ownValue(raw, 'url'), kind as MediaKind, `${field}.url`);
-  const caption = validateCaption(ownValue(raw, 'caption'), `${field}.caption`);
+  const url = validateUrl(own(raw, 'url'), kind as MediaKind, `${field}.url`);
+  const caption = validateCaption(own(raw, 'caption'), `${field}.caption`);
   return caption === undefined ? { kind: kind as MediaKind, url } : { kind: kind as MediaKind, url, caption };
 }
 

@@ -2,7 +2,9 @@
 // adapts the registries to these shapes, so the engine depends on no plugin code.
 import type { QuestionRecord } from '../domain/question.ts';
 
-export type HeaderBag = Record<string, string | string[] | undefined>;
+import type { HeaderBag } from '../domain/values.ts';
+
+export type { HeaderBag };
 
 export type VerifyOutcome = 'ok' | 'failed' | 'unavailable';
 

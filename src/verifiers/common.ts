@@ -3,6 +3,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badInput, isDomainError } from '../domain/errors.ts';
+import { clip, isPlainObject, own } from '../domain/values.ts';
 import { VerificationFailed, VerifierUnavailable, type VerifyRequest } from './types.ts';
 
 type VerifyHeaders = VerifyRequest['headers'];
@@ -19,28 +20,16 @@ const KEY_SHOWN_MAX = 64;
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 const SHA256_PREFIX = 'sha256=';
 
-function clip(s: string, max: number): string {
-  const chars = [...s.slice(0, max * 2)];
-  return chars.length > max ? `${chars.slice(0, max).join('')}…` : s;
-}
-
 /** The config must be a plain object holding only `allowed` keys. */
 export function checkShape(config: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw badInput('verifier config must be an object', CONFIG_FIELD);
-  }
-  const record = config as Record<string, unknown>;
+  if (!isPlainObject(config)) throw badInput('verifier config must be an object', CONFIG_FIELD);
+  const record = config;
   for (const key of Object.keys(record)) {
     if (!allowed.includes(key)) {
       throw badInput('unknown verifier config key', `${CONFIG_FIELD}.${clip(key, KEY_SHOWN_MAX)}`);
     }
   }
   return record;
-}
-
-/** An own property, or undefined (never one inherited from the prototype). */
-export function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** An optional option: absent means `fallback`; an explicit `null` is a value, and is refused by its check. */

@@ -35,6 +35,7 @@ for (const store of ['memory', 'redis'] as const) {
         store,
         env: {
           CB_TEST_SECRET: SECRET,
+          INTERACTIONS_VERIFIER_SECRETS: 'CB_TEST_SECRET,CB_TEST_UNSET_SECRET',
           INTERACTIONS_RETENTION_SECONDS: '1',
           INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000',
         },

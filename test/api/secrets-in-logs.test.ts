@@ -24,6 +24,7 @@ describe('logs', () => {
         INTERACTIONS_REDIS_URL: inject('redisUrl'),
         INTERACTIONS_KEY_PREFIX: uniquePrefix(),
         INTERACTIONS_PUBLIC_BASE_URL: 'http://127.0.0.1:4000',
+        INTERACTIONS_VERIFIER_SECRETS: 'UNSET_FOR_THIS_TEST',
       }),
       port: 0,
     };

@@ -51,6 +51,7 @@ describe('askExternal against a real server', () => {
         PORT: String(port),
         INTERACTIONS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
         PROVIDER_WEBHOOK_SECRET: SECRET,
+        INTERACTIONS_VERIFIER_SECRETS: 'PROVIDER_WEBHOOK_SECRET',
       },
     });
     agent = clientAs(t.url, 'agent');

@@ -54,6 +54,7 @@ export async function startInboxServer(o: ServerOptions = {}): Promise<RunningSe
     INTERACTIONS_PUBLIC_BASE_URL: url,
     INTERACTIONS_REDIS_URL: inject('redisUrl'),
     INTERACTIONS_REAPER_INTERVAL_MS: '100',
+    INTERACTIONS_VERIFIER_SECRETS: 'INBOX_E2E_SECRET',
     LOG_LEVEL: 'silent',
   });
   const server = await createServer(config, createLogger('silent'));

@@ -18,6 +18,7 @@ describe('examples/external-signing.ts', () => {
         PORT: String(port),
         INTERACTIONS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
         DEMO_SIGNING_SECRET: SECRET,
+        INTERACTIONS_VERIFIER_SECRETS: 'DEMO_SIGNING_SECRET',
       },
     });
     await t.listen();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type AnswerTarget, jsonDepth, validateAnswer } from '../../src/domain/answer.ts';
+import { callbackPayload } from '../../src/domain/callback-payload.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { ANSWER_TEXT_MAX_CHARS, JSON_MAX_DEPTH } from '../../src/domain/limits.ts';
 import { expectBad } from '../support/domain-errors.ts';
@@ -208,5 +209,46 @@ describe('validateAnswer: never throws anything but BAD_USER_INPUT', () => {
       { requiredKeys: [] },
     );
     fc.assert(fc.property(form, (a) => check(FORM, a)));
+  });
+});
+
+describe('validateAnswer: only own properties meet `required`', () => {
+  const inherited: AnswerTarget = {
+    format: 'FORM',
+    options: null,
+    // Parsed, not written as a literal: in a literal `__proto__:` would set the prototype.
+    schema: JSON.parse(
+      '{"type": "object", "required": ["__proto__", "constructor", "toString"], "properties": {"__proto__": {"type": "string"}, "constructor": {"type": "string"}}}',
+    ),
+  };
+
+  it('refuses {} (every object inherits __proto__, constructor and toString)', () => {
+    expectBad(() => validateAnswer(inherited, {}), 'answer.__proto__');
+    expectBad(() => validateAnswer({ ...inherited, format: 'EXTERNAL' }, {}), 'answer.__proto__');
+  });
+
+  it('accepts the properties when they are really given (as JSON.parse makes them)', () => {
+    const given = JSON.parse('{"__proto__": "a", "constructor": "b", "toString": "c"}');
+    expect(validateAnswer(inherited, given)).toBe(given);
+    expectBad(
+      () => validateAnswer(inherited, JSON.parse('{"__proto__": "a", "toString": "c"}')),
+      'answer.constructor',
+    );
+  });
+
+  it('the callback door: an empty JSON body and the form page are held to the same rule', () => {
+    const external = { ...inherited, format: 'EXTERNAL' as const };
+    const empty = callbackPayload(external, Buffer.from('{}'), {});
+    expectBad(() => validateAnswer(external, empty), 'answer.__proto__');
+    const query = callbackPayload(external, Buffer.alloc(0), {});
+    expectBad(() => validateAnswer(external, query), 'answer.__proto__');
+    // The form page posts fields form-encoded; `__proto__` must arrive as a field, not vanish.
+    const form = (body: string) =>
+      callbackPayload(inherited, Buffer.from(body), {}, 'application/x-www-form-urlencoded');
+    expectBad(() => validateAnswer(inherited, form('toString=c')), 'answer.__proto__');
+    const full = form('__proto__=a&constructor=b&toString=c');
+    expect(Object.hasOwn(full as object, '__proto__')).toBe(true);
+    expect(validateAnswer(inherited, full)).toBe(full);
+    expect(Object.getPrototypeOf(full)).toBe(Object.prototype);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/app/config.ts';
+import { ConfigError, configWarnings, loadConfig } from '../../src/app/config.ts';
 import { DEFAULT_DOOR_POLICY } from '../../src/auth/door-policy.ts';
 
 const SECRET = 'super-secret-key-0123456789';
@@ -55,6 +55,7 @@ describe('defaults', () => {
       reaperIntervalMs: 1000,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
+      verifierSecretNames: [],
       corsOrigins: [],
       trustProxyHops: 0,
       graphiql: false,
@@ -72,13 +73,46 @@ describe('defaults', () => {
     }
   });
 
-  it('looks verifier secrets up by name, but never the API keys', () => {
+  it('looks up only the verifier secrets the operator declared', () => {
     const keys = JSON.stringify([{ id: 'a', key: SECRET, roles: ['agent'] }]);
-    const c = loadConfig({ HOOK_SECRET: 'shh-123', INTERACTIONS_API_KEYS: keys });
+    const c = loadConfig({
+      HOOK_SECRET: 'shh-123',
+      OTHER: 'not-declared',
+      EMPTY_ONE: '',
+      INTERACTIONS_API_KEYS: keys,
+      INTERACTIONS_VERIFIER_SECRETS: ' HOOK_SECRET, NOT_SET,EMPTY_ONE,HOOK_SECRET ',
+    });
+    expect(c.verifierSecretNames).toEqual(['HOOK_SECRET', 'NOT_SET', 'EMPTY_ONE']);
     expect(c.secret('HOOK_SECRET')).toBe('shh-123');
     expect(c.secret('NOT_SET')).toBeUndefined();
+    expect(c.secret('EMPTY_ONE')).toBeUndefined();
+    expect(c.secret('OTHER')).toBeUndefined();
     expect(c.secret('INTERACTIONS_API_KEYS')).toBeUndefined();
     expect(JSON.stringify(c)).not.toContain('shh-123');
+    expect(Object.isFrozen(c.verifierSecretNames)).toBe(true);
+  });
+
+  it('declares no verifier secret by default or when blank', () => {
+    const c = loadConfig({ HOOK_SECRET: 'shh-123', INTERACTIONS_VERIFIER_SECRETS: '  ' });
+    expect(c.verifierSecretNames).toEqual([]);
+    expect(c.secret('HOOK_SECRET')).toBeUndefined();
+  });
+
+  it.each([
+    ['a name with a dash', 'HOOK-SECRET'],
+    ['an empty item', 'A,,B'],
+    ['a name starting with a digit', '1SECRET'],
+    ['a name of 129 characters', `A${'B'.repeat(128)}`],
+    ['an API key setting', 'INTERACTIONS_API_KEYS'],
+    ['the Redis URL', 'HOOK,INTERACTIONS_REDIS_URL'],
+    ['the list itself', 'INTERACTIONS_VERIFIER_SECRETS'],
+  ])('refuses INTERACTIONS_VERIFIER_SECRETS with %s', (_what, raw) => {
+    failure({ INTERACTIONS_VERIFIER_SECRETS: raw }, 'INTERACTIONS_VERIFIER_SECRETS');
+  });
+
+  it('accepts a name of 128 characters', () => {
+    const name = `A${'B'.repeat(127)}`;
+    expect(loadConfig({ INTERACTIONS_VERIFIER_SECRETS: name }).verifierSecretNames).toEqual([name]);
   });
 
   it('returns a frozen object', () => {
@@ -481,5 +515,33 @@ describe('INTERACTIONS_ACCESS_POLICY_FILE', () => {
       { INTERACTIONS_ACCESS_POLICY_FILE: path.join(tmp, 'nope.yaml') },
       'INTERACTIONS_ACCESS_POLICY_FILE',
     );
+  });
+});
+
+describe('configWarnings', () => {
+  const keys = JSON.stringify([{ id: 'a', key: SECRET, roles: ['agent'] }]);
+  const redis = 'redis://127.0.0.1:6379';
+
+  it('warns when instances on one Redis would each mint a different admin key', () => {
+    const [warning, ...rest] = configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: redis }));
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(/^INTERACTIONS_REDIS_URL is set but no API keys are configured/);
+    expect(warning).toContain('INTERACTIONS_API_KEYS');
+    expect(warning).not.toMatch(/[\r\n]/);
+  });
+
+  it('says nothing for one in-memory instance, with keys, or with access control off', () => {
+    expect(configWarnings(loadConfig({}))).toEqual([]);
+    expect(
+      configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: redis, INTERACTIONS_API_KEYS: keys })),
+    ).toEqual([]);
+    expect(
+      configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: redis, ACCESS_CONTROL_ENABLE: 'false' })),
+    ).toEqual([]);
+  });
+
+  it('never repeats the Redis URL (it may hold a password)', () => {
+    const url = 'redis://:hunter2hunter2@cache.example:6379';
+    expect(configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: url })).join(' ')).not.toContain('hunter2');
   });
 });

@@ -9,6 +9,7 @@ import {
   validateAgainst,
 } from '../../src/domain/json-schema.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES } from '../../src/domain/limits.ts';
+import { PATTERN_PROGRAM_MAX, PATTERN_WORK_MAX } from '../../src/domain/linear-regexp.ts';
 import { caught, expectBad } from '../support/domain-errors.ts';
 
 const F = 'input.schema';
@@ -344,5 +345,94 @@ describe('patterns run in linear time', () => {
     expect(() => validateAgainst(c, { zip: '1234x' }, 'answer')).toThrow(
       expect.objectContaining({ field: 'answer.zip' }),
     );
+  });
+});
+
+describe('pattern cost is bounded (a schema cannot freeze the server through the callback door)', () => {
+  const withPattern = (pattern: string) => ({
+    type: 'object',
+    properties: { v: { type: 'string', pattern } },
+    patternProperties: {},
+  });
+
+  it('refuses at ask time a pattern whose compiled program is too large', () => {
+    // Counted repetition multiplies the program: this one is ~10,000 instructions.
+    const err = caught(() => compileJsonSchema(withPattern('(.*){1,999}(.*){1,999}'), F));
+    expect(err.code).toBe('BAD_USER_INPUT');
+    expect(err.field).toBe(F);
+    expect(err.message).toMatch(/too complex/);
+    expectBad(() => compileJsonSchema({ type: 'object', patternProperties: { '(.*){1,999}': {} } }, F), F);
+  });
+
+  it(`accepts a program of exactly ${PATTERN_PROGRAM_MAX} instructions and refuses one more`, () => {
+    // Sizes as RE2 counts them: `(.*){1,199}` is 996, each literal adds one.
+    expect(PATTERN_PROGRAM_MAX).toBe(1000);
+    expect(() => compileJsonSchema(withPattern('(.*){1,199}abcd'), F)).not.toThrow();
+    expectBad(() => compileJsonSchema(withPattern('(.*){1,199}abcde'), F), F);
+  });
+
+  it('bounds the pattern work of one answer: at the budget it validates, one character past it is refused', () => {
+    // `^[a-z]*$` is 6 instructions; a test costs (length + 1) × 6.
+    const c = compileJsonSchema(withPattern('^[a-z]*$'), F);
+    const atBudget = Math.floor(PATTERN_WORK_MAX / 6) - 1;
+    expect(passes(c, { v: 'a'.repeat(atBudget) })).toBe(true);
+    const err = caught(() => validateAgainst(c, { v: 'a'.repeat(atBudget + 1) }, 'answer'));
+    expect(err.code).toBe('BAD_USER_INPUT');
+    expect(err.field).toBe('answer');
+    expect(err.message).toMatch(/patterns are too long/);
+  });
+
+  it('shares the budget across every string of the answer and resets it for the next one', () => {
+    const c = compileJsonSchema(
+      {
+        type: 'object',
+        properties: { vs: { type: 'array', items: { type: 'string', pattern: '^[a-z]*$' } } },
+      },
+      F,
+    );
+    const half = 'a'.repeat(Math.floor(PATTERN_WORK_MAX / 6 / 2));
+    expect(passes(c, { vs: [half] })).toBe(true);
+    expect(passes(c, { vs: [half, half, half] })).toBe(false);
+    expect(passes(c, { vs: [half] })).toBe(true);
+  });
+
+  it('the worst answer for the largest pattern stays within the budget (a 64 KiB string is refused unmatched)', () => {
+    const c = compileJsonSchema(withPattern('(.*){1,199}abcd'), F);
+    const err = caught(() => validateAgainst(c, { v: 'x'.repeat(65_536) }, 'answer'));
+    expect(err.message).toMatch(/patterns are too long/);
+    expect(passes(c, { v: `${'x'.repeat(400)}abcd` })).toBe(true);
+  });
+});
+
+describe('uniqueItems is linear and keeps JSON Schema equality', () => {
+  const c = compileJsonSchema(
+    { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } },
+    F,
+  );
+
+  it('finds duplicates by value, whatever the key order', () => {
+    const err = caught(() => validateAgainst(c, { xs: [{ a: 1, b: [2] }, 3, { b: [2], a: 1 }] }, 'answer'));
+    expect(err.field).toBe('answer.xs');
+    expect(err.message).toMatch(/duplicate items/);
+    expect(passes(c, { xs: [1, 1] })).toBe(false);
+    expect(passes(c, { xs: [null, null] })).toBe(false);
+  });
+
+  it('keeps values of different types or shapes apart', () => {
+    expect(passes(c, { xs: [1, '1', true, 'true', null, 'null', [1], [1, 1], { a: 1 }, { a: '1' }] })).toBe(
+      true,
+    );
+    expect(passes(c, { xs: [] })).toBe(true);
+  });
+
+  it('ignores uniqueItems: false', () => {
+    const loose = compileJsonSchema({ type: 'object', properties: { xs: { uniqueItems: false } } }, F);
+    expect(passes(loose, { xs: [1, 1] })).toBe(true);
+  });
+
+  it('checks 30,000 object items (pairwise comparison took seconds) and still finds the last duplicate', () => {
+    const xs = Array.from({ length: 30_000 }, (_, i) => ({ a: [1, 2, { b: 'p' }], i }));
+    expect(passes(c, { xs })).toBe(true);
+    expect(passes(c, { xs: [...xs, { i: 29_999, a: [1, 2, { b: 'p' }] }] })).toBe(false);
   });
 });

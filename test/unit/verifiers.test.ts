@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config.ts';
+import { verifierPort } from '../../src/app/verifier-port.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { githubVerifier } from '../../src/verifiers/github.ts';
 import { hmacSha256Verifier } from '../../src/verifiers/hmac-sha256.ts';
@@ -504,6 +506,56 @@ describe('properties', () => {
         expect((err as DomainError).field?.startsWith(F)).toBe(true);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('the verifier port: only declared variables', () => {
+  const config = loadConfig({
+    HOOK_SECRET: SECRET,
+    HOME: '/root',
+    INTERACTIONS_VERIFIER_SECRETS: 'HOOK_SECRET,DECLARED_UNSET',
+  });
+  const port = verifierPort(createVerifierRegistry(builtinVerifiers()), config);
+  const signed = (secretEnv: string) =>
+    port.verify(
+      'hmac-sha256',
+      { secretEnv },
+      { rawBody: BODY, headers: { 'x-signature-256': `sha256=${hex(SECRET, BODY)}` }, now: NOW },
+    );
+
+  it('accepts a declared variable at ask time and verifies with its value', () => {
+    expect(() => port.checkConfig('hmac-sha256', { secretEnv: 'HOOK_SECRET' })).not.toThrow();
+    expect(signed('HOOK_SECRET')).toBe('ok');
+  });
+
+  it.each(['HOME', 'PATH', 'INTERACTIONS_REDIS_URL', 'INTERACTIONS_API_KEYS', 'NOT_SET_ANYWHERE'])(
+    'refuses %s at ask time with BAD_USER_INPUT at input.verifier.config.secretEnv',
+    (name) => {
+      for (const verifier of ['hmac-sha256', 'stripe', 'github']) {
+        let caught: unknown;
+        try {
+          port.checkConfig(verifier, { secretEnv: name });
+        } catch (err) {
+          caught = err;
+        }
+        expect(caught).toBeInstanceOf(DomainError);
+        expect(caught).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.verifier.config.secretEnv' });
+      }
+    },
+  );
+
+  it('fails closed for a declared but unset variable, and an undeclared one never reads the environment', () => {
+    expect(signed('DECLARED_UNSET')).toBe('unavailable');
+    expect(signed('HOME')).toBe('unavailable');
+  });
+
+  it("keeps each verifier's own config errors first", () => {
+    expect(() => port.checkConfig('hmac-sha256', { secretEnv: 'not a name' })).toThrow(
+      expect.objectContaining({
+        field: 'input.verifier.config.secretEnv',
+        message: expect.stringMatching(/letters/),
+      }),
     );
   });
 });

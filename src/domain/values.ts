@@ -1,0 +1,30 @@
+// Small pure helpers over plain values, shared by the domain, the verifiers, auth and the engine,
+// so each has one definition and one behaviour.
+
+/** Request headers as Node gives them: lower-case names, repeated headers as arrays. */
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/**
+ * A plain object: not null, not an array, and made by `{}`, `JSON.parse` or
+ * `Object.create(null)`. Class instances and objects with another prototype are refused, so a
+ * value cannot smuggle inherited properties into a check.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** An own property, or undefined (never one inherited from the prototype, such as `__proto__`). */
+export function own(record: object, key: string): unknown {
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * `s` cut to at most `max` code points, with `…` when cut. Only the first `2 * max` UTF-16 units
+ * are looked at, so a huge string costs no more than a short one.
+ */
+export function clip(s: string, max: number): string {
+  const chars = [...s.slice(0, max * 2)];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : s;
+}
