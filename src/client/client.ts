@@ -3,6 +3,7 @@
 // ask never asks twice), then re-attaches with `awaitAnswer` across holds, dropped connections
 // and restarted server instances, backing off while the server cannot be reached.
 import type { z } from 'zod';
+import { backoffDelay, DEFAULT_RETRY, type RetryPolicy, sleep } from './backoff.ts';
 import {
   AnswerUnavailableError,
   BadUserInputError,
@@ -24,15 +25,7 @@ import {
   ClientViewerDocument,
 } from './generated/graphql.ts';
 import { subscribeInbox } from './inbox.ts';
-import {
-  backoffDelay,
-  DEFAULT_RETRY,
-  type FetchLike,
-  isTransient,
-  type RetryPolicy,
-  sleep,
-  Transport,
-} from './transport.ts';
+import { type FetchLike, isTransient, Transport } from './transport.ts';
 import type {
   AnswerOf,
   AnswerSchema,

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { InboxHistoryDocument } from '../../client/generated/graphql.ts';
 import { OUTCOME_LABEL } from '../lib/answers.ts';
-import { ApiError, isApiError, request } from '../lib/api.ts';
+import { failureText, isRefusedKey, type Transport } from '../lib/api.ts';
 import type { Question, Viewer } from '../lib/model.ts';
 import { timeOf } from '../lib/model.ts';
 import { formatWhen } from '../lib/time.ts';
@@ -51,12 +51,12 @@ function HistoryItem({ question: q, viewer }: { question: Question; viewer: View
 }
 
 export function History({
-  apiKey,
+  api,
   viewer,
   refreshKey,
   onUnauthorized,
 }: {
-  apiKey: string;
+  api: Transport;
   viewer: Viewer;
   /** Changes whenever a question resolves: the first page is read again. */
   refreshKey: number;
@@ -73,7 +73,7 @@ export function History({
       setLoading(true);
       setError(null);
       try {
-        const data = await request(InboxHistoryDocument, { first: PAGE_SIZE, after }, { key: apiKey });
+        const data = await api.request(InboxHistoryDocument, { first: PAGE_SIZE, after });
         if (mine !== generation.current) return;
         const items = data.questions.edges.map((e) => e.node);
         setPage((prev) => ({
@@ -87,16 +87,16 @@ export function History({
         }));
       } catch (err) {
         if (mine !== generation.current) return;
-        if (isApiError(err) && err.kind === 'unauthenticated') {
+        if (isRefusedKey(err)) {
           onUnauthorized();
           return;
         }
-        setError(err instanceof ApiError ? err.message : 'The history could not be read.');
+        setError(failureText(err, 'The history could not be read.'));
       } finally {
         if (mine === generation.current) setLoading(false);
       }
     },
-    [apiKey, onUnauthorized],
+    [api, onUnauthorized],
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the trigger, not an input
