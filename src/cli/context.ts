@@ -1,7 +1,7 @@
 // What every command needs from the program: the SDK client for the global --url/--key, and
 // printing as text or, with --json, as JSON.
 import type { Command } from 'commander';
-import { createInteractionsClient, type InteractionsClient } from '../client/index.ts';
+import { type ClientOptions, createInteractionsClient, type InteractionsClient } from '../client/index.ts';
 import type { CliIO } from './io.ts';
 import { parseUrl } from './parse.ts';
 
@@ -15,8 +15,8 @@ interface GlobalOptions {
 
 export interface CommandContext {
   io: CliIO;
-  /** The client for the command's --url and --key (or TAI_URL, TAI_API_KEY). */
-  clientOf(cmd: Command): InteractionsClient;
+  /** The client for the command's --url and --key (or TAI_URL, TAI_API_KEY), with any `extra` options. */
+  clientOf(cmd: Command, extra?: Omit<ClientOptions, 'url' | 'apiKey'>): InteractionsClient;
   /** Whether --json was given. */
   asJson(cmd: Command): boolean;
   /** `value` as JSON with --json, else `text()`. */
@@ -28,10 +28,10 @@ export function createCommandContext(io: CliIO): CommandContext {
   const asJson = (cmd: Command): boolean => globals(cmd).json === true;
   return {
     io,
-    clientOf(cmd) {
+    clientOf(cmd, extra = {}) {
       const g = globals(cmd);
       const url = g.url ?? io.env.TAI_URL ?? DEFAULT_URL;
-      return createInteractionsClient({ url: parseUrl(url), apiKey: g.key ?? io.env.TAI_API_KEY });
+      return createInteractionsClient({ ...extra, url: parseUrl(url), apiKey: g.key ?? io.env.TAI_API_KEY });
     },
     asJson,
     print(cmd, value, text) {

@@ -19,13 +19,35 @@ import { parseUrl } from './parse.ts';
 export { type CliIO, processIO } from './io.ts';
 export { DEFAULT_URL };
 
-/** Commands added with `addCommand` do not inherit settings: give every one the root's. */
+/** `tai interactions list`: the command's name under its parents. */
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Commands added with `addCommand` do not inherit settings: give every one the root's, and a
+ * one-line usage hint after a usage error instead of the whole help.
+ */
 function inheritSettings(parent: Command): void {
   for (const child of parent.commands) {
     child.copyInheritedSettings(parent);
+    child.showHelpAfterError(`Usage: ${pathOf(child)} ${child.usage()}  (more: ${pathOf(child)} --help)`);
     inheritSettings(child);
   }
 }
+
+/** Who may run what (API.md §2), said when the server answers FORBIDDEN. */
+const ROLE_NEEDED: Readonly<Record<string, string>> = {
+  'tai interactions ask': 'asking needs a key with the agent or admin role',
+  'tai interactions answer': 'answering needs a key with the operator or admin role',
+  'tai interactions cancel': 'cancelling needs the agent that asked, or the operator or admin role',
+  'tai interactions list': 'reading questions needs the agent, operator or admin role',
+  'tai interactions show': 'reading questions needs the agent, operator or admin role',
+  'tai interactions stream': 'the live feed needs the agent, operator or admin role',
+  'tai channels list': 'listing channels needs the agent, operator or admin role',
+};
 
 export function buildProgram(io: CliIO): Command {
   const ctx = createCommandContext(io);
@@ -35,7 +57,7 @@ export function buildProgram(io: CliIO): Command {
     )
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError()
+    .showHelpAfterError('(more: tai --help)')
     .configureHelp({ showGlobalOptions: true })
     .option('--url <url>', `server URL (env TAI_URL, default ${DEFAULT_URL})`, parseUrl)
     .option('--key <key>', 'API key (env TAI_API_KEY; prefer the variable: flags show in `ps`)')
@@ -57,17 +79,24 @@ export function buildProgram(io: CliIO): Command {
 /** Runs the CLI on `argv` (without node and the script); resolves with the exit code. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const program = buildProgram(io);
+  let ran = '';
+  program.hook('preAction', (_root, action) => {
+    ran = pathOf(action);
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version end here with 0; every other commander error is a usage error,
-      // already printed with the usage.
+      // already printed with a one-line usage hint.
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof InteractionsError) {
-      io.err(`error: ${err.code}: ${oneLineMessage(err.message)}${err.field ? ` (at ${err.field})` : ''}\n`);
+      const role = err.code === 'FORBIDDEN' && ROLE_NEEDED[ran] ? ` (${ROLE_NEEDED[ran]})` : '';
+      io.err(
+        `error: ${err.code}: ${oneLineMessage(err.message)}${err.field ? ` (at ${err.field})` : ''}${role}\n`,
+      );
       return 1;
     }
     if (err instanceof Error && err.name === 'ExitPromptError') {

@@ -150,7 +150,12 @@ async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
   if (input.timeoutSeconds !== undefined) wire.timeoutSeconds = input.timeoutSeconds;
   if (input.sensitive !== undefined) wire.sensitive = input.sensitive;
   let parser: z.ZodType | null = null;
-  if (input.format === 'SELECT') wire.options = [...input.options];
+  // Sent as given (or left out): the server says what is wrong with it (BAD_USER_INPUT at
+  // input.options), rather than the SDK failing on a JavaScript caller's missing list.
+  if (input.format === 'SELECT' && input.options !== undefined) {
+    const options: unknown = input.options;
+    wire.options = Array.isArray(options) ? [...options] : (options as string[]);
+  }
   if (input.format === 'FORM' || input.format === 'EXTERNAL') {
     if (input.schema !== undefined) {
       wire.schema = await toJsonSchema(input.schema);

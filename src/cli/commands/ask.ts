@@ -19,7 +19,11 @@ interface AskOptions {
   sensitive?: boolean;
   idempotencyKey?: string;
   wait: boolean;
+  retryFor: number;
 }
+
+/** How long an unreachable server is retried before the ask gives up (once asked, until its deadline). */
+const DEFAULT_RETRY_FOR_SECONDS = 10;
 
 /** The SDK's input for the options given (only those given). */
 function askInput(text: string, o: AskOptions): AskInput {
@@ -60,8 +64,21 @@ export function askCommand(ctx: CommandContext): Command {
     .option('--sensitive', 'the answer is shown to the asker only, once')
     .option('--idempotency-key <key>', 'retrying with the same key attaches to the same question')
     .option('--no-wait', 'print the question and return at once')
+    .option(
+      '--retry-for <seconds>',
+      'give up on an unreachable server after this long (0 to 3600; a question already asked is waited for until its deadline)',
+      parseWhole(0, 3600),
+      DEFAULT_RETRY_FOR_SECONDS,
+    )
     .action(async (text: string, o: AskOptions, cmd: Command) => {
-      const client = ctx.clientOf(cmd);
+      // Every retry is said on stderr, so a server that is down never looks like a silent hang.
+      const client = ctx.clientOf(cmd, {
+        retry: { giveUpAfterMs: o.retryFor * 1000 },
+        onRetry: (err, delayMs) => {
+          const why = err instanceof Error ? err.message : String(err);
+          io.err(`(${why}; retrying in ${(delayMs / 1000).toFixed(1)} s)\n`);
+        },
+      });
       const asJson = ctx.asJson(cmd);
       const stop = new AbortController();
       let asked: Question | null = null;
