@@ -15,6 +15,7 @@ import {
   answerRows,
   conflictMessage,
   conflictOutcome,
+  externalPayloadHead,
 } from '../../src/inbox/lib/answers.ts';
 import { createInboxApi, failureText, isRefusedKey, UNREACHABLE_TEXT } from '../../src/inbox/lib/api.ts';
 import type { Question } from '../../src/inbox/lib/model.ts';
@@ -62,6 +63,29 @@ describe('answerRows', () => {
       { label: 'tags', value: '[\n  "a"\n]' },
     ]);
     expect(answerRows({ answer: null, schema: null })).toBeNull();
+  });
+});
+
+describe('externalPayloadHead (the history of an EXTERNAL answer)', () => {
+  it('says what the callback carried, whether its signature was checked, and when it carried nothing', () => {
+    const body = { answer: { paid: true, receipt: 'R-1' }, serverVerified: false, sensitive: false };
+    expect(externalPayloadHead(body)).toEqual({ head: 'The callback carried:', empty: false });
+    expect(answerRows({ ...body, schema: null })).toEqual([
+      { label: 'paid', value: 'Yes' },
+      { label: 'receipt', value: 'R-1' },
+    ]);
+    expect(externalPayloadHead({ ...body, serverVerified: true }).head).toBe(
+      'The callback carried (signature verified by the server):',
+    );
+    expect(externalPayloadHead({ ...body, answer: {} }).empty).toBe(true);
+    expect(externalPayloadHead({ ...body, answer: null }).empty).toBe(true);
+    // A sensitive payload is never shown: AnswerView says so, not "empty".
+    expect(externalPayloadHead({ ...body, answer: null, sensitive: true }).empty).toBe(false);
+    // Query parameters: a repeated key is a list.
+    expect(answerRows({ answer: { status: 'ok', tag: ['a', 'b'] }, schema: null })?.[1]).toEqual({
+      label: 'tag',
+      value: '[\n  "a",\n  "b"\n]',
+    });
   });
 });
 

@@ -2,7 +2,7 @@
 // the answer (never for sensitive questions: the server does not keep it).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { InboxHistoryDocument } from '../../client/generated/graphql.ts';
-import { OUTCOME_LABEL } from '../lib/answers.ts';
+import { externalPayloadHead, OUTCOME_LABEL } from '../lib/answers.ts';
 import { failureText, isRefusedKey, type Transport } from '../lib/api.ts';
 import type { Question, Viewer } from '../lib/model.ts';
 import { timeOf } from '../lib/model.ts';
@@ -17,6 +17,20 @@ interface Page {
   total: number;
   endCursor: string | null;
   hasNextPage: boolean;
+}
+
+/**
+ * What an EXTERNAL callback delivered: its payload (a JSON body, or the query parameters), field
+ * by field, and whether the provider's signature was checked. Nothing is inferred beyond that.
+ */
+function ExternalPayload({ question: q }: { question: Question }) {
+  const { head, empty } = externalPayloadHead(q);
+  return (
+    <div className="external-payload" data-testid="external-payload">
+      <p className="payload-head">{head}</p>
+      {empty ? <p className="answer-value hint">An empty payload.</p> : <AnswerView question={q} />}
+    </div>
+  );
 }
 
 function HistoryItem({ question: q, viewer }: { question: Question; viewer: Viewer }) {
@@ -45,7 +59,8 @@ function HistoryItem({ question: q, viewer }: { question: Question; viewer: View
         </span>{' '}
         {who}
       </p>
-      {q.status === 'ANSWERED' && <AnswerView question={q} />}
+      {q.status === 'ANSWERED' &&
+        (q.format === 'EXTERNAL' ? <ExternalPayload question={q} /> : <AnswerView question={q} />)}
     </article>
   );
 }

@@ -85,3 +85,21 @@ export function answerErrorMessage(err: InteractionsError): string {
         : `The answer could not be recorded: ${err.message}`;
   }
 }
+
+/**
+ * How the history introduces what an EXTERNAL callback delivered (a JSON body, or the query
+ * parameters): a heading that says whether the provider's signature was checked, and whether
+ * there is anything to show beyond it.
+ */
+export function externalPayloadHead(q: Pick<Question, 'answer' | 'serverVerified' | 'sensitive'>): {
+  head: string;
+  empty: boolean;
+} {
+  const a = q.answer;
+  const empty =
+    !q.sensitive && (a === null || a === undefined || (isPlainObject(a) && Object.keys(a).length === 0));
+  return {
+    head: `The callback carried${q.serverVerified ? ' (signature verified by the server)' : ''}:`,
+    empty,
+  };
+}
