@@ -79,11 +79,11 @@ export class Transport {
   readonly fetch: FetchLike;
   readonly #apiKey: string | undefined;
 
-  constructor(o: TransportOptions) {
-    this.baseUrl = baseUrlOf(o.url);
+  constructor({ url, apiKey, fetch }: TransportOptions) {
+    this.baseUrl = baseUrlOf(url);
     this.endpoint = `${this.baseUrl}/graphql`;
-    this.fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#apiKey = o.apiKey;
+    this.fetch = fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#apiKey = apiKey;
   }
 
   /** The credential headers (none when no key is configured, for servers without access control). */
@@ -91,7 +91,12 @@ export class Transport {
     return this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {};
   }
 
-  async request<R, V>(doc: TypedDocumentString<R, V>, variables: V, o: RequestOptions = {}): Promise<R> {
+  async request<R, V>(
+    doc: TypedDocumentString<R, V>,
+    variables: V,
+    { signal: callerSignal, timeoutMs }: RequestOptions = {},
+  ): Promise<R> {
+    const o = { signal: callerSignal, timeoutMs };
     const timeout = o.timeoutMs === undefined ? null : AbortSignal.timeout(o.timeoutMs);
     const signals = [o.signal, timeout].filter((s): s is AbortSignal => s != null);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];

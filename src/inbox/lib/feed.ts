@@ -30,7 +30,8 @@ export const FEED_RETRY: RetryPolicy = {
 };
 
 /** Opens the feed on the inbox's transport; returns the function that closes it. */
-export function openFeed(api: Transport, h: FeedHandlers): () => void {
+export function openFeed(api: Transport, handlers: FeedHandlers): () => void {
+  const h = handlers;
   const baseFetch = api.fetch;
   const backoff = (attempt: number): number => backoffDelay(FEED_RETRY, attempt);
   let stopped = false;
