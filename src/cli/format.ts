@@ -75,14 +75,19 @@ export function questionDetail(q: Question): string {
   return `${shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }
 
+const FORMAT_WIDTH = 'EXTERNAL'.length;
+const ASKER_WIDTH = 16;
+
 /** One inbox event as lines: the time and type, then the question(s). */
 export function eventLines(ev: InboxEvent, now: Date = new Date()): string {
   const time = now.toISOString().slice(11, 19);
+  // Fixed-width columns (ids are UUIDs, formats at most 8 letters, askers clipped), so the text
+  // column starts at the same place on every line.
   const describe = (q: Question): string =>
     [
       q.id,
-      q.format,
-      q.askedBy,
+      q.format.padEnd(FORMAT_WIDTH),
+      oneLine(q.askedBy, ASKER_WIDTH).padEnd(ASKER_WIDTH),
       oneLine(q.text),
       ...(q.answer != null ? [`→ ${oneLine(answerText(q.answer))}`] : []),
     ].join('  ');

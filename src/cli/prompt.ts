@@ -1,9 +1,12 @@
 // The interactive answer of `tai interactions answer <id>` without --answer: a prompt fitted to
 // the question's format. CONFIRM is yes/no, SELECT a pick list, TEXT a line of text, FORM one
 // field per schema property (a pick list for an enum, yes/no for a boolean, a number for
-// integer/number, a line of text for a string, JSON for anything else). The server checks the
-// answer as always; the prompts only help to give a well-formed one.
+// integer/number, a line of text for a string, JSON for anything else). Each FORM field is
+// checked against the schema as it is entered (minimum, pattern, format, …), so one bad value
+// is asked for again instead of the server refusing the whole form at the end. The server
+// still checks the answer, as always.
 import type { Readable, Writable } from 'node:stream';
+import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type { Question } from '../client/index.ts';
 
 export interface Prompter {
@@ -61,6 +64,41 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** What the schema says about one field's value (null when it is fine), ignoring the other fields. */
+type FieldCheck = (value: unknown) => string | null;
+
+function draftOf(schema: JsonSchemaNode & { $schema?: unknown }): SchemaDraft {
+  return typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? '7' : '2020-12';
+}
+
+/** The first segment of a cfworker instance location (`#/a~1b/0` → `a/b`). */
+function topProperty(location: string): string | null {
+  const segment = location.replace(/^#\/?/, '').split('/')[0];
+  if (segment === undefined || segment === '') return null;
+  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Checks fields one at a time against the whole schema (so $refs resolve): the form with only
+ * that field, keeping the errors located in it. A schema the library cannot use checks nothing.
+ */
+function fieldChecker(schema: JsonSchemaNode): (name: string) => FieldCheck {
+  let validator: Validator | null = null;
+  try {
+    validator = new Validator(schema as Schema, draftOf(schema), false);
+  } catch {
+    validator = null;
+  }
+  return (name) => (value) => {
+    if (!validator) return null;
+    const mine = validator
+      .validate({ [name]: value })
+      .errors.filter((e) => topProperty(e.instanceLocation) === name);
+    const last = mine[mine.length - 1];
+    return last ? `not accepted: ${last.error}` : null;
+  };
+}
+
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const SKIP = '(leave empty)';
 
@@ -70,6 +108,7 @@ async function promptField(
   name: string,
   node: JsonSchemaNode,
   required: boolean,
+  check: FieldCheck,
 ): Promise<unknown> {
   if (node.const !== undefined) return node.const;
   const label = `${typeof node.title === 'string' ? node.title : name}${
@@ -88,17 +127,21 @@ async function promptField(
       if (t.trim() === '') return required ? 'a number is required' : null;
       if (!NUMBER.test(t.trim())) return 'enter a number';
       if (type === 'integer' && !Number.isInteger(Number(t))) return 'enter a whole number';
-      return null;
+      return check(Number(t.trim()));
     });
     return text.trim() === '' ? undefined : Number(text.trim());
   }
   if (type === 'string') {
-    const text = await prompter.input(label, (t) => (required && t === '' ? 'this field is required' : null));
+    const text = await prompter.input(label, (t) => {
+      if (t === '') return required ? 'this field is required' : null;
+      return check(t);
+    });
     return text === '' && !required ? undefined : text;
   }
   const text = await prompter.input(`${label} (JSON)`, (t) => {
     if (t.trim() === '') return required ? 'this field is required' : null;
-    return parseJson(t).ok ? null : 'enter valid JSON';
+    const parsed = parseJson(t);
+    return parsed.ok ? check(parsed.value) : 'enter valid JSON';
   });
   if (text.trim() === '') return undefined;
   const parsed = parseJson(text);
@@ -136,8 +179,9 @@ export async function promptAnswer(
       }
       const required = new Set(Array.isArray(schema.required) ? schema.required : []);
       const answer: Record<string, unknown> = {};
+      const checkerOf = fieldChecker(schema);
       for (const [name, node] of Object.entries(properties)) {
-        const value = await promptField(prompter, name, node ?? {}, required.has(name));
+        const value = await promptField(prompter, name, node ?? {}, required.has(name), checkerOf(name));
         if (value !== undefined) answer[name] = value;
       }
       return answer;

@@ -3,6 +3,7 @@
 // ask never asks twice), then re-attaches with `awaitAnswer` across holds, dropped connections
 // and restarted server instances, backing off while the server cannot be reached.
 import type { z } from 'zod';
+import { DEFAULT_RETRY, type RetryPolicy } from './backoff.ts';
 import {
   AnswerUnavailableError,
   BadUserInputError,
@@ -11,6 +12,7 @@ import {
   NotFoundError,
   TimedOutError,
 } from './errors.ts';
+import { externalAsker } from './external.ts';
 import {
   type AskUserInput,
   ClientAnswerDocument,
@@ -24,15 +26,7 @@ import {
   ClientViewerDocument,
 } from './generated/graphql.ts';
 import { subscribeInbox } from './inbox.ts';
-import {
-  backoffDelay,
-  DEFAULT_RETRY,
-  type FetchLike,
-  isTransient,
-  type RetryPolicy,
-  sleep,
-  Transport,
-} from './transport.ts';
+import { type FetchLike, Transport } from './transport.ts';
 import type {
   AnswerOf,
   AnswerSchema,
@@ -41,10 +35,8 @@ import type {
   AskResult,
   AskUserOptions,
   ExternalAsker,
-  ExternalAskOptions,
   ExternalTool,
   InboxSubscription,
-  PayloadOf,
   PreparedExternal,
   Question,
   QuestionPage,
@@ -54,6 +46,7 @@ import type {
   Viewer,
   WaitOptions,
 } from './types.ts';
+import { createWaiting } from './waiting.ts';
 
 export interface ClientOptions {
   /** The server's base URL, e.g. `http://127.0.0.1:4000`. */
@@ -115,12 +108,6 @@ export interface InteractionsClient {
 
 /** How long to wait for the answer to an ask (it does not hold) or a read. */
 const QUICK_TIMEOUT_MS = 30_000;
-/** Beyond a hold, how long a held response may take before the connection is presumed dead. */
-const HOLD_GRACE_MS = 30_000;
-/** The hold assumed when the client does not set one (the server's default is 50 s). */
-const ASSUMED_HOLD_SECONDS = 60;
-/** How long past a question's deadline the SDK keeps trying to learn how it ended. */
-const DEADLINE_GRACE_MS = 60_000;
 
 function isZodSchema(schema: unknown): schema is z.ZodType {
   return typeof schema === 'object' && schema !== null && '_zod' in schema && 'safeParse' in schema;
@@ -157,7 +144,12 @@ async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
   if (input.timeoutSeconds !== undefined) wire.timeoutSeconds = input.timeoutSeconds;
   if (input.sensitive !== undefined) wire.sensitive = input.sensitive;
   let parser: z.ZodType | null = null;
-  if (input.format === 'SELECT') wire.options = [...input.options];
+  // Sent as given (or left out): the server says what is wrong with it (BAD_USER_INPUT at
+  // input.options), rather than the SDK failing on a JavaScript caller's missing list.
+  if (input.format === 'SELECT' && input.options !== undefined) {
+    const options: unknown = input.options;
+    wire.options = Array.isArray(options) ? [...options] : (options as string[]);
+  }
   if (input.format === 'FORM' || input.format === 'EXTERNAL') {
     if (input.schema !== undefined) {
       wire.schema = await toJsonSchema(input.schema);
@@ -198,57 +190,8 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
   const transport = new Transport({ url: options.url, apiKey: options.apiKey, fetch: options.fetch });
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const holdSeconds = options.holdSeconds;
-  const holdTimeoutMs = (holdSeconds ?? ASSUMED_HOLD_SECONDS) * 1000 + HOLD_GRACE_MS;
 
-  /** Runs `call` until it succeeds, retrying transient failures with backoff. */
-  async function retrying<T>(
-    call: () => Promise<T>,
-    signal: AbortSignal | undefined,
-    keepTryingUntil = 0,
-  ): Promise<T> {
-    let attempt = 0;
-    let firstFailure: number | null = null;
-    for (;;) {
-      try {
-        return await call();
-      } catch (err) {
-        if (!isTransient(err) || signal?.aborted) throw err;
-        const now = Date.now();
-        firstFailure ??= now;
-        const limit = Math.max(firstFailure + policy.giveUpAfterMs, keepTryingUntil);
-        if (now >= limit) throw err;
-        const delay = Math.min(backoffDelay(policy, attempt++), limit - now);
-        options.onRetry?.(err, delay);
-        await sleep(delay, signal);
-      }
-    }
-  }
-
-  /** Holds on `awaitAnswer` until the question leaves PENDING. */
-  async function settle(first: AskResult, signal: AbortSignal | undefined): Promise<AskResult> {
-    let result = first;
-    const id = first.question.id;
-    const deadline = Date.parse(first.question.timeoutAt) + DEADLINE_GRACE_MS;
-    while (result.status === 'PENDING') {
-      const started = Date.now();
-      const r = await retrying(
-        () =>
-          transport.request(
-            ClientAwaitAnswerDocument,
-            { id, holdSeconds: holdSeconds ?? null },
-            { signal, timeoutMs: holdTimeoutMs },
-          ),
-        signal,
-        deadline,
-      );
-      result = r.awaitAnswer;
-      // A server that holds for (almost) no time must not turn this into a busy loop.
-      if (result.status === 'PENDING' && Date.now() - started < 1000) {
-        await sleep(policy.minDelayMs, signal);
-      }
-    }
-    return result;
-  }
+  const { retrying, settle } = createWaiting({ transport, policy, holdSeconds, onRetry: options.onRetry });
 
   /** `reserved`: the callback URL of a `prepareExternal` reservation (the ask does not repeat it). */
   async function ask(
@@ -297,34 +240,7 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
       tool: ExternalTool<A>,
       wrapOptions: AskExternalOptions<S> = {},
     ): ExternalAsker<A, S> {
-      return async (args: Omit<A, 'callbackUrl'>, o: ExternalAskOptions): Promise<PayloadOf<S>> => {
-        const { signal, onAsked, ...question } = o;
-        const prepared = await retrying(
-          () =>
-            transport.request(
-              ClientPrepareExternalDocument,
-              { timeoutSeconds: question.timeoutSeconds ?? null },
-              { signal, timeoutMs: QUICK_TIMEOUT_MS },
-            ),
-          signal,
-        );
-        const { callbackUrl, id } = prepared.prepareExternal;
-        // If the tool throws, its error goes to the caller as it is: nothing is asked, and the
-        // reservation lapses on its own.
-        const link = await tool({ ...args, callbackUrl } as A);
-        const answer = await ask(
-          {
-            ...question,
-            format: 'EXTERNAL',
-            link,
-            verifier: wrapOptions.verifier,
-            schema: wrapOptions.schema,
-          },
-          { preparedId: id, signal, onAsked },
-          callbackUrl,
-        );
-        return answer as PayloadOf<S>;
-      };
+      return externalAsker({ transport, retrying, ask, quickTimeoutMs: QUICK_TIMEOUT_MS }, tool, wrapOptions);
     },
 
     async prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal> {

@@ -5,12 +5,13 @@
 // resynchronise a consumer), this subscribes again and the next SNAPSHOT brings the consumer
 // back in step. A refused credential ends the feed with its error.
 
+import { backoffDelay, type RetryPolicy, sleep } from './backoff.ts';
 import { errorFromCode, type InteractionsError } from './errors.ts';
 import {
   ClientPendingQuestionsDocument,
   type ClientPendingQuestionsSubscription,
 } from './generated/graphql.ts';
-import { backoffDelay, errorFromResponse, type RetryPolicy, sleep, type Transport } from './transport.ts';
+import { errorFromResponse, type Transport } from './transport.ts';
 import type { InboxEvent, InboxSubscription, SubscribeInboxOptions } from './types.ts';
 
 /** Events held for a consumer that is not reading; past it the queue restarts from a fresh SNAPSHOT. */

@@ -1,4 +1,6 @@
 // tai-interactions/client: the typed SDK for agents and tools. HTTP only; see docs/sdk-and-cli.md.
+
+export type { RetryPolicy } from './backoff.ts';
 export {
   type ClientOptions,
   createInteractionsClient,
@@ -31,5 +33,5 @@ export {
   UnauthenticatedError,
   WrongDoorError,
 } from './errors.ts';
-export type { FetchLike, RetryPolicy } from './transport.ts';
+export type { FetchLike } from './transport.ts';
 export type * from './types.ts';

@@ -1,6 +1,6 @@
 // GraphQL over HTTP with fetch: one POST per operation, the document sent as its text (the
-// generated documents are strings), errors turned into the SDK's error classes. Plus the
-// backoff the SDK's retrying calls share.
+// generated documents are strings), errors turned into the SDK's error classes. Browser-safe
+// (fetch and AbortSignal only): the inbox uses it too.
 
 import {
   errorFromCode,
@@ -79,11 +79,11 @@ export class Transport {
   readonly fetch: FetchLike;
   readonly #apiKey: string | undefined;
 
-  constructor(o: TransportOptions) {
-    this.baseUrl = baseUrlOf(o.url);
+  constructor({ url, apiKey, fetch }: TransportOptions) {
+    this.baseUrl = baseUrlOf(url);
     this.endpoint = `${this.baseUrl}/graphql`;
-    this.fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#apiKey = o.apiKey;
+    this.fetch = fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#apiKey = apiKey;
   }
 
   /** The credential headers (none when no key is configured, for servers without access control). */
@@ -91,7 +91,12 @@ export class Transport {
     return this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {};
   }
 
-  async request<R, V>(doc: TypedDocumentString<R, V>, variables: V, o: RequestOptions = {}): Promise<R> {
+  async request<R, V>(
+    doc: TypedDocumentString<R, V>,
+    variables: V,
+    { signal: callerSignal, timeoutMs }: RequestOptions = {},
+  ): Promise<R> {
+    const o = { signal: callerSignal, timeoutMs };
     const timeout = o.timeoutMs === undefined ? null : AbortSignal.timeout(o.timeoutMs);
     const signals = [o.signal, timeout].filter((s): s is AbortSignal => s != null);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
@@ -143,46 +148,6 @@ function describe(err: unknown): string {
     e = e.cause;
   }
   return message;
-}
-
-/** How calls that retry back off, and when they give up. */
-export interface RetryPolicy {
-  /** First delay after a failure (doubles each time, with jitter). Default 250 ms. */
-  minDelayMs: number;
-  /** Longest delay between attempts. Default 5 s. */
-  maxDelayMs: number;
-  /**
-   * How long a run of consecutive failures may last before the last error is thrown. Default
-   * 5 minutes. While a question is known to be pending, the SDK keeps trying until its
-   * `timeoutAt` as well, since it may still be answered.
-   */
-  giveUpAfterMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { minDelayMs: 250, maxDelayMs: 5000, giveUpAfterMs: 5 * 60_000 };
-
-/** The delay before retry number `attempt` (0-based): exponential, capped, with jitter in [50%, 100%]. */
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** Math.min(attempt, 30));
-  return Math.round(ceiling * (0.5 + Math.random() * 0.5));
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Failures worth another attempt: the server was unreachable, or failed in a way that may pass (INTERNAL). */

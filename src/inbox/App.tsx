@@ -4,7 +4,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { InboxViewerDocument } from '../client/generated/graphql.ts';
 import { Inbox } from './Inbox.tsx';
-import { isApiError, request } from './lib/api.ts';
+import { createInboxApi, failureText, isRefusedKey } from './lib/api.ts';
 import { createKeyStore, type KeyStorage, normalizeKey, takeKeyFromFragment } from './lib/key.ts';
 import type { Viewer } from './lib/model.ts';
 
@@ -26,15 +26,15 @@ function sessionStore(): KeyStorage | null {
 /** Checks a key against the API: the viewer, or the sign-in message saying why not. */
 async function verify(key: string): Promise<{ viewer: Viewer } | { refused: boolean; message: string }> {
   try {
-    const data = await request(InboxViewerDocument, {}, { key });
+    const data = await createInboxApi({ key }).request(InboxViewerDocument, {});
     return { viewer: data.viewer };
   } catch (err) {
-    if (isApiError(err) && err.kind === 'unauthenticated') {
+    if (isRefusedKey(err)) {
       return { refused: true, message: 'That API key was not accepted (401). Check it and try again.' };
     }
     return {
       refused: false,
-      message: isApiError(err) ? err.message : 'The key could not be checked: try again.',
+      message: failureText(err, 'The key could not be checked: try again.'),
     };
   }
 }

@@ -118,21 +118,23 @@ describe('the tai CLI (subprocesses)', { timeout: 90_000 }, () => {
     for (const c of ['interactions', 'channels', 'serve']) expect(r.stdout).toContain(c);
   });
 
-  it('bad flags, a bad command or a bad value print the usage and exit 2', async () => {
+  it('bad flags, a bad command or a bad value print a one-line usage hint and exit 2', async () => {
     const flag = await tai(['interactions', 'list', '--bogus'], ops);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("error: unknown option '--bogus'");
-    expect(flag.stderr).toContain('Usage: tai interactions list [options]');
+    expect(flag.stderr).toBe(
+      "error: unknown option '--bogus'\nUsage: tai interactions list [options]  (more: tai interactions list --help)\n",
+    );
     expect(flag.stdout).toBe('');
 
     const command = await tai(['interactions', 'frobnicate'], ops);
     expect(command.code).toBe(2);
     expect(command.stderr).toContain("error: unknown command 'frobnicate'");
 
-    const value = await tai(['interactions', 'answer', 'some-id', '--answer', 'yes'], ops);
+    const value = await tai(['interactions', 'ask', 'Why?', '--schema', '{not json'], ops);
     expect(value.code).toBe(2);
-    expect(value.stderr).toContain('--answer must be JSON');
-    expect(value.stderr).toContain('Usage: tai interactions answer');
+    expect(value.stderr).toContain('--schema must be JSON');
+    expect(value.stderr).toContain('Usage: tai interactions ask [options] <text>');
+    expect(value.stderr).not.toContain('Options:');
   });
 
   it('list: a table of pending questions, or JSON', async () => {

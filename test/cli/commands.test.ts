@@ -196,7 +196,9 @@ describe('tai commands (in process)', () => {
         TAI_URL: t.url,
         TAI_API_KEY: KEYS.agent,
       });
-      expect(asAgent.stderr).toBe('error: FORBIDDEN: this key may not answer questions\n');
+      expect(asAgent.stderr).toBe(
+        'error: FORBIDDEN: this key may not answer questions (answering needs a key with the operator or admin role)\n',
+      );
     });
 
     it('without --answer and without a terminal it asks for --answer', async () => {
@@ -397,9 +399,112 @@ describe('tai commands (in process)', () => {
         /waiting for an answer\.\nerror: TIMED_OUT: question \S+ timed out without an answer\n$/,
       );
       const refused = await run(['interactions', 'ask', 'Operators do not ask'], ops);
-      expect(refused).toMatchObject({ code: 1, stderr: 'error: FORBIDDEN: this key may not do that\n' });
+      expect(refused).toMatchObject({
+        code: 1,
+        stderr:
+          'error: FORBIDDEN: this key may not do that (asking needs a key with the agent or admin role)\n',
+      });
       const badFormat = await run(['interactions', 'ask', 'x', '--format', 'poll'], env);
       expect(badFormat.code).toBe(2);
+    });
+  });
+
+  describe('first-time use (issue 10 item 13)', () => {
+    it('ask against a server that is down says what it retries on stderr and gives up after --retry-for', async () => {
+      const down = { TAI_URL: `http://127.0.0.1:${await freePort()}`, TAI_API_KEY: KEYS.agent };
+      const r = await run(['interactions', 'ask', 'Anyone there?', '--retry-for', '1'], down);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^\(cannot reach http:\/\/127\.0\.0\.1:\d+\/graphql: ECONNREFUSED; retrying in \d+\.\d s\)\n/,
+      );
+      expect(r.stderr).toMatch(
+        /\nerror: NETWORK_ERROR: cannot reach http:\/\/127\.0\.0\.1:\d+\/graphql: ECONNREFUSED\n$/,
+      );
+      const now = await run(['interactions', 'ask', 'Anyone there?', '--retry-for', '0'], down);
+      expect(now).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: NETWORK_ERROR: /) });
+      const past = await run(['interactions', 'ask', 'x', '--retry-for', '3601'], down);
+      expect(past.code).toBe(2);
+      expect(past.stderr).toContain('expected a whole number from 0 to 3600');
+    });
+
+    it("a SELECT ask without --option gets the server's BAD_USER_INPUT, not a crash", async () => {
+      const env = { TAI_URL: t.url, TAI_API_KEY: KEYS.agent };
+      const r = await run(['interactions', 'ask', 'Which?', '--format', 'select', '--no-wait'], env);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^error: BAD_USER_INPUT: .+ \(at input\.options\)\n$/);
+      expect(r.stderr).not.toContain('INTERNAL');
+    });
+
+    it('--answer takes a TEXT answer as it is; other formats need JSON', async () => {
+      const plain = await background.pending(agent, { text: 'Codename?' });
+      expect(await run(['interactions', 'answer', plain.id, '--answer', 'hello world'], ops)).toEqual({
+        code: 0,
+        stdout: `Answered ${plain.id}: hello world\n`,
+        stderr: '',
+      });
+      const quoted = await background.pending(agent, { text: 'Quoted?' });
+      await run(['interactions', 'answer', quoted.id, '--answer', '"as JSON"'], ops);
+      expect((await agent.question(quoted.id))?.answer).toBe('as JSON');
+      const digits = await background.pending(agent, { text: 'Ticket number?' });
+      await run(['interactions', 'answer', digits.id, '--answer', '42'], ops);
+      expect((await agent.question(digits.id))?.answer).toBe('42');
+      const confirm = await background.pending(agent, { text: 'Ship?', format: 'CONFIRM' });
+      expect(await run(['interactions', 'answer', confirm.id, '--answer', 'yes'], ops)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: BAD_USER_INPUT: --answer must be JSON for a CONFIRM question, e.g. true, '"production"' or '{"name":"Ada"}'\n`,
+      });
+      expect((await agent.question(confirm.id))?.status).toBe('PENDING');
+    });
+
+    it('the FORM prompt checks each field as it is entered and asks again, keeping what was typed', async () => {
+      const q = await background.pending(agent, {
+        text: 'Order',
+        format: 'FORM',
+        schema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', minLength: 2 },
+            seats: { type: 'integer', minimum: 1, maximum: 10 },
+            code: { type: 'string', pattern: '^[A-Z]{3}$' },
+            tags: { type: 'array', maxItems: 1 },
+          },
+          required: ['name', 'seats', 'code'],
+        },
+      });
+      const kb = keyboard();
+      const running = run(['interactions', 'answer', q.id, '--json'], ops, {
+        interactive: true,
+        prompter: kb.prompter,
+      });
+      const BACK = '\u007f';
+      await kb.at('name', `A${ENTER}`);
+      await kb.at('String is too short (1 < 2)', `da${ENTER}`);
+      await kb.at('seats', `11${ENTER}`);
+      await kb.at('11 is greater than 10', `${BACK}${BACK}10${ENTER}`);
+      await kb.at('code', `abc${ENTER}`);
+      await kb.at('does not match pattern', `${BACK}${BACK}${BACK}ABC${ENTER}`);
+      await kb.at('tags [optional] (JSON)', `[1,2]${ENTER}`);
+      await kb.at('Array has too many items', `${BACK.repeat(5)}[1]${ENTER}`);
+      const r = await running;
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).answer).toEqual({ name: 'Ada', seats: 10, code: 'ABC', tags: [1] });
+      // The limits themselves are accepted: 10 is the maximum, one item is maxItems.
+    });
+
+    it('usage errors exit 2 with a one-line hint, not the whole help', async () => {
+      const r = await run(['interactions', 'answer'], ops);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        "error: missing required argument 'id'\n" +
+          'Usage: tai interactions answer [options] <id>  (more: tai interactions answer --help)\n',
+      );
+      const top = await run(['frobnicate'], ops);
+      expect(top).toMatchObject({
+        code: 2,
+        stderr: "error: unknown command 'frobnicate'\n(more: tai --help)\n",
+      });
     });
   });
 });

@@ -365,6 +365,13 @@ describe('answering as alice', () => {
     const result = (await waiting).data.awaitAnswer;
     expect(result).toEqual({ status: 'ANSWERED', answer: { paid: true, receipt: 'R-1' } });
     await c.locator('.outcome').getByText('by callback').waitFor();
+    // The history shows what the callback carried, field by field.
+    await w.page.getByRole('tab', { name: 'History' }).click();
+    const payload = w.page.locator('#panel-history article', { hasText: t }).getByTestId('external-payload');
+    await payload.getByText('The callback carried:').waitFor();
+    await payload.locator('.answer-row', { hasText: 'receipt' }).locator('dd', { hasText: 'R-1' }).waitFor();
+    await payload.locator('.answer-row', { hasText: 'paid' }).locator('dd', { hasText: 'Yes' }).waitFor();
+    await w.page.getByRole('tab', { name: /Pending/ }).click();
     await clearResolved();
   });
 

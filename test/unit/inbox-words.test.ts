@@ -1,14 +1,23 @@
 // What the inbox says: time left, answers, 409s and other refusals, and how API responses
 // become errors of the right kind.
 import { describe, expect, it } from 'vitest';
+import {
+  BadUserInputError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  UnauthenticatedError,
+} from '../../src/client/errors.ts';
 import { InboxViewerDocument } from '../../src/client/generated/graphql.ts';
+import type { FetchLike } from '../../src/client/transport.ts';
 import {
   answerErrorMessage,
   answerRows,
   conflictMessage,
   conflictOutcome,
+  externalPayloadHead,
 } from '../../src/inbox/lib/answers.ts';
-import { ApiError, errorFromGraphQL, type FetchFn, request } from '../../src/inbox/lib/api.ts';
+import { createInboxApi, failureText, isRefusedKey, UNREACHABLE_TEXT } from '../../src/inbox/lib/api.ts';
 import type { Question } from '../../src/inbox/lib/model.ts';
 import { formatWhen, timeLeft } from '../../src/inbox/lib/time.ts';
 
@@ -57,6 +66,29 @@ describe('answerRows', () => {
   });
 });
 
+describe('externalPayloadHead (the history of an EXTERNAL answer)', () => {
+  it('says what the callback carried, whether its signature was checked, and when it carried nothing', () => {
+    const body = { answer: { paid: true, receipt: 'R-1' }, serverVerified: false, sensitive: false };
+    expect(externalPayloadHead(body)).toEqual({ head: 'The callback carried:', empty: false });
+    expect(answerRows({ ...body, schema: null })).toEqual([
+      { label: 'paid', value: 'Yes' },
+      { label: 'receipt', value: 'R-1' },
+    ]);
+    expect(externalPayloadHead({ ...body, serverVerified: true }).head).toBe(
+      'The callback carried (signature verified by the server):',
+    );
+    expect(externalPayloadHead({ ...body, answer: {} }).empty).toBe(true);
+    expect(externalPayloadHead({ ...body, answer: null }).empty).toBe(true);
+    // A sensitive payload is never shown: AnswerView says so, not "empty".
+    expect(externalPayloadHead({ ...body, answer: null, sensitive: true }).empty).toBe(false);
+    // Query parameters: a repeated key is a list.
+    expect(answerRows({ answer: { status: 'ok', tag: ['a', 'b'] }, schema: null })?.[1]).toEqual({
+      label: 'tag',
+      value: '[\n  "a",\n  "b"\n]',
+    });
+  });
+});
+
 function question(over: Partial<Question>): Question {
   return { status: 'PENDING', answeredBy: null, cancelReason: null, ...over } as Question;
 }
@@ -84,82 +116,81 @@ describe('409 wording', () => {
   });
 
   it('words the other refusals', () => {
-    expect(answerErrorMessage(new ApiError('api', 'question not found', 'NOT_FOUND'))).toMatch(
-      /no longer exists/,
-    );
-    expect(answerErrorMessage(new ApiError('api', 'nope', 'FORBIDDEN'))).toMatch(/may not answer/);
-    expect(answerErrorMessage(new ApiError('api', 'answer must be a string', 'BAD_USER_INPUT'))).toBe(
+    expect(answerErrorMessage(new NotFoundError('question not found'))).toMatch(/no longer exists/);
+    expect(answerErrorMessage(new ForbiddenError('nope'))).toMatch(/may not answer/);
+    expect(answerErrorMessage(new BadUserInputError('answer must be a string'))).toBe(
       'The answer was refused: answer must be a string',
     );
-    expect(answerErrorMessage(new ApiError('network', 'Could not reach the server.'))).toBe(
-      'Could not reach the server.',
+    expect(answerErrorMessage(new NetworkError('cannot reach http://x/graphql: ECONNREFUSED'))).toBe(
+      UNREACHABLE_TEXT,
     );
   });
 });
 
-describe('request', () => {
+describe("the inbox's API: the SDK's transport and errors", () => {
+  const ORIGIN = 'http://inbox.test';
   const respond =
-    (status: number, body: unknown): FetchFn =>
+    (status: number, body: unknown): FetchLike =>
     async () =>
       new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+  const api = (fetch: FetchLike) => createInboxApi({ key: 'k-1', origin: ORIGIN, fetch });
 
-  it('returns the data and sends the key as a Bearer header, never in the URL', async () => {
+  it('returns the data; the key goes as a Bearer header, never in the URL, without cookies or cache', async () => {
     let seen: { url: string; init: RequestInit } | null = null;
-    const fetchFn: FetchFn = async (url, init) => {
+    const data = await api(async (url, init) => {
       seen = { url, init };
       return new Response(JSON.stringify({ data: { viewer: { id: 'ops', roles: [], restricted: false } } }));
-    };
-    const data = await request(InboxViewerDocument, {}, { key: 'k-1', fetchFn });
+    }).request(InboxViewerDocument, {});
     expect(data.viewer.id).toBe('ops');
-    expect(seen!.url).toBe('/graphql');
+    expect(seen!.url).toBe(`${ORIGIN}/graphql`);
     expect((seen!.init.headers as Record<string, string>).authorization).toBe('Bearer k-1');
+    expect(seen!.init.credentials).toBe('omit');
+    expect(seen!.init.cache).toBe('no-store');
     expect(JSON.parse(String(seen!.init.body)).query).toContain('query InboxViewer');
   });
 
-  it('classifies a 401, an API error with code and field, and no answer at all', async () => {
-    await expect(
-      request(InboxViewerDocument, {}, { key: 'k', fetchFn: respond(401, {}) }),
-    ).rejects.toMatchObject({
-      kind: 'unauthenticated',
-    });
-    await expect(
-      request(
-        InboxViewerDocument,
-        {},
-        {
-          key: 'k',
-          fetchFn: respond(200, {
-            errors: [
-              {
-                message: 'answer.email is required',
-                extensions: { code: 'BAD_USER_INPUT', field: 'answer.email' },
-              },
-            ],
-          }),
-        },
-      ),
-    ).rejects.toMatchObject({ kind: 'api', code: 'BAD_USER_INPUT', field: 'answer.email' });
-    await expect(
-      request(InboxViewerDocument, {}, { key: 'k', fetchFn: respond(502, '<html>bad gateway</html>') }),
-    ).rejects.toMatchObject({ kind: 'network' });
-    await expect(
-      request(
-        InboxViewerDocument,
-        {},
-        {
-          key: 'k',
-          fetchFn: async () => {
-            throw new TypeError('fetch failed');
+  it('raises the SDK error classes: a refused key, an API error with code and field, no answer at all', async () => {
+    const refused = await api(respond(401, {}))
+      .request(InboxViewerDocument, {})
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UnauthenticatedError);
+    expect(isRefusedKey(refused)).toBe(true);
+    const gqlRefused = await api(
+      respond(200, { errors: [{ message: 'missing', extensions: { code: 'UNAUTHENTICATED' } }] }),
+    )
+      .request(InboxViewerDocument, {})
+      .catch((e: unknown) => e);
+    expect(isRefusedKey(gqlRefused)).toBe(true);
+    const bad = await api(
+      respond(200, {
+        errors: [
+          {
+            message: 'answer.email is required',
+            extensions: { code: 'BAD_USER_INPUT', field: 'answer.email' },
           },
-        },
-      ),
-    ).rejects.toMatchObject({ kind: 'network' });
-  });
-
-  it('treats an UNAUTHENTICATED GraphQL error as a refused key', () => {
-    expect(errorFromGraphQL([{ message: 'missing', extensions: { code: 'UNAUTHENTICATED' } }]).kind).toBe(
-      'unauthenticated',
+        ],
+      }),
+    )
+      .request(InboxViewerDocument, {})
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(BadUserInputError);
+    expect(bad).toMatchObject({ code: 'BAD_USER_INPUT', field: 'answer.email' });
+    expect(isRefusedKey(bad)).toBe(false);
+    expect(failureText(bad, 'x')).toBe('answer.email is required');
+    for (const fetch of [
+      respond(502, '<html>bad gateway</html>'),
+      async (): Promise<Response> => {
+        throw new TypeError('fetch failed');
+      },
+    ]) {
+      const down = await api(fetch)
+        .request(InboxViewerDocument, {})
+        .catch((e: unknown) => e);
+      expect(down).toBeInstanceOf(NetworkError);
+      expect(failureText(down, 'x')).toBe(UNREACHABLE_TEXT);
+    }
+    expect(failureText(new Error('boom'), 'The history could not be read.')).toBe(
+      'The history could not be read.',
     );
-    expect(errorFromGraphQL([]).message).toBe('the request failed');
   });
 });

@@ -2,8 +2,8 @@
 // the answer (never for sensitive questions: the server does not keep it).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { InboxHistoryDocument } from '../../client/generated/graphql.ts';
-import { OUTCOME_LABEL } from '../lib/answers.ts';
-import { ApiError, isApiError, request } from '../lib/api.ts';
+import { externalPayloadHead, OUTCOME_LABEL } from '../lib/answers.ts';
+import { failureText, isRefusedKey, type Transport } from '../lib/api.ts';
 import type { Question, Viewer } from '../lib/model.ts';
 import { timeOf } from '../lib/model.ts';
 import { formatWhen } from '../lib/time.ts';
@@ -17,6 +17,20 @@ interface Page {
   total: number;
   endCursor: string | null;
   hasNextPage: boolean;
+}
+
+/**
+ * What an EXTERNAL callback delivered: its payload (a JSON body, or the query parameters), field
+ * by field, and whether the provider's signature was checked. Nothing is inferred beyond that.
+ */
+function ExternalPayload({ question: q }: { question: Question }) {
+  const { head, empty } = externalPayloadHead(q);
+  return (
+    <div className="external-payload" data-testid="external-payload">
+      <p className="payload-head">{head}</p>
+      {empty ? <p className="answer-value hint">An empty payload.</p> : <AnswerView question={q} />}
+    </div>
+  );
 }
 
 function HistoryItem({ question: q, viewer }: { question: Question; viewer: Viewer }) {
@@ -45,18 +59,19 @@ function HistoryItem({ question: q, viewer }: { question: Question; viewer: View
         </span>{' '}
         {who}
       </p>
-      {q.status === 'ANSWERED' && <AnswerView question={q} />}
+      {q.status === 'ANSWERED' &&
+        (q.format === 'EXTERNAL' ? <ExternalPayload question={q} /> : <AnswerView question={q} />)}
     </article>
   );
 }
 
 export function History({
-  apiKey,
+  api,
   viewer,
   refreshKey,
   onUnauthorized,
 }: {
-  apiKey: string;
+  api: Transport;
   viewer: Viewer;
   /** Changes whenever a question resolves: the first page is read again. */
   refreshKey: number;
@@ -73,7 +88,7 @@ export function History({
       setLoading(true);
       setError(null);
       try {
-        const data = await request(InboxHistoryDocument, { first: PAGE_SIZE, after }, { key: apiKey });
+        const data = await api.request(InboxHistoryDocument, { first: PAGE_SIZE, after });
         if (mine !== generation.current) return;
         const items = data.questions.edges.map((e) => e.node);
         setPage((prev) => ({
@@ -87,16 +102,16 @@ export function History({
         }));
       } catch (err) {
         if (mine !== generation.current) return;
-        if (isApiError(err) && err.kind === 'unauthenticated') {
+        if (isRefusedKey(err)) {
           onUnauthorized();
           return;
         }
-        setError(err instanceof ApiError ? err.message : 'The history could not be read.');
+        setError(failureText(err, 'The history could not be read.'));
       } finally {
         if (mine === generation.current) setLoading(false);
       }
     },
-    [apiKey, onUnauthorized],
+    [api, onUnauthorized],
   );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the trigger, not an input

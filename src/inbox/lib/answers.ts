@@ -1,5 +1,6 @@
 // Words for answers and for the ways an answer can fail, shared by the cards and the history.
-import type { ApiError } from './api.ts';
+import { type InteractionsError, NetworkError } from '../../client/errors.ts';
+import { UNREACHABLE_TEXT } from './api.ts';
 import type { Outcome } from './inbox-state.ts';
 import type { Question } from './model.ts';
 import { isPlainObject } from './model.ts';
@@ -65,7 +66,7 @@ export function conflictOutcome(code: string | undefined, now: Question | null):
 }
 
 /** The message for any other failed answer. */
-export function answerErrorMessage(err: ApiError): string {
+export function answerErrorMessage(err: InteractionsError): string {
   switch (err.code) {
     case 'NOT_FOUND':
       return 'This question no longer exists, or your key may not see it.';
@@ -79,6 +80,26 @@ export function answerErrorMessage(err: ApiError): string {
     case 'BAD_USER_INPUT':
       return `The answer was refused: ${err.message}`;
     default:
-      return err.kind === 'network' ? err.message : `The answer could not be recorded: ${err.message}`;
+      return err instanceof NetworkError
+        ? UNREACHABLE_TEXT
+        : `The answer could not be recorded: ${err.message}`;
   }
+}
+
+/**
+ * How the history introduces what an EXTERNAL callback delivered (a JSON body, or the query
+ * parameters): a heading that says whether the provider's signature was checked, and whether
+ * there is anything to show beyond it.
+ */
+export function externalPayloadHead(q: Pick<Question, 'answer' | 'serverVerified' | 'sensitive'>): {
+  head: string;
+  empty: boolean;
+} {
+  const a = q.answer;
+  const empty =
+    !q.sensitive && (a === null || a === undefined || (isPlainObject(a) && Object.keys(a).length === 0));
+  return {
+    head: `The callback carried${q.serverVerified ? ' (signature verified by the server)' : ''}:`,
+    empty,
+  };
 }

@@ -1,99 +1,40 @@
-// Queries and mutations over plain fetch, with the generated typed documents (API.md §3, §4).
-// Every failure becomes an ApiError that says what kind it was: a refused key (the page goes
-// back to sign-in), an error the API returned (with its code and field), or no answer at all.
-import type { TypedDocumentString } from '../../client/generated/graphql.ts';
+// The inbox's GraphQL client is the SDK's: its fetch-based Transport and its error classes (one
+// client, one error type). This adds only what a page needs: the page's own origin, no cookies
+// and no HTTP cache (the key travels as a Bearer header, answers must be fresh), and the words a
+// person reads when a call fails.
+import { InteractionsError, NetworkError, UnauthenticatedError } from '../../client/errors.ts';
+import { type FetchLike, Transport } from '../../client/transport.ts';
 
-export const GRAPHQL_PATH = '/graphql';
+export { Transport };
 
-export type ApiErrorKind = 'unauthenticated' | 'api' | 'network';
-
-export class ApiError extends Error {
-  readonly kind: ApiErrorKind;
-  /** The API's `extensions.code`, e.g. ALREADY_ANSWERED. */
-  readonly code: string | undefined;
-  /** The API's `extensions.field`, e.g. `answer.email`. */
-  readonly field: string | undefined;
-
-  constructor(kind: ApiErrorKind, message: string, code?: string, field?: string) {
-    super(message);
-    this.name = 'ApiError';
-    this.kind = kind;
-    this.code = code;
-    this.field = field;
-  }
-}
-
-export function isApiError(err: unknown): err is ApiError {
-  return err instanceof ApiError;
-}
-
-export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
-
-export interface ApiOptions {
+export interface InboxApiOptions {
   key: string;
+  /** The server's origin; default the page's own. */
+  origin?: string;
   /** Defaults to the global fetch. */
-  fetchFn?: FetchFn;
-  signal?: AbortSignal;
+  fetch?: FetchLike;
 }
 
-interface GraphQLErrorShape {
-  message?: unknown;
-  extensions?: { code?: unknown; field?: unknown };
+/** The transport for one signed-in key. */
+export function createInboxApi({ key, origin, fetch: fetchFn }: InboxApiOptions): Transport {
+  const base: FetchLike = fetchFn ?? ((input, init) => globalThis.fetch(input, init));
+  return new Transport({
+    url: origin ?? window.location.origin,
+    apiKey: key,
+    fetch: (input, init) => base(input, { ...init, credentials: 'omit', cache: 'no-store' }),
+  });
 }
 
-function asString(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+/** The key was refused (401): the page goes back to sign-in. */
+export function isRefusedKey(err: unknown): boolean {
+  return err instanceof UnauthenticatedError;
 }
 
-/** The ApiError for the first GraphQL error of a response (UNAUTHENTICATED becomes its own kind). */
-export function errorFromGraphQL(errors: readonly GraphQLErrorShape[]): ApiError {
-  const first = errors[0] ?? {};
-  const code = asString(first.extensions?.code);
-  const message = asString(first.message) ?? 'the request failed';
-  if (code === 'UNAUTHENTICATED') return new ApiError('unauthenticated', message, code);
-  return new ApiError('api', message, code, asString(first.extensions?.field));
-}
+export const UNREACHABLE_TEXT = 'Could not reach the server. Check the connection and try again.';
 
-export function authHeaders(key: string): Record<string, string> {
-  return { authorization: `Bearer ${key}` };
-}
-
-/** Runs one query or mutation and returns its data, or throws an ApiError. */
-export async function request<R, V>(
-  document: TypedDocumentString<R, V>,
-  variables: V,
-  o: ApiOptions,
-): Promise<R> {
-  const fetchFn = o.fetchFn ?? ((input, init) => fetch(input, init));
-  let res: Response;
-  try {
-    res = await fetchFn(GRAPHQL_PATH, {
-      method: 'POST',
-      headers: {
-        ...authHeaders(o.key),
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body: JSON.stringify({ query: String(document), variables }),
-      credentials: 'omit',
-      cache: 'no-store',
-      ...(o.signal ? { signal: o.signal } : {}),
-    });
-  } catch (err) {
-    if (o.signal?.aborted) throw err;
-    throw new ApiError('network', 'Could not reach the server. Check the connection and try again.');
-  }
-  if (res.status === 401)
-    throw new ApiError('unauthenticated', 'The API key was refused.', 'UNAUTHENTICATED');
-  let body: { data?: unknown; errors?: GraphQLErrorShape[] };
-  try {
-    body = (await res.json()) as typeof body;
-  } catch {
-    throw new ApiError('network', `The server answered ${res.status} without a GraphQL response.`);
-  }
-  if (Array.isArray(body.errors) && body.errors.length > 0) throw errorFromGraphQL(body.errors);
-  if (body.data === null || body.data === undefined) {
-    throw new ApiError('network', `The server answered ${res.status} without data.`);
-  }
-  return body.data as R;
+/** A failed call in a person's words: no answer at all, or what the server said. */
+export function failureText(err: unknown, fallback: string): string {
+  if (err instanceof NetworkError) return UNREACHABLE_TEXT;
+  if (err instanceof InteractionsError) return err.message;
+  return fallback;
 }

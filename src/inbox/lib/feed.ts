@@ -5,8 +5,10 @@
 // the list. A dropped connection is retried for ever with capped, jittered backoff and shows as
 // "reconnecting" until the next SNAPSHOT arrives. A refused key stops the feed for good.
 import { type Client, createClient, type ExecutionResult } from 'graphql-sse';
+import { backoffDelay, type RetryPolicy, sleep } from '../../client/backoff.ts';
+import { UnauthenticatedError } from '../../client/errors.ts';
 import { InboxFeedDocument, type InboxFeedSubscription } from '../../client/generated/graphql.ts';
-import { authHeaders, errorFromGraphQL, type FetchFn, GRAPHQL_PATH } from './api.ts';
+import { errorFromResponse, type FetchLike, type Transport } from '../../client/transport.ts';
 import type { FeedEvent } from './model.ts';
 
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting';
@@ -20,29 +22,18 @@ export interface FeedHandlers {
   problem(message: string | null): void;
 }
 
-export interface FeedOptions {
-  key: string;
-  url?: string;
-  fetchFn?: FetchFn;
-  /** Milliseconds to wait before reconnect attempt `attempt` (0-based). */
-  backoffMs?: (attempt: number) => number;
-}
+/** The SDK's backoff, from 0.5 s up to 15 s; a page never gives up on its feed. */
+export const FEED_RETRY: RetryPolicy = {
+  minDelayMs: 500,
+  maxDelayMs: 15_000,
+  giveUpAfterMs: Number.POSITIVE_INFINITY,
+};
 
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 15_000;
-
-/** Exponential backoff from 0.5 s, capped at 15 s, with jitter over the upper half. */
-export function defaultBackoffMs(attempt: number): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
-  return ceiling / 2 + Math.random() * (ceiling / 2);
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Opens the feed; returns the function that closes it. */
-export function openFeed(o: FeedOptions, h: FeedHandlers): () => void {
-  const baseFetch: FetchFn = o.fetchFn ?? ((input, init) => fetch(input, init));
-  const backoff = o.backoffMs ?? defaultBackoffMs;
+/** Opens the feed on the inbox's transport; returns the function that closes it. */
+export function openFeed(api: Transport, handlers: FeedHandlers): () => void {
+  const h = handlers;
+  const baseFetch = api.fetch;
+  const backoff = (attempt: number): number => backoffDelay(FEED_RETRY, attempt);
   let stopped = false;
   let client: Client<false> | null = null;
   let unsubscribe: (() => void) | null = null;
@@ -63,7 +54,7 @@ export function openFeed(o: FeedOptions, h: FeedHandlers): () => void {
     h.unauthorized();
   }
 
-  const guardedFetch: FetchFn = async (input, init) => {
+  const guardedFetch: FetchLike = async (input, init) => {
     const res = await baseFetch(input, init);
     if (res.status === 401) refused();
     return res;
@@ -72,8 +63,8 @@ export function openFeed(o: FeedOptions, h: FeedHandlers): () => void {
   function onResult(result: ExecutionResult<InboxFeedSubscription>): void {
     if (stopped) return;
     if (result.errors && result.errors.length > 0) {
-      const err = errorFromGraphQL(result.errors);
-      if (err.kind === 'unauthenticated') refused();
+      const err = errorFromResponse(200, { errors: result.errors });
+      if (err instanceof UnauthenticatedError) refused();
       else h.problem(err.message);
       return;
     }
@@ -101,8 +92,8 @@ export function openFeed(o: FeedOptions, h: FeedHandlers): () => void {
     if (stopped) return;
     client = createClient({
       singleConnection: false,
-      url: o.url ?? GRAPHQL_PATH,
-      headers: () => authHeaders(o.key),
+      url: api.endpoint,
+      headers: () => api.authHeaders(),
       credentials: 'omit',
       fetchFn: guardedFetch,
       retryAttempts: Number.POSITIVE_INFINITY,

@@ -1,0 +1,13 @@
+// `tai serve`: the server itself, configured from the environment like `npm start`.
+import { Command } from 'commander';
+import type { CommandContext } from '../context.ts';
+
+export function serveCommand(ctx: CommandContext): Command {
+  return new Command('serve')
+    .description('run the server (settings from the environment, as `npm start`)')
+    .option('--port <port>', 'listen on this port (sets PORT)')
+    .option('--host <host>', 'listen on this address (sets HOST)')
+    .action(async (o: { port?: string; host?: string }) => {
+      await ctx.io.serve(o);
+    });
+}

@@ -1,0 +1,40 @@
+// What the CLI reads and writes, as one object, so tests run it in process with their own streams.
+import { inquirerPrompter, type Prompter } from './prompt.ts';
+
+export interface CliIO {
+  /** Standard output: results. */
+  out(text: string): void;
+  /** Standard error: errors, usage, progress notes and prompts. */
+  err(text: string): void;
+  /** The environment (TAI_URL, TAI_API_KEY). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Whether the person can be prompted (stdin is a terminal). */
+  interactive: boolean;
+  prompter: Prompter;
+  /** Calls `stop` once when the person interrupts (Ctrl-C); returns a function that stops listening. */
+  onInterrupt(stop: () => void): () => void;
+  /** `tai serve`: start the server from the environment (and the given overrides). */
+  serve(overrides: { port?: string; host?: string }): Promise<void>;
+}
+
+/** The CLI of this process: real streams, SIGINT, the real server for `serve`. */
+export function processIO(): CliIO {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+    interactive: process.stdin.isTTY === true,
+    prompter: inquirerPrompter(),
+    onInterrupt(stop) {
+      process.once('SIGINT', stop);
+      return () => process.off('SIGINT', stop);
+    },
+    async serve(overrides) {
+      if (overrides.port !== undefined) process.env.PORT = overrides.port;
+      if (overrides.host !== undefined) process.env.HOST = overrides.host;
+      // The only place the CLI loads server code: src/app/main.ts reads the environment, starts,
+      // prints the one-off admin key if it mints one, and stops cleanly on SIGINT/SIGTERM.
+      await import('../app/main.ts');
+    },
+  };
+}

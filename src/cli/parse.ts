@@ -1,0 +1,61 @@
+// Parsers for option values: each refuses a bad value with a one-line usage error (exit 2).
+import { InvalidArgumentError } from 'commander';
+import type { AnswerFormat, QuestionStatus } from '../client/index.ts';
+
+const STATUSES: readonly QuestionStatus[] = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'];
+const FORMATS: readonly AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'];
+
+export function parseJsonArg(what: string) {
+  return (value: string): unknown => {
+    try {
+      return JSON.parse(value);
+    } catch {
+      throw new InvalidArgumentError(
+        `${what} must be JSON, e.g. '"yes"', true, '"production"' or '{"name":"Ada"}'.`,
+      );
+    }
+  };
+}
+
+export function parseWhole(min: number, max: number) {
+  return (value: string): number => {
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    }
+    return n;
+  };
+}
+
+export function parseStatuses(value: string): QuestionStatus[] | null {
+  if (value.trim().toLowerCase() === 'all') return null;
+  const picked = value.split(',').map((s) => s.trim().toUpperCase());
+  for (const s of picked) {
+    if (!STATUSES.includes(s as QuestionStatus)) {
+      throw new InvalidArgumentError(`expected "all" or a comma-separated list of ${STATUSES.join(', ')}.`);
+    }
+  }
+  return picked as QuestionStatus[];
+}
+
+export function parseFormat(value: string): AnswerFormat {
+  const f = value.trim().toUpperCase();
+  if (!FORMATS.includes(f as AnswerFormat)) {
+    throw new InvalidArgumentError(`expected one of ${FORMATS.map((x) => x.toLowerCase()).join(', ')}.`);
+  }
+  return f as AnswerFormat;
+}
+
+export function parseUrl(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new InvalidArgumentError('expected an http(s) URL, e.g. http://127.0.0.1:4000.');
+  }
+  return value;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,71 @@
+// Answering from a card: send the answer, and turn every way it can fail into what the card
+// shows — a refused key (back to sign-in), a 409 (read the question again to say who won), a
+// FORM field the server refused (marked on the field), or one plain sentence.
+import { type Dispatch, useCallback } from 'react';
+import { InteractionsError } from '../../client/errors.ts';
+import { InboxAnswerDocument, InboxQuestionDocument } from '../../client/generated/graphql.ts';
+import { answerPath } from '../lib/answer-path.ts';
+import { answerErrorMessage, conflictMessage, conflictOutcome } from '../lib/answers.ts';
+import { isRefusedKey, type Transport } from '../lib/api.ts';
+import type { InboxAction } from '../lib/inbox-state.ts';
+import type { Question } from '../lib/model.ts';
+import type { Submit, SubmitResult } from './QuestionCard.tsx';
+
+export interface SubmitDeps {
+  api: Transport;
+  dispatch: Dispatch<InboxAction>;
+  /** The key was refused. */
+  refused(): void;
+}
+
+/** Someone else answered first, or the question closed: say which, and settle the card. */
+async function settleConflict(
+  { api, dispatch }: SubmitDeps,
+  q: Question,
+  code: 'ALREADY_ANSWERED' | 'QUESTION_CLOSED',
+): Promise<SubmitResult> {
+  let now: Question | null = null;
+  try {
+    now = (await api.request(InboxQuestionDocument, { id: q.id })).question;
+  } catch {
+    // the code alone still says enough
+  }
+  const note = conflictMessage(code, now);
+  dispatch({ type: 'closed-elsewhere', question: now ?? q, outcome: conflictOutcome(code, now), note });
+  return { ok: false, message: note };
+}
+
+/** The card's submit function for the signed-in key. */
+export function useSubmit(deps: SubmitDeps): Submit {
+  const { api, dispatch, refused } = deps;
+  return useCallback(
+    async (q: Question, answer: unknown): Promise<SubmitResult> => {
+      const current = { api, dispatch, refused };
+      try {
+        const data = await api.request(InboxAnswerDocument, { id: q.id, answer });
+        dispatch({ type: 'answered-here', question: data.answer });
+        return { ok: true };
+      } catch (err) {
+        if (!(err instanceof InteractionsError))
+          return { ok: false, message: 'Something went wrong: try again.' };
+        if (isRefusedKey(err)) {
+          refused();
+          return { ok: false, message: err.message };
+        }
+        if (err.code === 'ALREADY_ANSWERED' || err.code === 'QUESTION_CLOSED') {
+          return settleConflict(current, q, err.code);
+        }
+        const path = err.code === 'BAD_USER_INPUT' && q.format === 'FORM' ? answerPath(err.field) : null;
+        if (path !== null && path.length > 0) {
+          return {
+            ok: false,
+            message: 'The answer was refused: see the field marked below.',
+            serverError: { message: err.message, field: err.field },
+          };
+        }
+        return { ok: false, message: answerErrorMessage(err) };
+      }
+    },
+    [api, dispatch, refused],
+  );
+}
