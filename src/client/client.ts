@@ -186,6 +186,69 @@ function outcome(result: AskResult, parser: z.ZodType | null): unknown {
   );
 }
 
+type OneRequestMethods = Pick<
+  InteractionsClient,
+  'prepareExternal' | 'answer' | 'cancel' | 'question' | 'questionsPage' | 'questions' | 'channels' | 'viewer'
+>;
+
+/** The calls that are one request each: no hold, no retry loop. */
+function oneRequestMethods(transport: Transport): OneRequestMethods {
+  const methods: OneRequestMethods = {
+    async prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal> {
+      const r = await transport.request(ClientPrepareExternalDocument, {
+        timeoutSeconds: timeoutSeconds ?? null,
+      });
+      return r.prepareExternal;
+    },
+
+    async answer(id: string, answer: unknown): Promise<Question> {
+      const r = await transport.request(ClientAnswerDocument, { id, answer });
+      return r.answer;
+    },
+
+    async cancel(id: string, reason?: string): Promise<Question> {
+      const r = await transport.request(ClientCancelQuestionDocument, { id, reason: reason ?? null });
+      return r.cancelQuestion;
+    },
+
+    async question(id: string): Promise<Question | null> {
+      const r = await transport.request(ClientQuestionDocument, { id });
+      return r.question;
+    },
+
+    async questionsPage(o: QuestionsPageOptions = {}): Promise<QuestionPage> {
+      const r = await transport.request(ClientQuestionsDocument, {
+        filter: o.filter ?? null,
+        first: o.first ?? null,
+        after: o.after ?? null,
+      });
+      const { edges, pageInfo, totalCount } = r.questions;
+      return { questions: edges.map((e) => e.node), totalCount, pageInfo };
+    },
+
+    async *questions(o: QuestionsOptions = {}): AsyncIterable<Question> {
+      let after: string | undefined;
+      for (;;) {
+        const page = await methods.questionsPage({ filter: o.filter, first: o.pageSize ?? 100, after });
+        yield* page.questions;
+        if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
+        after = page.pageInfo.endCursor;
+      }
+    },
+
+    async channels(): Promise<string[]> {
+      const r = await transport.request(ClientChannelsDocument, {});
+      return r.channels;
+    },
+
+    async viewer(): Promise<Viewer> {
+      const r = await transport.request(ClientViewerDocument, {});
+      return r.viewer;
+    },
+  };
+  return methods;
+}
+
 export function createInteractionsClient(options: ClientOptions): InteractionsClient {
   const transport = new Transport({ url: options.url, apiKey: options.apiKey, fetch: options.fetch });
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
@@ -243,57 +306,7 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
       return externalAsker({ transport, retrying, ask, quickTimeoutMs: QUICK_TIMEOUT_MS }, tool, wrapOptions);
     },
 
-    async prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal> {
-      const r = await transport.request(ClientPrepareExternalDocument, {
-        timeoutSeconds: timeoutSeconds ?? null,
-      });
-      return r.prepareExternal;
-    },
-
-    async answer(id: string, answer: unknown): Promise<Question> {
-      const r = await transport.request(ClientAnswerDocument, { id, answer });
-      return r.answer;
-    },
-
-    async cancel(id: string, reason?: string): Promise<Question> {
-      const r = await transport.request(ClientCancelQuestionDocument, { id, reason: reason ?? null });
-      return r.cancelQuestion;
-    },
-
-    async question(id: string): Promise<Question | null> {
-      const r = await transport.request(ClientQuestionDocument, { id });
-      return r.question;
-    },
-
-    async questionsPage(o: QuestionsPageOptions = {}): Promise<QuestionPage> {
-      const r = await transport.request(ClientQuestionsDocument, {
-        filter: o.filter ?? null,
-        first: o.first ?? null,
-        after: o.after ?? null,
-      });
-      const { edges, pageInfo, totalCount } = r.questions;
-      return { questions: edges.map((e) => e.node), totalCount, pageInfo };
-    },
-
-    async *questions(o: QuestionsOptions = {}): AsyncIterable<Question> {
-      let after: string | undefined;
-      for (;;) {
-        const page = await client.questionsPage({ filter: o.filter, first: o.pageSize ?? 100, after });
-        yield* page.questions;
-        if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
-        after = page.pageInfo.endCursor;
-      }
-    },
-
-    async channels(): Promise<string[]> {
-      const r = await transport.request(ClientChannelsDocument, {});
-      return r.channels;
-    },
-
-    async viewer(): Promise<Viewer> {
-      const r = await transport.request(ClientViewerDocument, {});
-      return r.viewer;
-    },
+    ...oneRequestMethods(transport),
 
     subscribeInbox(o?: SubscribeInboxOptions): InboxSubscription {
       return subscribeInbox(transport, policy, o);

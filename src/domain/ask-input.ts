@@ -24,7 +24,7 @@ import {
   ANSWER_FORMATS,
   type AnswerFormat,
   type JsonObject,
-  type MediaItem,
+  type QuestionSpec,
   type VerifierBinding,
 } from './question.ts';
 import { clip, isPlainObject, own } from './values.ts';
@@ -36,23 +36,27 @@ export interface AskContext {
   prepared: boolean;
 }
 
-export interface ValidatedAsk {
-  text: string;
-  format: AnswerFormat;
-  options: string[] | null;
-  schema: JsonObject | null;
-  /** The template (or, when prepared, the final URL), not yet resolved: see `resolveLink`. */
-  link: string | null;
-  verifier: VerifierBinding | null;
-  channel: string | null;
-  recipient: string | null;
-  audience: string | null;
-  groupId: string | null;
-  media: MediaItem[] | null;
-  timeoutSeconds: number | null;
-  sensitive: boolean;
-  idempotencyKey: string | null;
-}
+/**
+ * The checked input: the question's own fields as the record keeps them (`link` still the
+ * template, or when prepared the final URL, not yet resolved: see `resolveLink`), plus the
+ * requested timeout.
+ */
+export type ValidatedAsk = Pick<
+  QuestionSpec,
+  | 'text'
+  | 'format'
+  | 'options'
+  | 'schema'
+  | 'link'
+  | 'verifier'
+  | 'channel'
+  | 'recipient'
+  | 'audience'
+  | 'groupId'
+  | 'media'
+  | 'sensitive'
+  | 'idempotencyKey'
+> & { timeoutSeconds: number | null };
 
 export const CALLBACK_PLACEHOLDER = '{callback_url}';
 /** Stands in for the callback URL when a template is checked before the real one exists. */

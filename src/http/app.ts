@@ -25,6 +25,7 @@ import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { createShutdownSockets } from './shutdown-sockets.ts';
 
 export interface HttpAppOptions {
   engine: Interactions;
@@ -96,14 +97,18 @@ function createFastify(maxBodyBytes: number, trustProxyHops: number): FastifyIns
 
 /**
  * Shutdown, in order: mark closing, let the engine end its held waits and live feeds, and
- * send what is still in flight with Connection: close, so no keep-alive socket outlives the
- * server by its 72 s (Fastify reaps only the sockets already idle when it starts closing).
+ * send what is still in flight with Connection: close; every connection ends as soon as it
+ * carries no response (see shutdown-sockets.ts), so close() waits for no idle socket.
  */
 function closeGracefully(app: FastifyInstance, onClosing: (() => Promise<void>) | undefined): void {
   let closing = false;
+  const sockets = createShutdownSockets(app.server);
   app.addHook('preClose', async () => {
     closing = true;
+    sockets.closing();
     await onClosing?.();
+    // Again for connections opened meanwhile; the server stops accepting right after this hook.
+    sockets.closing();
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
