@@ -40,7 +40,14 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
   const timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const signers = new Map<string, { url: string; signer: Webhook }>();
   for (const [name, e] of Object.entries(o.endpoints)) {
-    signers.set(name, { url: e.url, signer: new Webhook(e.secret) });
+    let signer: Webhook;
+    try {
+      signer = new Webhook(e.secret);
+    } catch {
+      // The secret itself is never part of the message.
+      throw new Error(`webhook ${name}: the secret is not a Standard Webhooks secret (whsec_ + base64)`);
+    }
+    signers.set(name, { url: e.url, signer });
   }
 
   async function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
