@@ -5,7 +5,9 @@ import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
 import { createInteractions } from '../engine/interactions.ts';
+import { createOutboxWorker } from '../engine/outbox-worker.ts';
 import type { ChannelPort } from '../engine/ports.ts';
+import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
@@ -56,6 +58,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 export interface ServerPlugins {
   /** Channel plugins (none ship yet; tests register their own). */
   channels?: ChannelPort;
+  /** Resume-webhook endpoints by name: the manifest's `webhooks`, each secret read from its `secretEnv`. */
+  webhookEndpoints?: Readonly<Record<string, WebhookEndpoint>>;
+  /** Outbox tuning (tests shorten the poll, the lease and the webhook retry schedule). */
+  outbox?: { pollMs?: number; leaseMs?: number; webhookScheduleScale?: number };
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
 }
@@ -100,6 +106,7 @@ export async function createServer(
       logger,
       verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config),
       ...(plugins.channels ? { channels: plugins.channels } : {}),
+      webhooks: Object.keys(plugins.webhookEndpoints ?? {}),
       settings: {
         answerTimeoutSeconds: config.answerTimeoutSeconds,
         holdSeconds: config.holdSeconds,
@@ -111,6 +118,30 @@ export async function createServer(
     });
     await engine.start();
     closers.push(() => engine.stop());
+
+    const followUps = createOutboxWorker({
+      store,
+      logger,
+      handlers: {
+        webhook: createResumeWebhooks({
+          endpoints: plugins.webhookEndpoints ?? {},
+          logger,
+          ...(plugins.outbox?.webhookScheduleScale
+            ? { scheduleScale: plugins.outbox.webhookScheduleScale }
+            : {}),
+        }),
+      },
+      ...(plugins.outbox?.pollMs ? { pollMs: plugins.outbox.pollMs } : {}),
+      ...(plugins.outbox?.leaseMs ? { leaseMs: plugins.outbox.leaseMs } : {}),
+    });
+    followUps.start();
+    closers.push(() => followUps.stop());
+    // A resolution (here or on another instance) has follow-ups due now: look at once.
+    const unkick = await store.listen({
+      event: (e) => (e.type === 'ASKED' ? undefined : followUps.kick()),
+      resync: () => followUps.kick(),
+    });
+    closers.push(unkick);
 
     let principals: readonly PrincipalConfig[] = config.principals;
     let mintedAdminKey: string | null = null;

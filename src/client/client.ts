@@ -31,6 +31,7 @@ import type {
   AnswerOf,
   AnswerSchema,
   AskExternalOptions,
+  AskedQuestion,
   AskInput,
   AskResult,
   AskUserOptions,
@@ -75,6 +76,17 @@ export interface InteractionsClient {
    * API code when the server refuses the question.
    */
   askUser<const I extends AskInput>(input: I, options?: AskUserOptions): Promise<AnswerOf<I>>;
+  /**
+   * Asks a question and returns at once with the recorded question (PENDING), without waiting:
+   * for agents that cannot hold a connection. Learn the answer later with `waitFor(id)`, or be
+   * called back by asking with `notify`.
+   */
+  ask(input: AskInput, options?: Pick<AskUserOptions, 'signal' | 'preparedId'>): Promise<AskedQuestion>;
+  /**
+   * Blocks until the question resolves and returns its answer, like `askUser` (TimedOutError,
+   * CancelledError otherwise). For a sensitive question this is the one way to read the answer.
+   */
+  waitFor(id: string, options?: WaitOptions): Promise<unknown>;
   /** Re-attaches to a question by id and blocks like `askUser` (for a process that restarted). */
   waitForAnswer(id: string, options?: WaitOptions): Promise<AskResult>;
   /**
@@ -143,6 +155,8 @@ async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
   if (input.recipient !== undefined) wire.recipient = input.recipient;
   if (input.timeoutSeconds !== undefined) wire.timeoutSeconds = input.timeoutSeconds;
   if (input.sensitive !== undefined) wire.sensitive = input.sensitive;
+  if (input.metadata !== undefined) wire.metadata = { ...input.metadata };
+  if (input.notify !== undefined) wire.notify = input.notify;
   let parser: z.ZodType | null = null;
   // Sent as given (or left out): the server says what is wrong with it (BAD_USER_INPUT at
   // input.options), rather than the SDK failing on a JavaScript caller's missing list.
@@ -256,12 +270,8 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
 
   const { retrying, settle } = createWaiting({ transport, policy, holdSeconds, onRetry: options.onRetry });
 
-  /** `reserved`: the callback URL of a `prepareExternal` reservation (the ask does not repeat it). */
-  async function ask(
-    input: AskInput,
-    o: AskUserOptions = {},
-    reserved: string | null = null,
-  ): Promise<unknown> {
+  /** Records the question without holding (retried with one idempotency key). */
+  async function record(input: AskInput, o: AskUserOptions) {
     const { wire, parser } = await prepareAsk(input);
     wire.idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
     const variables = { input: wire, holdSeconds: 0, preparedId: o.preparedId ?? null };
@@ -273,8 +283,18 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
         }),
       o.signal,
     );
-    o.onAsked?.(asked.askUser.question, asked.askUser.callbackUrl ?? reserved);
-    return outcome(await settle(asked.askUser, o.signal), parser);
+    return { result: asked.askUser, parser };
+  }
+
+  /** `reserved`: the callback URL of a `prepareExternal` reservation (the ask does not repeat it). */
+  async function ask(
+    input: AskInput,
+    o: AskUserOptions = {},
+    reserved: string | null = null,
+  ): Promise<unknown> {
+    const { result, parser } = await record(input, o);
+    o.onAsked?.(result.question, result.callbackUrl ?? reserved);
+    return outcome(await settle(result, o.signal), parser);
   }
 
   const client: InteractionsClient = {
@@ -282,6 +302,15 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
 
     askUser<const I extends AskInput>(input: I, o?: AskUserOptions): Promise<AnswerOf<I>> {
       return ask(input, o) as Promise<AnswerOf<I>>;
+    },
+
+    async ask(input: AskInput, o: AskUserOptions = {}): Promise<AskedQuestion> {
+      const { result } = await record(input, o);
+      return { question: result.question, callbackUrl: result.callbackUrl ?? null };
+    },
+
+    async waitFor(id: string, o: WaitOptions = {}): Promise<unknown> {
+      return (await client.waitForAnswer(id, o)).answer;
     },
 
     async waitForAnswer(id: string, o: WaitOptions = {}): Promise<AskResult> {

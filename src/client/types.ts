@@ -64,6 +64,10 @@ export interface AskBase {
    * your process restarted) attach to the question it asked before.
    */
   idempotencyKey?: string | undefined;
+  /** Your own JSON object (e.g. a run id), at most 4096 bytes as JSON: returned on the question and in webhooks. */
+  metadata?: Readonly<Record<string, unknown>> | undefined;
+  /** A resume-webhook endpoint named in the server's manifest, called (signed) when the question resolves. */
+  notify?: string | undefined;
 }
 
 export interface TextQuestion extends AskBase {
@@ -136,6 +140,13 @@ export interface AskUserOptions extends WaitOptions {
   onAsked?: ((question: Question, callbackUrl: string | null) => void) | undefined;
   /** The id from `prepareExternal`: the question takes that id and its callback URL. */
   preparedId?: string | undefined;
+}
+
+/** What `ask` returns at once: the recorded question, and its callback URL when it has one. */
+export interface AskedQuestion {
+  question: Question;
+  /** For EXTERNAL and channel questions; shown once (null on an idempotent repeat). */
+  callbackUrl: string | null;
 }
 
 export interface PreparedExternal {

@@ -38,6 +38,13 @@ function checkPrepared(preparedId: unknown, v: ValidAsk): void {
   if (typeof preparedId !== 'string' || preparedId.length > MAX_ID_CHARS) throw unknownPrepared();
 }
 
+/** Outbox targets performed when the question resolves (store/outbox.ts). */
+function followUpsOf(v: ValidAsk): string[] {
+  const targets: string[] = [];
+  if (v.notify !== null) targets.push(`webhook:${v.notify}`);
+  return targets;
+}
+
 /** Where a new question stands apart from its validated input. */
 interface SpecContext {
   id: string;
@@ -65,6 +72,8 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
     sensitive: v.sensitive,
     askedBy: p.id,
     idempotencyKey: v.idempotencyKey,
+    metadata: v.metadata,
+    notify: v.notify,
     createdAt: c.now,
     timeoutAt: c.now + timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds) * 1000,
   };
@@ -110,6 +119,7 @@ export function createAsking(
       const v = validateAskInput(input, {
         verifiers: verifiers.names(),
         channels: channels.names(),
+        webhooks: ctx.webhooks,
         prepared: preparedId !== null,
       });
       if (v.verifier) verifiers.checkConfig(v.verifier.name, v.verifier.config);
@@ -128,6 +138,7 @@ export function createAsking(
         retentionMs: ctx.retentionMs,
         ticketHash: cb.ticketHash,
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
+        followUps: followUpsOf(v),
       });
       if (created.kind === 'limit') {
         throw new DomainError('LIMIT_EXCEEDED', 'too many questions are pending; try again later');

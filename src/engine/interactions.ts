@@ -28,6 +28,8 @@ export interface EngineDeps {
   logger?: Logger;
   verifiers?: VerifierPort;
   channels?: ChannelPort;
+  /** Resume-webhook endpoint names (the manifest's `webhooks`) an ask may `notify`. */
+  webhooks?: readonly string[];
 }
 
 interface Feed {
@@ -46,6 +48,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     logger: deps.logger ?? silentLogger,
     verifiers: deps.verifiers ?? NO_VERIFIERS,
     channels: deps.channels ?? NO_CHANNELS,
+    webhooks: new Set(deps.webhooks ?? []),
     waiters: createWaiterRegistry(),
   });
   const { store, settings, clock, logger, waiters, retentionMs } = ctx;

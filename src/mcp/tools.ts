@@ -130,6 +130,8 @@ function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown>
     timeoutSeconds: args.timeout_seconds,
     sensitive: args.sensitive,
     idempotencyKey: args.idempotency_key,
+    metadata: args.metadata,
+    notify: args.notify,
   };
   for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
   return input;

@@ -164,6 +164,25 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     expect(textOf(noOptions)).toMatch(/^BAD_USER_INPUT: /);
   });
 
+  it('ask_user takes metadata and notify: metadata comes back, an unknown endpoint is BAD_USER_INPUT', async () => {
+    const asked = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Resume?', metadata: { runId: 'r9' }, wait_seconds: 0 },
+    });
+    const { id } = asked.structuredContent as { id: string };
+    const got = await client.callTool({ name: 'get_question', arguments: { id } });
+    expect((got.structuredContent as { question: unknown }).question).toMatchObject({
+      metadata: { runId: 'r9' },
+      notify: null,
+    });
+    const unknown = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Resume?', notify: 'nowhere', wait_seconds: 0 },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^BAD_USER_INPUT: /);
+  });
+
   it('wait_seconds at the limit (300) is accepted', async () => {
     const r = await client.callTool({
       name: 'await_answer',

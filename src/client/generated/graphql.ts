@@ -37,6 +37,10 @@ export type AskUserInput = {
   link?: string | null | undefined;
   /** Up to 8 images and links to show with the question. Omit rather than send an empty list. */
   media?: Array<MediaItemInput> | null | undefined;
+  /** Your own JSON object (e.g. a run id), at most 4096 bytes as UTF-8 JSON: returned on the question, in events and in resume webhooks. */
+  metadata?: Record<string, unknown> | null | undefined;
+  /** A resume-webhook endpoint named in the server manifest: it is called, signed, when the question resolves. */
+  notify?: string | null | undefined;
   /** SELECT only (and required there): 1 to 100 distinct, non-blank options. */
   options?: Array<string> | null | undefined;
   /** Who the channel delivers to; requires `channel`. */
@@ -131,6 +135,8 @@ export type ClientAskResultFieldsFragment = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -168,6 +174,8 @@ export type ClientAskUserMutation = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -205,6 +213,8 @@ export type ClientAwaitAnswerQuery = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -246,6 +256,8 @@ export type ClientAnswerMutation = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -278,6 +290,8 @@ export type ClientCancelQuestionMutation = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -309,6 +323,8 @@ export type ClientQuestionQuery = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -347,6 +363,8 @@ export type ClientQuestionsQuery = {
         channel: string | null;
         recipient: string | null;
         sensitive: boolean;
+        metadata: Record<string, unknown> | null;
+        notify: string | null;
         status: QuestionStatus;
         askedBy: string;
         createdAt: string;
@@ -388,6 +406,8 @@ export type ClientPendingQuestionsSubscription = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -424,6 +444,8 @@ export type InboxFeedSubscription = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -457,6 +479,8 @@ export type InboxAnswerMutation = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -488,6 +512,8 @@ export type InboxQuestionQuery = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -524,6 +550,8 @@ export type InboxHistoryQuery = {
         channel: string | null;
         recipient: string | null;
         sensitive: boolean;
+        metadata: Record<string, unknown> | null;
+        notify: string | null;
         status: QuestionStatus;
         askedBy: string;
         createdAt: string;
@@ -552,6 +580,8 @@ export type QuestionFieldsFragment = {
   channel: string | null;
   recipient: string | null;
   sensitive: boolean;
+  metadata: Record<string, unknown> | null;
+  notify: string | null;
   status: QuestionStatus;
   askedBy: string;
   createdAt: string;
@@ -602,6 +632,8 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -643,6 +675,8 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -687,6 +721,8 @@ fragment QuestionFields on Question {
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -729,6 +765,8 @@ fragment QuestionFields on Question {
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -775,6 +813,8 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -809,6 +849,8 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -843,6 +885,8 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -887,6 +931,8 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -938,6 +984,8 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -987,6 +1035,8 @@ export const InboxFeedDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -1021,6 +1071,8 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -1055,6 +1107,8 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -1102,6 +1156,8 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
