@@ -19,6 +19,7 @@ import {
   ClientAskUserDocument,
   ClientAwaitAnswerDocument,
   ClientCancelQuestionDocument,
+  ClientChannelDetailsDocument,
   ClientChannelsDocument,
   ClientPrepareExternalDocument,
   ClientQuestionDocument,
@@ -34,6 +35,7 @@ import type {
   AskInput,
   AskResult,
   AskUserOptions,
+  ChannelDetail,
   ExternalAsker,
   ExternalTool,
   InboxSubscription,
@@ -101,6 +103,8 @@ export interface InteractionsClient {
   /** One page of questions, with the total count. */
   questionsPage(options?: QuestionsPageOptions): Promise<QuestionPage>;
   channels(): Promise<string[]>;
+  /** The configured channels with their plugin and whether each is ready. */
+  channelDetails(): Promise<ChannelDetail[]>;
   viewer(): Promise<Viewer>;
   /** The live inbox feed: a SNAPSHOT of the pending questions, then changes; reconnects by itself. */
   subscribeInbox(options?: SubscribeInboxOptions): InboxSubscription;
@@ -288,6 +292,11 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
     async channels(): Promise<string[]> {
       const r = await transport.request(ClientChannelsDocument, {});
       return r.channels;
+    },
+
+    async channelDetails(): Promise<ChannelDetail[]> {
+      const r = await transport.request(ClientChannelDetailsDocument, {});
+      return r.channelDetails;
     },
 
     async viewer(): Promise<Viewer> {
