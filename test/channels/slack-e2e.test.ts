@@ -13,9 +13,11 @@ import {
   FIELD_PREFIX,
   FORM_CALLBACK_ID,
 } from '../../src/channels/slack/blocks.ts';
+import { runCli } from '../../src/cli/program.ts';
+import { inquirerPrompter } from '../../src/cli/prompt.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, signSlack } from '../support/fakes/slack-requests.ts';
-import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
+import { auth, KEYS, startServer, type TestServer, type Who } from '../support/server.ts';
 
 const TOKEN = 'xoxb-e2e-token-0001';
 const SIGNING = 'e2e-signing-secret-0001';
@@ -341,5 +343,56 @@ describe('slack channel end to end (redis)', () => {
     });
     // At the cap the body is read and the signature check refuses it.
     expect(atCap.status).toBe(401);
+  });
+});
+
+describe('tai channels (against the same server)', () => {
+  async function tai(args: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, {
+      out: (s) => {
+        stdout += s;
+      },
+      err: (s) => {
+        stderr += s;
+      },
+      env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
+      interactive: false,
+      prompter: inquirerPrompter(),
+      onInterrupt: () => () => {},
+      serve: () => Promise.reject(new Error('not served in process')),
+    });
+    return { code, stdout, stderr };
+  }
+
+  it('list: name, plugin, readiness and default recipient', async () => {
+    expect(await tai(['channels', 'list'])).toEqual({
+      code: 0,
+      stdout: 'ops-slack  slack       ready  default recipient C0123456789\n',
+      stderr: '',
+    });
+  });
+
+  it('test: the message arrives, then is edited to "Cancelled: test message"', async () => {
+    const r = await tai(['channels', 'test', 'ops-slack', '--recipient', 'U0TESTER1', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sent = JSON.parse(r.stdout) as { questionId: string };
+    const post = await slack.waitFor('chat.postMessage', (c) =>
+      JSON.stringify(c.args.blocks).includes(sent.questionId),
+    );
+    expect(post.args.channel).toBe('U0TESTER1');
+    const edit = await slack.waitFor('chat.update', (c) =>
+      JSON.stringify(c.args.blocks).includes('channel ops-slack reaches you'),
+    );
+    expect(edit.args.text).toBe('Cancelled: test message');
+  });
+
+  it('test: a delivery failure is the server’s CHANNEL_DELIVERY_FAILED', async () => {
+    slack.failNext('chat.postMessage', 'user_not_found');
+    const r = await tai(['channels', 'test', 'ops-slack', '--recipient', 'U0NOBODY1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: CHANNEL_DELIVERY_FAILED: /);
   });
 });
