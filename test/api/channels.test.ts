@@ -142,6 +142,41 @@ describe('manifest modules', () => {
   });
 });
 
+describe('the channels door in the access policy', () => {
+  it('made authenticated, the inbound door refuses a caller without a key before the channel runs', async () => {
+    const dir = manifestDir(
+      'channels:\n  ops-slack:\n    plugin: slack\n    config: { botTokenEnv: T_TOKEN, signingSecretEnv: T_SIGNING, defaultRecipient: C0123456789 }\n',
+    );
+    writeFileSync(join(dir, 'policy.json'), JSON.stringify({ doors: { channels: 'authenticated' } }));
+    const manifest = await loadManifestSettings({ T_TOKEN: 'xoxb-x', T_SIGNING: 'signing' }, dir);
+    const t = await startServer({
+      store: 'memory',
+      env: { INTERACTIONS_ACCESS_POLICY_FILE: join(dir, 'policy.json') },
+      plugins: { manifest },
+    });
+    try {
+      const url = '/api/interactions/channels/ops-slack';
+      const anonymous = await t.server.inject({ method: 'POST', url, payload: 'payload=%7B%7D' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      // With a key the door is reached, and the Slack signature check then refuses the request.
+      const keyed = await t.server.inject({
+        method: 'POST',
+        url,
+        headers: auth('ops'),
+        payload: 'payload=%7B%7D',
+      });
+      expect(keyed.statusCode).toBe(401);
+      expect(keyed.json()).toEqual({
+        error: 'the request signature is missing or not valid',
+        code: 'UNAUTHENTICATED',
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the slack inbound door, property (redis)', () => {
   const TOKEN = 'xoxb-prop-token';
   const SIGNING = 'prop-signing-secret';
