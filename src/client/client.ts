@@ -19,6 +19,7 @@ import {
   ClientAskUserDocument,
   ClientAwaitAnswerDocument,
   ClientCancelQuestionDocument,
+  ClientChannelDetailsDocument,
   ClientChannelsDocument,
   ClientPrepareExternalDocument,
   ClientQuestionDocument,
@@ -35,6 +36,7 @@ import type {
   AskInput,
   AskResult,
   AskUserOptions,
+  ChannelDetail,
   ExternalAsker,
   ExternalTool,
   InboxSubscription,
@@ -113,6 +115,8 @@ export interface InteractionsClient {
   /** One page of questions, with the total count. */
   questionsPage(options?: QuestionsPageOptions): Promise<QuestionPage>;
   channels(): Promise<string[]>;
+  /** The configured channels with their plugin and whether each is ready. */
+  channelDetails(): Promise<ChannelDetail[]>;
   viewer(): Promise<Viewer>;
   /** The live inbox feed: a SNAPSHOT of the pending questions, then changes; reconnects by itself. */
   subscribeInbox(options?: SubscribeInboxOptions): InboxSubscription;
@@ -202,7 +206,15 @@ function outcome(result: AskResult, parser: z.ZodType | null): unknown {
 
 type OneRequestMethods = Pick<
   InteractionsClient,
-  'prepareExternal' | 'answer' | 'cancel' | 'question' | 'questionsPage' | 'questions' | 'channels' | 'viewer'
+  | 'prepareExternal'
+  | 'answer'
+  | 'cancel'
+  | 'question'
+  | 'questionsPage'
+  | 'questions'
+  | 'channels'
+  | 'channelDetails'
+  | 'viewer'
 >;
 
 /** The calls that are one request each: no hold, no retry loop. */
@@ -253,6 +265,11 @@ function oneRequestMethods(transport: Transport): OneRequestMethods {
     async channels(): Promise<string[]> {
       const r = await transport.request(ClientChannelsDocument, {});
       return r.channels;
+    },
+
+    async channelDetails(): Promise<ChannelDetail[]> {
+      const r = await transport.request(ClientChannelDetailsDocument, {});
+      return r.channelDetails;
     },
 
     async viewer(): Promise<Viewer> {

@@ -384,6 +384,19 @@ export type ClientChannelsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ClientChannelsQuery = { channels: Array<string> };
 
+export type ClientChannelDetailsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ClientChannelDetailsQuery = {
+  channelDetails: Array<{
+    name: string;
+    plugin: string | null;
+    inbound: boolean;
+    defaultRecipient: string | null;
+    ready: boolean;
+    missing: Array<string>;
+  }>;
+};
+
 export type ClientViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ClientViewerQuery = { viewer: { id: string; roles: Array<string>; restricted: boolean } };
@@ -948,6 +961,18 @@ export const ClientChannelsDocument = new TypedDocumentString(`
   channels
 }
     `) as unknown as TypedDocumentString<ClientChannelsQuery, ClientChannelsQueryVariables>;
+export const ClientChannelDetailsDocument = new TypedDocumentString(`
+    query ClientChannelDetails {
+  channelDetails {
+    name
+    plugin
+    inbound
+    defaultRecipient
+    ready
+    missing
+  }
+}
+    `) as unknown as TypedDocumentString<ClientChannelDetailsQuery, ClientChannelDetailsQueryVariables>;
 export const ClientViewerDocument = new TypedDocumentString(`
     query ClientViewer {
   viewer {
