@@ -50,10 +50,15 @@ interface StreamRequest {
   headers: { get(name: string): string | null | undefined };
 }
 
-function refusal(status: number, statusText: string, message: string): SseResponse {
+/** A 429 in the shape of our other GraphQL errors (docs/API.md §3). */
+function overLimit(message: string): SseResponse {
   return [
-    JSON.stringify({ errors: [{ message }] }),
-    { status, statusText, headers: { 'content-type': 'application/json; charset=utf-8' } },
+    JSON.stringify({ errors: [{ message, extensions: { code: 'LIMIT_EXCEEDED' } }] }),
+    {
+      status: 429,
+      statusText: 'Too Many Requests',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    },
   ];
 }
 
@@ -93,13 +98,13 @@ export function createStreamTokens(
     if (held >= limits.perKey) {
       const evict = oldestUnopened(owner);
       if (!evict) {
-        return refusal(429, 'Too Many Requests', `A key holds at most ${limits.perKey} streams at once`);
+        return overLimit(`A key holds at most ${limits.perKey} streams at once`);
       }
       forget(evict, true);
     }
     if (reservations.size >= limits.total) {
       const evict = oldestUnopened();
-      if (!evict) return refusal(429, 'Too Many Requests', 'Too many streams are open; try again later');
+      if (!evict) return overLimit('Too many streams are open; try again later');
       forget(evict, true);
     }
     const token = randomUUID();
@@ -132,9 +137,7 @@ export function createStreamTokens(
         clearTimeout(timers.get(given));
         timers.delete(given);
       } else if (req.method !== 'DELETE' && behind(s) >= limits.maxBehind) {
-        return refusal(
-          429,
-          'Too Many Requests',
+        return overLimit(
           `The stream is ${limits.maxBehind} events behind its reader; read it before adding operations`,
         );
       }

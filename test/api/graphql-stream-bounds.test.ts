@@ -11,9 +11,9 @@ import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../../src/graphql/stre
 import { createGraphQLServer } from '../../src/graphql/yoga.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { AGENT, type EngineSet, startEngines } from '../support/engines.ts';
-import { auth, PRINCIPALS } from '../support/server.ts';
+import { auth, PRINCIPALS, type Who } from '../support/server.ts';
 
-const LIMITS: StreamLimits = { maxBehind: 20, perKey: 3, total: 100, reservationTtlMs: 1_500 };
+const LIMITS: StreamLimits = { maxBehind: 20, perKey: 3, total: 4, reservationTtlMs: 3_000 };
 const FEED = 'subscription { pendingQuestions { type questions { id } } }';
 const RESOLVED = 'subscription ($id: ID!) { questionResolved(id: $id) { status } }';
 
@@ -32,9 +32,9 @@ interface SseMessage {
 }
 
 /** An open event stream and its messages as they arrive. */
-async function openStream(base: string, token: string, signal: AbortSignal) {
+async function openStream(base: string, token: string, signal: AbortSignal, who: Who = 'alice') {
   const res = await fetch(`${base}/graphql/stream`, {
-    headers: { ...auth('alice'), accept: 'text/event-stream', 'x-graphql-event-stream-token': token },
+    headers: { ...auth(who), accept: 'text/event-stream', 'x-graphql-event-stream-token': token },
     signal,
   });
   expect(res.status).toBe(200);
@@ -69,6 +69,8 @@ describe('/graphql/stream bounds', () => {
   let base: string;
   /** Ends the test's open streams. */
   const aborts = new AbortController();
+  /** The stream the "falls behind" test leaves open. */
+  let behindToken = '';
 
   beforeAll(async () => {
     set = await startEngines('memory');
@@ -101,15 +103,21 @@ describe('/graphql/stream bounds', () => {
     await set.close();
   });
 
-  const reserve = async () => {
-    const r = await fetch(`${base}/graphql/stream`, { method: 'PUT', headers: auth('alice') });
+  const reserve = async (who: Who = 'alice') => {
+    const r = await fetch(`${base}/graphql/stream`, { method: 'PUT', headers: auth(who) });
     return { status: r.status, token: (await r.text()).trim() };
   };
-  const post = async (token: string, operationId: string, query: string, variables?: object) => {
+  const post = async (
+    token: string,
+    operationId: string,
+    query: string,
+    variables?: object,
+    who: Who = 'alice',
+  ) => {
     const r = await fetch(`${base}/graphql/stream`, {
       method: 'POST',
       headers: {
-        ...auth('alice'),
+        ...auth(who),
         'content-type': 'application/json',
         'x-graphql-event-stream-token': token,
       },
@@ -161,7 +169,12 @@ describe('/graphql/stream bounds', () => {
     // At the bound, new operations are refused until the reader catches up.
     const refused = await post(token, 'more', FEED);
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatch(/20 events behind/);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      errors: [
+        { message: expect.stringMatching(/20 events behind/), extensions: { code: 'LIMIT_EXCEEDED' } },
+      ],
+    });
+    behindToken = token;
     const stream = await openStream(base, token, aborts.signal);
     const seen = await stream.until((m) => m.event === 'complete' && m.data.id === 'feed');
     const nexts = seen.filter((m) => m.event === 'next' && m.data.id === 'feed');
@@ -176,5 +189,52 @@ describe('/graphql/stream bounds', () => {
     };
     expect(snapshot.type).toBe('SNAPSHOT');
     expect(snapshot.questions.map((q) => q.id)).toEqual(expect.arrayContaining(ids));
+  });
+
+  // Last: it leaves every stream slot open until its streams are aborted.
+  it(`holds ${LIMITS.total} streams across keys: one more evicts the oldest unopened; with all open it is refused`, async () => {
+    // The previous test's stream is closed and forgotten first: its token turns from 409
+    // (already open) to 404.
+    aborts.abort();
+    const start = Date.now();
+    for (;;) {
+      const r = await fetch(`${base}/graphql/stream`, {
+        headers: {
+          ...auth('alice'),
+          accept: 'text/event-stream',
+          'x-graphql-event-stream-token': behindToken,
+        },
+      });
+      await r.arrayBuffer();
+      if (r.status === 404) break;
+      expect(r.status).toBe(409);
+      expect(Date.now() - start).toBeLessThan(10_000);
+    }
+    const held: [Who, string][] = [];
+    for (const who of ['bob', 'bob', 'bob', 'agent'] as const) {
+      const r = await reserve(who);
+      expect(r.status).toBe(201);
+      held.push([who, r.token]);
+    }
+    for (const [who, token] of held)
+      expect((await post(token, 'at-limit', '{ viewer { id } }', undefined, who)).status).toBe(202);
+    const past = await reserve('agent2');
+    expect(past.status).toBe(201);
+    // The oldest unopened of any key is forgotten; the others and the new one stay.
+    expect((await post(held[0]![1], 'evicted', '{ viewer { id } }', undefined, 'bob')).status).toBe(404);
+    const open: [Who, string][] = [...held.slice(1), ['agent2', past.token]];
+    for (const [who, token] of open)
+      expect((await post(token, 'kept', '{ viewer { id } }', undefined, who)).status).toBe(202);
+    const streams = new AbortController();
+    try {
+      for (const [who, token] of open) await openStream(base, token, streams.signal, who);
+      const refused = await reserve('admin');
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.token)).toMatchObject({
+        errors: [{ extensions: { code: 'LIMIT_EXCEEDED' } }],
+      });
+    } finally {
+      streams.abort();
+    }
   });
 });

@@ -106,7 +106,11 @@ describe('/graphql/stream tokens', () => {
       }
       const refused = await t.server.inject({ method: 'PUT', url: '/graphql/stream', headers: auth('ops') });
       expect(refused.statusCode).toBe(429);
-      expect(refused.json()).toEqual({ errors: [{ message: `A key holds at most ${cap} streams at once` }] });
+      expect(refused.json()).toEqual({
+        errors: [
+          { message: `A key holds at most ${cap} streams at once`, extensions: { code: 'LIMIT_EXCEEDED' } },
+        ],
+      });
       // Another key is not affected.
       await reserve('agent');
     } finally {
