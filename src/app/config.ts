@@ -47,7 +47,7 @@ export interface Config {
   readonly trustProxyHops: number;
   /** Serve GraphiQL on GET /graphql to browsers (off: it loads its scripts from a CDN). */
   readonly graphiql: boolean;
-  /** Serve the graphql-sse single-connection mode at /graphql/stream (off: it buffers without bound). */
+  /** Serve the graphql-sse single-connection mode at /graphql/stream (on by default; bounded). */
   readonly graphqlStream: boolean;
   /**
    * The environment variables an operator declared for webhook verifiers
@@ -252,7 +252,7 @@ const envSchema = z.object({
   INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
   INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
   INTERACTIONS_GRAPHIQL: flag(false),
-  INTERACTIONS_GRAPHQL_STREAM: flag(false),
+  INTERACTIONS_GRAPHQL_STREAM: flag(true),
   INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
 });
 
