@@ -9,6 +9,8 @@ import type { ChannelPort } from '../engine/ports.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
+import { createMetricsListener, listenOn } from '../metrics/listener.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import { redisConnectionOptions } from '../store/redis/connection.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
@@ -22,8 +24,12 @@ export interface Server {
   store: QuestionStore;
   /** The one-off admin key minted because no keys were configured (print it once). */
   mintedAdminKey: string | null;
-  /** Start listening; resolves with the base URL. */
+  /** The server's counters and gauges (served at /metrics when that is on). */
+  metrics: Metrics;
+  /** Start listening (and the metrics listener, when INTERACTIONS_METRICS_PORT is set); resolves with the base URL. */
   listen(): Promise<string>;
+  /** The metrics listener's base URL once listening; null without INTERACTIONS_METRICS_PORT. */
+  metricsUrl(): string | null;
   /** Handle a request in-process (tests): Fastify's inject. */
   inject: import('fastify').FastifyInstance['inject'];
   close(): Promise<void>;
@@ -58,6 +64,11 @@ export interface ServerPlugins {
   channels?: ChannelPort;
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
+  /**
+   * Serve GET /metrics on the main port (the manifest's `metrics` module; default off). With
+   * INTERACTIONS_METRICS_PORT set, /metrics is served on that listener instead, either way.
+   */
+  metrics?: boolean;
 }
 
 export async function createServer(
@@ -95,9 +106,11 @@ export async function createServer(
     }
     closers.push(() => store.close());
 
+    const metrics = createMetrics();
     const engine = createInteractions({
       store,
       logger,
+      observer: metrics,
       verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config),
       ...(plugins.channels ? { channels: plugins.channels } : {}),
       settings: {
@@ -111,6 +124,11 @@ export async function createServer(
     });
     await engine.start();
     closers.push(() => engine.stop());
+    metrics.observe({
+      pending: async () => (await store.list({ status: ['PENDING'] }, { first: 1 })).totalCount,
+      heldWaits: () => engine.heldCount(),
+      feedSubscribers: () => engine.feedCount(),
+    });
 
     let principals: readonly PrincipalConfig[] = config.principals;
     let mintedAdminKey: string | null = null;
@@ -148,15 +166,38 @@ export async function createServer(
       ...(plugins.mcpProgressIntervalMs
         ? { mcp: { progressIntervalMs: plugins.mcpProgressIntervalMs } }
         : {}),
+      metricsRegistry: metrics,
+      // A metrics port of its own replaces /metrics on the main port.
+      metrics: (plugins.metrics ?? false) && config.metricsPort === null,
+      metricsPublic: config.doorPolicy.metrics === 'public',
     });
     closers.push(() => app.close());
+    const metricsListener =
+      config.metricsPort === null
+        ? null
+        : createMetricsListener(metrics, (err) => logger.error({ err }, 'metrics scrape failed'));
+    let metricsUrl: string | null = null;
+    if (metricsListener) {
+      closers.push(
+        () =>
+          new Promise<void>((resolve) => {
+            metricsListener.close(() => resolve());
+            metricsListener.closeAllConnections();
+          }),
+      );
+    }
 
     return {
       engine,
       store,
       mintedAdminKey,
+      metrics,
       inject: app.inject.bind(app),
+      metricsUrl: () => metricsUrl,
       async listen() {
+        if (metricsListener && config.metricsPort !== null) {
+          metricsUrl = await listenOn(metricsListener, config.metricsPort, config.host);
+        }
         await app.listen({ port: config.port, host: config.host });
         const host = config.host.includes(':') ? `[${config.host}]` : config.host;
         const address = app.server.address();

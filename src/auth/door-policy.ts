@@ -1,7 +1,16 @@
 // Which doors are public (API.md §6). Publicness is configuration, not route code.
 import { isPlainObject } from '../domain/values.ts';
 
-export const DOORS = ['graphql', 'stream', 'answer', 'callback', 'inbox', 'health', 'mcp'] as const;
+export const DOORS = [
+  'graphql',
+  'stream',
+  'answer',
+  'callback',
+  'inbox',
+  'health',
+  'mcp',
+  'metrics',
+] as const;
 export type Door = (typeof DOORS)[number];
 
 export const DOOR_ACCESS = ['public', 'authenticated'] as const;
@@ -21,6 +30,7 @@ export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
   inbox: 'public',
   health: 'public',
   mcp: 'authenticated',
+  metrics: 'authenticated',
 });
 
 function isDoor(name: string): name is Door {

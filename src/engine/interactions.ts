@@ -13,7 +13,14 @@ import { createContext, type EngineSettings } from './context.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
-import { type ChannelPort, NO_CHANNELS, NO_VERIFIERS, type VerifierPort } from './ports.ts';
+import {
+  type ChannelPort,
+  type EngineObserver,
+  NO_CHANNELS,
+  NO_OBSERVER,
+  NO_VERIFIERS,
+  type VerifierPort,
+} from './ports.ts';
 import { createReaper } from './reaper.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
@@ -28,6 +35,7 @@ export interface EngineDeps {
   logger?: Logger;
   verifiers?: VerifierPort;
   channels?: ChannelPort;
+  observer?: EngineObserver;
 }
 
 interface Feed {
@@ -38,6 +46,10 @@ interface Feed {
 export function createInteractions(deps: EngineDeps): Interactions & {
   /** Local waiters (for tests and metrics). */
   waiterCount(): number;
+  /** Held asker calls of this process (metrics). */
+  heldCount(): number;
+  /** Live feeds of this process (metrics). */
+  feedCount(): number;
 } {
   const ctx = createContext({
     store: deps.store,
@@ -46,6 +58,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     logger: deps.logger ?? silentLogger,
     verifiers: deps.verifiers ?? NO_VERIFIERS,
     channels: deps.channels ?? NO_CHANNELS,
+    observer: deps.observer ?? NO_OBSERVER,
     waiters: createWaiterRegistry(),
   });
   const { store, settings, clock, logger, waiters, retentionMs } = ctx;
@@ -86,6 +99,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       waiters.reopen();
       unlisten = await store.listen({
         event(e) {
+          ctx.observer.announced(e);
           waiters.notify(e.question);
           for (const f of feeds) {
             if (canSee(f.principal, e.question)) f.listener.event(e);
@@ -114,5 +128,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
     waiterCount: () => waiters.size(),
+    heldCount: () => waiters.held(),
+    feedCount: () => feeds.size,
   };
 }

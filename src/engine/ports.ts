@@ -1,8 +1,8 @@
 // What the engine needs from the plugins (webhook verifiers, channels). The composition root
 // adapts the registries to these shapes, so the engine depends on no plugin code.
 import type { QuestionRecord } from '../domain/question.ts';
-
 import type { HeaderBag } from '../domain/values.ts';
+import type { StoreEvent } from '../store/types.ts';
 
 export type { HeaderBag };
 
@@ -26,6 +26,19 @@ export interface ChannelPort {
   /** Push the question's text (never its media) to the person; throws when it cannot. */
   deliver(question: QuestionRecord, callbackUrl: string): Promise<void>;
 }
+
+/** What the engine reports as it works (the metrics). Calls must be cheap and never throw. */
+export interface EngineObserver {
+  /** Every store announcement this process receives (asks and resolutions, from every instance). */
+  announced(e: StoreEvent): void;
+  /** A hand-over of a question to its channel. */
+  channelDelivery(channel: string, result: 'delivered' | 'failed'): void;
+}
+
+export const NO_OBSERVER: EngineObserver = {
+  announced() {},
+  channelDelivery() {},
+};
 
 export const NO_VERIFIERS: VerifierPort = {
   names: () => new Set(),

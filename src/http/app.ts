@@ -17,6 +17,8 @@ import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
 import { mcpRoutes } from '../mcp/http-plugin.ts';
 import type { McpToolsOptions } from '../mcp/tools.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { countCallbackRequests } from './callback-metrics.ts';
 import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
@@ -24,6 +26,7 @@ import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/ca
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { streamRoutes } from './routes/stream.ts';
 
 export interface HttpAppOptions {
@@ -43,6 +46,12 @@ export interface HttpAppOptions {
   onClosing?: () => Promise<void>;
   /** Options of the MCP tools at /mcp (tests shorten the progress interval). */
   mcp?: McpToolsOptions;
+  /** Where the callback doors' outcomes are counted (and what /metrics serves). */
+  metricsRegistry?: Metrics;
+  /** Serve GET /metrics on this app (the manifest's `metrics` module; default off). */
+  metrics?: boolean;
+  /** The door policy made /metrics public. */
+  metricsPublic?: boolean;
 }
 
 /** Node's HTTP timeouts, set explicitly rather than left to version defaults. */
@@ -122,7 +131,11 @@ export async function createHttpApp({
   trustProxyHops = 0,
   onClosing,
   mcp,
+  metricsRegistry,
+  metrics = false,
+  metricsPublic = false,
 }: HttpAppOptions): Promise<FastifyInstance> {
+  if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
   // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
@@ -130,6 +143,7 @@ export async function createHttpApp({
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);
   useDoorAuth(app, auth);
+  if (metricsRegistry) countCallbackRequests(app, metricsRegistry);
 
   await app.register(healthRoutes, { engine });
   await app.register(graphqlRoutes, { yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
@@ -137,6 +151,9 @@ export async function createHttpApp({
   await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
   await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
   await app.register(inboxRoutes, { logger });
+  if (metrics && metricsRegistry) {
+    await app.register(metricsRoutes, { metrics: metricsRegistry, open: metricsPublic });
+  }
   await app.register(mcpRoutes, {
     ...mcp,
     engine,
