@@ -33,11 +33,14 @@ export interface EngineObserver {
   announced(e: StoreEvent): void;
   /** A hand-over of a question to its channel. */
   channelDelivery(channel: string, result: 'delivered' | 'failed'): void;
+  /** One attempt of a resume webhook (API.md §12), by the endpoint's manifest name. */
+  webhookDelivery(endpoint: string, result: 'delivered' | 'failed' | 'gone' | 'gave_up'): void;
 }
 
 export const NO_OBSERVER: EngineObserver = {
   announced() {},
   channelDelivery() {},
+  webhookDelivery() {},
 };
 
 export const NO_VERIFIERS: VerifierPort = {

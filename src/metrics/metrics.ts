@@ -3,7 +3,7 @@
 // outcomes, results, door names) or from names an operator configured (channels, webhook
 // endpoints): never an id, a key or free text.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { StoreEvent } from '../store/types.ts';
+import type { EngineObserver } from '../engine/ports.ts';
 
 const PREFIX = 'tai_interactions_';
 
@@ -21,8 +21,6 @@ export type CallbackResult =
   | 'rate_limited'
   | 'error';
 
-export type DeliveryResult = 'delivered' | 'failed';
-
 /** Live values read at scrape time (the engine is created after the metrics it reports to). */
 export interface MetricsSources {
   /** Questions pending in the whole deployment. */
@@ -33,13 +31,10 @@ export interface MetricsSources {
   feedSubscribers(): number;
 }
 
-export interface Metrics {
+/** The engine reports to it (announcements count asks and resolutions, deployment-wide). */
+export interface Metrics extends EngineObserver {
   readonly registry: Registry;
-  /** A store announcement: counts asks and resolutions (every instance sees every one). */
-  announced(e: StoreEvent): void;
-  channelDelivery(channel: string, result: DeliveryResult): void;
   callbackRequest(door: string, result: CallbackResult): void;
-  webhookDelivery(endpoint: string, result: DeliveryResult | 'gone' | 'gave_up'): void;
   /** Where the gauges read from; until then they read 0. */
   observe(sources: MetricsSources): void;
   /** The text exposition and its content type. */

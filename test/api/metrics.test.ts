@@ -60,6 +60,8 @@ interface Asked {
 }
 
 const P = 'tai_interactions_';
+/** Polling until an asynchronous effect shows (generous: the machine may be loaded). */
+const WAIT = { timeout: 15_000, interval: 50 };
 const OPS: Principal = { id: 'ops', roles: ['operator'], restricted: false };
 
 /** Every value a label of ours may take (channel names are the configured ones). */
@@ -231,7 +233,10 @@ describe('GET /metrics', () => {
 
   it('shows the held waits and the live feeds of this instance', async () => {
     const held = gql(ASK, { i: { text: 'metrics: hold me', format: 'TEXT' }, h: 30 });
-    await vi.waitFor(async () => expect(seriesValue((await scrape()).samples, `${P}held_waits`)).toBe(1));
+    await vi.waitFor(
+      async () => expect(seriesValue((await scrape()).samples, `${P}held_waits`)).toBe(1),
+      WAIT,
+    );
     const pending = (await t.server.engine.pending(OPS)).find((q) => q.text === 'metrics: hold me')!;
     secrets.push(pending.text, pending.id);
     await t.server.engine.cancel(OPS, pending.id);
@@ -262,6 +267,51 @@ describe('GET /metrics', () => {
     }
     expect(secrets.length).toBeGreaterThan(10);
     for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+});
+
+describe('two instances on one Redis', () => {
+  it('each counts every question of the deployment, and only its own channel deliveries', async () => {
+    const a = await startServer({ store: 'redis', plugins: { channels, metrics: true } });
+    const b = await startServer({ store: 'redis', prefix: a.prefix, plugins: { channels, metrics: true } });
+    try {
+      const scrapeOf = async (t: TestServer) =>
+        parse((await t.server.inject({ method: 'GET', url: '/metrics', headers: auth('ops') })).body);
+      const asked = await a.server.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...auth('agent'), 'content-type': 'application/json' },
+        payload: {
+          query:
+            'mutation { askUser(input: {text: "two?", format: TEXT, channel: "pager"}, holdSeconds: 0) { question { id } } }',
+        },
+      });
+      const id = asked.json().data.askUser.question.id as string;
+      const answered = await b.server.inject({
+        method: 'POST',
+        url: `/api/interactions/${id}/answer`,
+        headers: { ...auth('ops'), 'content-type': 'application/json' },
+        payload: { answer: 'both' },
+      });
+      expect(answered.statusCode).toBe(200);
+      // Announcements travel through Redis: each instance counts them when they arrive.
+      for (const t of [a, b]) {
+        await vi.waitFor(async () => {
+          const m = await scrapeOf(t);
+          expect(seriesValue(m, `${P}questions_created_total`, { format: 'TEXT', channel: 'pager' })).toBe(1);
+          expect(
+            seriesValue(m, `${P}questions_resolved_total`, { format: 'TEXT', outcome: 'answered' }),
+          ).toBe(1);
+          expect(seriesValue(m, `${P}answer_latency_seconds_count`)).toBe(1);
+        }, WAIT);
+      }
+      const delivered = { channel: 'pager', result: 'delivered' };
+      expect(seriesValue(await scrapeOf(a), `${P}channel_deliveries_total`, delivered)).toBe(1);
+      expect(seriesValue(await scrapeOf(b), `${P}channel_deliveries_total`, delivered)).toBe(0);
+    } finally {
+      await b.close();
+      await a.close();
+    }
   });
 });
 
