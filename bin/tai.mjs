@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// The `tai` command (package.json "bin"): registers tsx's loader so the TypeScript sources run
-// as they are (no build step), then hands over to the CLI.
-import { register } from 'tsx/esm/api';
+// The `tai` command (package.json "bin"). Installed from the package it runs the compiled CLI
+// (lib/); in a source checkout (src/ beside lib/, tsx installed) it runs the sources through
+// tsx, so a change needs no rebuild before `tai` or the tests that spawn it see it.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+if (existsSync(new URL('../src/cli/main.ts', import.meta.url))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/main.ts');
+} else {
+  await import('../lib/cli/main.js');
+}

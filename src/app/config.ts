@@ -59,6 +59,8 @@ export interface Config {
    * for any other name or when it is unset or empty. A function, so values never serialize.
    */
   readonly secret: (name: string) => string | undefined;
+  /** Serve GET /metrics on a listener of its own (no key; bind HOST to an internal interface); null: none. */
+  readonly metricsPort: number | null;
 }
 
 export class ConfigError extends Error {
@@ -230,6 +232,14 @@ const optionalPath = z
 
 const optionalText = z.string().nullable().default(null);
 
+/** A port for a listener of its own; unset or empty: none. */
+const optionalPort = z.preprocess(
+  (raw) => (raw === '' ? undefined : raw),
+  wholeNumber(0, 1, 65535)
+    .optional()
+    .transform((port) => port || null),
+);
+
 /** The variables, in the order they are checked (the first invalid one is reported). */
 const envSchema = z.object({
   PORT: wholeNumber(4000, 1, 65535),
@@ -254,6 +264,7 @@ const envSchema = z.object({
   INTERACTIONS_GRAPHIQL: flag(false),
   INTERACTIONS_GRAPHQL_STREAM: flag(true),
   INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
+  INTERACTIONS_METRICS_PORT: optionalPort,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -371,6 +382,9 @@ export function loadConfig(
   const e = parsed.data;
   const principals = loadPrincipals(e.INTERACTIONS_API_KEYS, e.INTERACTIONS_API_KEYS_FILE, readFile);
   const doorPolicy = loadDoorPolicy(e.INTERACTIONS_ACCESS_POLICY_FILE, readFile);
+  if (e.INTERACTIONS_METRICS_PORT === e.PORT) {
+    throw new ConfigError('INTERACTIONS_METRICS_PORT', 'must differ from PORT');
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -394,6 +408,7 @@ export function loadConfig(
     trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,
     graphiql: e.INTERACTIONS_GRAPHIQL,
     graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
+    metricsPort: e.INTERACTIONS_METRICS_PORT,
   });
 }
 

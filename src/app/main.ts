@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   }
   const url = await server.listen();
   logger.info({ url, store: server.store.kind }, 'tai-interactions is listening');
+  const metricsUrl = server.metricsUrl();
+  if (metricsUrl) logger.info({ url: `${metricsUrl}/metrics` }, 'metrics are served on their own port');
   if (server.mintedAdminKey) {
     // Printed once, on purpose, and never logged: the key rides in the URL fragment.
     process.stdout.write(

@@ -6,12 +6,14 @@ import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-k
 import { createAuthenticator } from '../auth/authenticate.ts';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { createInteractions } from '../engine/interactions.ts';
-import { createOutboxWorker } from '../engine/outbox-worker.ts';
-import type { ChannelPort } from '../engine/ports.ts';
+import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
+import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
+import { createMetricsListener, listenOn } from '../metrics/listener.ts';
+import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import { redisConnectionOptions } from '../store/redis/connection.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
@@ -26,8 +28,12 @@ export interface Server {
   store: QuestionStore;
   /** The one-off admin key minted because no keys were configured (print it once). */
   mintedAdminKey: string | null;
-  /** Start listening; resolves with the base URL. */
+  /** The server's counters and gauges (served at /metrics when that is on). */
+  metrics: Metrics;
+  /** Start listening (and the metrics listener, when INTERACTIONS_METRICS_PORT is set); resolves with the base URL. */
   listen(): Promise<string>;
+  /** The metrics listener's base URL once listening; null without INTERACTIONS_METRICS_PORT. */
+  metricsUrl(): string | null;
   /** Handle a request in-process (tests): Fastify's inject. */
   inject: import('fastify').FastifyInstance['inject'];
   close(): Promise<void>;
@@ -73,6 +79,11 @@ export interface ServerPlugins {
   };
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
+  /**
+   * Serve GET /metrics on the main port (the manifest's `metrics` module; default off). With
+   * INTERACTIONS_METRICS_PORT set, /metrics is served on that listener instead, either way.
+   */
+  metrics?: boolean;
 }
 
 export async function createServer(
@@ -123,9 +134,11 @@ export async function createServer(
     const allowedVerifiers = manifest ? new Set(manifest.verifiers) : null;
     const verifiers = builtinVerifiers().filter((v) => !allowedVerifiers || allowedVerifiers.has(v.name));
 
+    const metrics = createMetrics();
     const engine = createInteractions({
       store,
       logger,
+      observer: metrics,
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
@@ -140,6 +153,11 @@ export async function createServer(
     });
     await engine.start();
     closers.push(() => engine.stop());
+    metrics.observe({
+      pending: async () => (await store.list({ status: ['PENDING'] }, { first: 1 })).totalCount,
+      heldWaits: () => engine.heldCount(),
+      feedSubscribers: () => engine.feedCount(),
+    });
 
     // Follow-ups of resolutions (channel message edits, resume webhooks): every instance runs a
     // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
@@ -149,11 +167,14 @@ export async function createServer(
       logger,
       handlers: {
         ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
-        webhook: createResumeWebhooks({
-          endpoints: webhookEndpoints,
-          logger,
-          ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
-        }),
+        webhook: countedWebhooks(
+          createResumeWebhooks({
+            endpoints: webhookEndpoints,
+            logger,
+            ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
+          }),
+          metrics,
+        ),
       },
       ...timing,
     });
@@ -205,15 +226,38 @@ export async function createServer(
       ...(plugins.mcpProgressIntervalMs
         ? { mcp: { progressIntervalMs: plugins.mcpProgressIntervalMs } }
         : {}),
+      metricsRegistry: metrics,
+      // A metrics port of its own replaces /metrics on the main port.
+      metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
+      metricsPublic: config.doorPolicy.metrics === 'public',
     });
     closers.push(() => app.close());
+    const metricsListener =
+      config.metricsPort === null
+        ? null
+        : createMetricsListener(metrics, (err) => logger.error({ err }, 'metrics scrape failed'));
+    let metricsUrl: string | null = null;
+    if (metricsListener) {
+      closers.push(
+        () =>
+          new Promise<void>((resolve) => {
+            metricsListener.close(() => resolve());
+            metricsListener.closeAllConnections();
+          }),
+      );
+    }
 
     return {
       engine,
       store,
       mintedAdminKey,
+      metrics,
       inject: app.inject.bind(app),
+      metricsUrl: () => metricsUrl,
       async listen() {
+        if (metricsListener && config.metricsPort !== null) {
+          metricsUrl = await listenOn(metricsListener, config.metricsPort, config.host);
+        }
         await app.listen({ port: config.port, host: config.host });
         const host = config.host.includes(':') ? `[${config.host}]` : config.host;
         const address = app.server.address();
@@ -228,4 +272,15 @@ export async function createServer(
     for (const close of closers.reverse()) await close();
     throw err;
   }
+}
+
+/** Counts each resume-webhook attempt by what became of it (webhook_deliveries_total). */
+function countedWebhooks(handler: FollowUpHandler, observer: EngineObserver): FollowUpHandler {
+  return async (item, question, name) => {
+    const result = await handler(item, question, name);
+    if (result.kind === 'done') observer.webhookDelivery(name, 'delivered');
+    else if (result.kind === 'retry') observer.webhookDelivery(name, 'failed');
+    else observer.webhookDelivery(name, result.gone ? 'gone' : 'gave_up');
+    return result;
+  };
 }

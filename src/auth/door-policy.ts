@@ -10,6 +10,7 @@ export const DOORS = [
   'inbox',
   'health',
   'mcp',
+  'metrics',
 ] as const;
 export type Door = (typeof DOORS)[number];
 
@@ -32,6 +33,7 @@ export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
   inbox: 'public',
   health: 'public',
   mcp: 'authenticated',
+  metrics: 'authenticated',
 });
 
 function isDoor(name: string): name is Door {

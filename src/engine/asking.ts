@@ -86,7 +86,7 @@ export function createAsking(
   ctx: EngineContext,
   waiting: Waiting,
 ): Pick<Interactions, 'ask' | 'prepareExternal'> {
-  const { store, settings, clock, logger, verifiers, channels } = ctx;
+  const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
   function callbackFor(v: ValidAsk, prepared: boolean) {
@@ -131,7 +131,9 @@ export function createAsking(
     let receipt: unknown;
     try {
       receipt = await channels.deliver(q, callbackUrl);
+      observer.channelDelivery(q.channel!, 'delivered');
     } catch (err) {
+      observer.channelDelivery(q.channel!, 'failed');
       logger.warn(
         { err: err instanceof Error ? err.message : 'unknown', channel: q.channel, questionId: q.id },
         'channel delivery failed',

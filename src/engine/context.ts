@@ -6,7 +6,7 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
-import type { ChannelPort, VerifierPort } from './ports.ts';
+import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
 import type { WaiterRegistry } from './waiters.ts';
 
 export interface EngineSettings {
@@ -29,6 +29,7 @@ export interface EngineContext {
   channels: ChannelPort;
   /** Resume-webhook endpoint names an ask may `notify`. */
   webhooks: ReadonlySet<string>;
+  observer: EngineObserver;
   retentionMs: number;
   waiters: WaiterRegistry;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */

@@ -17,7 +17,9 @@ import { silentLogger } from './logger.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
+  type EngineObserver,
   NO_CHANNELS,
+  NO_OBSERVER,
   NO_VERIFIERS,
   type VerifierPort,
 } from './ports.ts';
@@ -37,6 +39,7 @@ export interface EngineDeps {
   channels?: ChannelPort;
   /** Resume-webhook endpoint names (the manifest's `webhooks`) an ask may `notify`. */
   webhooks?: readonly string[];
+  observer?: EngineObserver;
 }
 
 interface Feed {
@@ -47,6 +50,10 @@ interface Feed {
 export function createInteractions(deps: EngineDeps): Interactions & {
   /** Local waiters (for tests and metrics). */
   waiterCount(): number;
+  /** Held asker calls of this process (metrics). */
+  heldCount(): number;
+  /** Live feeds of this process (metrics). */
+  feedCount(): number;
 } {
   const ctx = createContext({
     store: deps.store,
@@ -56,6 +63,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     verifiers: deps.verifiers ?? NO_VERIFIERS,
     channels: deps.channels ?? NO_CHANNELS,
     webhooks: new Set(deps.webhooks ?? []),
+    observer: deps.observer ?? NO_OBSERVER,
     waiters: createWaiterRegistry(),
   });
   const { store, settings, clock, logger, waiters, retentionMs } = ctx;
@@ -111,6 +119,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       waiters.reopen();
       unlisten = await store.listen({
         event(e) {
+          ctx.observer.announced(e);
           waiters.notify(e.question);
           for (const f of feeds) {
             if (canSee(f.principal, e.question)) f.listener.event(e);
@@ -141,5 +150,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
     waiterCount: () => waiters.size(),
+    heldCount: () => waiters.held(),
+    feedCount: () => feeds.size,
   };
 }

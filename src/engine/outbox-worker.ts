@@ -15,7 +15,7 @@ export type FollowUpResult =
   /** Failed for now: due again at `at` (epoch ms). */
   | { kind: 'retry'; at: number; reason: string }
   /** Given up for good (e.g. a 410, or the retry window is over): the item is removed. */
-  | { kind: 'drop'; reason: string };
+  | { kind: 'drop'; reason: string /** The receiver said it wants no more (410 Gone). */; gone?: boolean };
 
 /**
  * Performs one item. `question` is the record as it is now (null when it is gone: retention

@@ -2,8 +2,8 @@
 // adapts the registries to these shapes, so the engine depends on no plugin code.
 import type { ChannelInstance } from '../channels/types.ts';
 import type { QuestionRecord } from '../domain/question.ts';
-
 import type { HeaderBag } from '../domain/values.ts';
+import type { StoreEvent } from '../store/types.ts';
 
 export type { HeaderBag };
 
@@ -51,6 +51,22 @@ export interface ChannelDetail {
   /** What keeps it from working (e.g. a setting), empty when ready. */
   missing: string[];
 }
+
+/** What the engine reports as it works (the metrics). Calls must be cheap and never throw. */
+export interface EngineObserver {
+  /** Every store announcement this process receives (asks and resolutions, from every instance). */
+  announced(e: StoreEvent): void;
+  /** A hand-over of a question to its channel. */
+  channelDelivery(channel: string, result: 'delivered' | 'failed'): void;
+  /** One attempt of a resume webhook (API.md §12), by the endpoint's manifest name. */
+  webhookDelivery(endpoint: string, result: 'delivered' | 'failed' | 'gone' | 'gave_up'): void;
+}
+
+export const NO_OBSERVER: EngineObserver = {
+  announced() {},
+  channelDelivery() {},
+  webhookDelivery() {},
+};
 
 export const NO_VERIFIERS: VerifierPort = {
   names: () => new Set(),

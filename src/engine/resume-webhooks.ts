@@ -83,7 +83,7 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
         body,
       );
       if (status >= 200 && status < 300) return { kind: 'done' };
-      if (status === 410) return { kind: 'drop', reason: `webhook ${name} answered 410 Gone` };
+      if (status === 410) return { kind: 'drop', reason: `webhook ${name} answered 410 Gone`, gone: true };
       failure = `webhook ${name} answered ${status}`;
     } catch (err) {
       const timedOut = err instanceof Error && err.name === 'TimeoutError';

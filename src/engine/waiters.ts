@@ -26,6 +26,8 @@ export interface WaiterRegistry {
   reopen(): void;
   ids(): string[];
   size(): number;
+  /** Waiters of every question together (one per held call). */
+  held(): number;
 }
 
 export function createWaiterRegistry(): WaiterRegistry {
@@ -72,6 +74,11 @@ export function createWaiterRegistry(): WaiterRegistry {
     },
     ids: () => [...byId.keys()],
     size: () => byId.size,
+    held() {
+      let n = 0;
+      for (const set of byId.values()) n += set.size;
+      return n;
+    },
   };
 }
 

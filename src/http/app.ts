@@ -17,6 +17,8 @@ import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
 import { mcpRoutes } from '../mcp/http-plugin.ts';
 import type { McpToolsOptions } from '../mcp/tools.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { countCallbackRequests } from './callback-metrics.ts';
 import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
@@ -25,6 +27,7 @@ import { channelRoutes } from './routes/channels.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { createShutdownSockets } from './shutdown-sockets.ts';
 
@@ -49,6 +52,12 @@ export interface HttpAppOptions {
   modules?: Partial<Record<HttpModule, boolean>>;
   /** The server's public base URL: the URL a channel's provider signs (e.g. Twilio). */
   publicBaseUrl?: string | null;
+  /** Where the callback doors' outcomes are counted (and what /metrics serves). */
+  metricsRegistry?: Metrics;
+  /** Serve GET /metrics on this app (the manifest's `metrics` module; default off). */
+  metrics?: boolean;
+  /** The door policy made /metrics public. */
+  metricsPublic?: boolean;
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -137,7 +146,11 @@ export async function createHttpApp({
   mcp,
   modules = {},
   publicBaseUrl = null,
+  metricsRegistry,
+  metrics = false,
+  metricsPublic = false,
 }: HttpAppOptions): Promise<FastifyInstance> {
+  if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
   // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
@@ -145,6 +158,7 @@ export async function createHttpApp({
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);
   useDoorAuth(app, auth);
+  if (metricsRegistry) countCallbackRequests(app, metricsRegistry);
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
@@ -166,6 +180,9 @@ export async function createHttpApp({
       onError: (err) => logger.warn({ err: err.message }, 'mcp request refused'),
       onInternalError: (err) => logger.error({ err }, 'mcp tool failed'),
     });
+  }
+  if (metrics && metricsRegistry) {
+    await app.register(metricsRoutes, { metrics: metricsRegistry, open: metricsPublic });
   }
   return app;
 }

@@ -60,6 +60,7 @@ describe('defaults', () => {
       trustProxyHops: 0,
       graphiql: false,
       graphqlStream: true,
+      metricsPort: null,
     });
   });
 
