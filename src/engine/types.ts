@@ -1,6 +1,7 @@
 // The Interactions service as every surface sees it. Surfaces call these methods only.
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
+import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
 
@@ -46,6 +47,8 @@ export interface FeedListener {
 
 export interface Interactions {
   ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
+  /** What the principal's pending questions hold, and the caps its asks are checked against. */
+  quota(principal: Principal): Promise<{ usage: Usage; limits: Quota }>;
   /** Reserve an id and callback URL for a link the caller builds (askUser with preparedId). */
   prepareExternal(principal: Principal, timeoutSeconds?: number | null): Promise<PreparedExternal>;
   awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
