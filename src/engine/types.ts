@@ -32,9 +32,13 @@ export interface PreparedExternal {
   expiresAt: number;
 }
 
+/**
+ * One event of a feed. The backlog is sent in parts: the SNAPSHOT carries its first batch and
+ * the rest follows as ASKED events marked `backlog`; `more` is true on every part but the last.
+ */
 export type FeedEvent =
-  | { type: 'SNAPSHOT'; questions: QuestionRecord[] }
-  | { type: StoreEventType; questions: [QuestionRecord] };
+  | { type: 'SNAPSHOT'; questions: QuestionRecord[]; more: boolean }
+  | { type: StoreEventType; questions: [QuestionRecord]; more: boolean; backlog?: boolean };
 
 export interface FeedListener {
   /** One change the principal may see. */
@@ -58,6 +62,8 @@ export interface Interactions {
   list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<Page>;
   /** Every pending question the principal may see, oldest first. */
   pending(principal: Principal): Promise<QuestionRecord[]>;
+  /** The same, read in batches of about `budgetBytes` (see backlog.ts). */
+  backlog(principal: Principal, budgetBytes?: number): AsyncGenerator<QuestionRecord[]>;
   /** Live changes the principal may see. Returns the unsubscribe function. */
   watch(principal: Principal, listener: FeedListener): () => void;
   /** Subscribe to the store's announcements and start the reaper. */
