@@ -61,8 +61,9 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
       INTERACTIONS_KEY_PREFIX: o.prefix,
       INTERACTIONS_API_KEYS: PRINCIPALS,
       INTERACTIONS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      // The pending cap is not what is measured: keep it out of the way of 10,000 holds.
+      // The pending caps are not what is measured: keep them out of the way of 10,000 holds.
       INTERACTIONS_MAX_PENDING: '1000000',
+      INTERACTIONS_MAX_PENDING_PER_PRINCIPAL: '1000000',
       LOG_LEVEL: 'warn',
       ...o.env,
     },

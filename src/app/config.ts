@@ -13,6 +13,11 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { type PrincipalConfig, parsePrincipals } from '../auth/api-keys.ts';
 import { DEFAULT_DOOR_POLICY, type DoorPolicy, parseDoorPolicy } from '../auth/door-policy.ts';
+import {
+  DEFAULT_MAX_PENDING_MEDIA_BYTES,
+  DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
+  DEFAULT_MAX_PENDING_PER_PRINCIPAL,
+} from '../domain/quotas.ts';
 import { loadManifest, type Manifest } from './manifest.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -28,6 +33,12 @@ export interface Config {
   readonly holdSeconds: number;
   readonly retentionSeconds: number;
   readonly maxPending: number;
+  /** Pending questions one principal may have at once (a key's `maxPending` overrides it). */
+  readonly maxPendingPerPrincipal: number;
+  /** Media bytes of one principal's pending questions together. */
+  readonly maxPendingMediaBytesPerPrincipal: number;
+  /** Media bytes of every pending question together. */
+  readonly maxPendingMediaBytes: number;
   /** An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be minted. */
   readonly publicBaseUrl: string | null;
   readonly callbackMaxBodyBytes: number;
@@ -250,6 +261,12 @@ const envSchema = z.object({
   INTERACTIONS_HOLD_SECONDS: wholeNumber(50, 0, 3600),
   INTERACTIONS_RETENTION_SECONDS: wholeNumber(604_800, 1),
   INTERACTIONS_MAX_PENDING: wholeNumber(10_000, 1),
+  INTERACTIONS_MAX_PENDING_PER_PRINCIPAL: wholeNumber(DEFAULT_MAX_PENDING_PER_PRINCIPAL, 1),
+  INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL: wholeNumber(
+    DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
+    0,
+  ),
+  INTERACTIONS_MAX_PENDING_MEDIA_BYTES: wholeNumber(DEFAULT_MAX_PENDING_MEDIA_BYTES, 0),
   INTERACTIONS_PUBLIC_BASE_URL: publicBaseUrlSchema,
   INTERACTIONS_CALLBACK_MAX_BODY_BYTES: wholeNumber(65_536, 1, 16_777_216),
   INTERACTIONS_API_KEYS: optionalText,
@@ -394,6 +411,9 @@ export function loadConfig(
     holdSeconds: e.INTERACTIONS_HOLD_SECONDS,
     retentionSeconds: e.INTERACTIONS_RETENTION_SECONDS,
     maxPending: e.INTERACTIONS_MAX_PENDING,
+    maxPendingPerPrincipal: e.INTERACTIONS_MAX_PENDING_PER_PRINCIPAL,
+    maxPendingMediaBytesPerPrincipal: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
+    maxPendingMediaBytes: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES,
     publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL,
     callbackMaxBodyBytes: e.INTERACTIONS_CALLBACK_MAX_BODY_BYTES,
     principals: Object.freeze(principals),

@@ -11,6 +11,8 @@ export interface PrincipalConfig {
   readonly keySha256: string;
   readonly roles: readonly Role[];
   readonly restricted: boolean;
+  /** Its own cap on pending questions, over INTERACTIONS_MAX_PENDING_PER_PRINCIPAL. */
+  readonly maxPending?: number;
 }
 
 export interface Keyring {
@@ -55,6 +57,12 @@ const principalInput = z
         .array(z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }), { error: 'must be an array' })
         .min(1, { error: 'must name at least one role' }),
       restricted: z.boolean({ error: 'must be true or false' }).default(false),
+      maxPending: z
+        .number({ error: 'must be a whole number of at least 1' })
+        .int({ error: 'must be a whole number of at least 1' })
+        .min(1, { error: 'must be a whole number of at least 1' })
+        .max(Number.MAX_SAFE_INTEGER, { error: 'must be a whole number of at least 1' })
+        .optional(),
     },
     // Unknown fields are refused: a misspelt `keysha256` or `restricetd` must not pass silently.
     { error: (iss) => (iss.code === 'unrecognized_keys' ? 'unknown field' : 'must be an object') },
@@ -117,6 +125,7 @@ export function parsePrincipals(json: unknown): PrincipalConfig[] {
         keySha256,
         roles: Object.freeze([...new Set(p.roles)]),
         restricted: p.restricted,
+        ...(p.maxPending !== undefined ? { maxPending: p.maxPending } : {}),
       }),
     );
   });
@@ -134,6 +143,7 @@ export function createKeyring(principals: readonly PrincipalConfig[]): Keyring {
       id: p.id,
       roles: Object.freeze([...p.roles]),
       restricted: p.restricted,
+      ...(p.maxPending !== undefined ? { maxPending: p.maxPending } : {}),
     });
     byHash.set(hex, { digest: Buffer.from(hex, 'hex'), principal });
   }

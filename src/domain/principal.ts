@@ -7,6 +7,8 @@ export interface Principal {
   id: string;
   roles: readonly Role[];
   restricted: boolean;
+  /** This key's own cap on its pending questions (INTERACTIONS_API_KEYS `maxPending`); else the server's. */
+  maxPending?: number;
 }
 
 /** The identity used when access control is off: every door open, no key. */

@@ -8,8 +8,9 @@ import { holdSecondsOf, timeoutSecondsOf } from '../domain/call-args.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
+import { limitMessage, mediaBytesOf } from '../domain/quotas.ts';
 import { receiptToStore } from './channel-receipt.ts';
-import { type EngineContext, MAX_ID_CHARS } from './context.ts';
+import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting.ts';
@@ -85,7 +86,7 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
 export function createAsking(
   ctx: EngineContext,
   waiting: Waiting,
-): Pick<Interactions, 'ask' | 'prepareExternal'> {
+): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
@@ -153,6 +154,10 @@ export function createAsking(
   }
 
   return {
+    async quota(p) {
+      return { usage: await store.usage(p.id), limits: quotaFor(settings, p) };
+    },
+
     async ask(p, input, opts = {}) {
       if (!canAsk(p)) throw forbiddenToAsk();
       const preparedId = opts.preparedId ?? null;
@@ -179,15 +184,16 @@ export function createAsking(
           defaultTimeoutSeconds: settings.answerTimeoutSeconds,
         },
       );
+      const quota = quotaFor(settings, p);
       const created = await store.create(spec, {
-        maxPending: settings.maxPending,
+        ...quota,
         retentionMs: ctx.retentionMs,
         ticketHash: cb.ticketHash,
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
         followUps: followUpsOf(v),
       });
       if (created.kind === 'limit') {
-        throw new DomainError('LIMIT_EXCEEDED', 'too many questions are pending; try again later');
+        throw new DomainError('LIMIT_EXCEEDED', limitMessage(created.limit, quota, mediaBytesOf(spec.media)));
       }
       if (created.kind === 'no-reservation') throw unknownPrepared();
       // An idempotent retry waits on the first question; its callback URL was shown once.

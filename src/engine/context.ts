@@ -4,6 +4,12 @@ import { canSee } from '../domain/access.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
+import {
+  DEFAULT_MAX_PENDING_MEDIA_BYTES,
+  DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
+  DEFAULT_MAX_PENDING_PER_PRINCIPAL,
+  type Quota,
+} from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
@@ -14,6 +20,10 @@ export interface EngineSettings {
   holdSeconds: number;
   retentionSeconds: number;
   maxPending: number;
+  /** Defaults in domain/quotas.ts; a principal's own maxPending overrides the first. */
+  maxPendingPerPrincipal?: number;
+  maxPendingMediaBytesPerPrincipal?: number;
+  maxPendingMediaBytes?: number;
   publicBaseUrl: string | null;
   reaperIntervalMs: number;
   /** How often every local waiter re-reads its question (a net under lost announcements). */
@@ -54,6 +64,18 @@ export function createContext(base: Omit<EngineContext, 'retentionMs' | 'visible
     claim(id, input) {
       return base.store.claim(id, { ...input, now: base.clock(), retentionMs });
     },
+  };
+}
+
+/** The caps a principal's asks are checked against. */
+export function quotaFor(settings: EngineSettings, p: Principal): Quota {
+  return {
+    maxPending: settings.maxPending,
+    maxPendingPerPrincipal:
+      p.maxPending ?? settings.maxPendingPerPrincipal ?? DEFAULT_MAX_PENDING_PER_PRINCIPAL,
+    maxMediaBytesPerPrincipal:
+      settings.maxPendingMediaBytesPerPrincipal ?? DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
+    maxMediaBytes: settings.maxPendingMediaBytes ?? DEFAULT_MAX_PENDING_MEDIA_BYTES,
   };
 }
 

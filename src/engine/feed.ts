@@ -2,6 +2,9 @@
 // listening before it reads the snapshot and keeps the set of ids the consumer knows, so a
 // change that lands while it connects is neither lost nor shown twice. Its queue is
 // bounded: a consumer that falls behind gets a fresh SNAPSHOT instead of unbounded memory.
+// The backlog is read in batches as the consumer pulls (backlog.ts): the SNAPSHOT carries the
+// first batch, each further question follows as an ASKED event marked `backlog`, and `more`
+// says whether another part follows, so a slow reader holds the server to about one batch.
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { StoreEventType } from '../store/types.ts';
@@ -10,6 +13,15 @@ import type { FeedEvent, Interactions } from './types.ts';
 export interface FeedOptions {
   /** Most changes held for a slow consumer before it is resynced with a SNAPSHOT. */
   maxQueue?: number;
+  /** Bytes of questions read per backlog batch (default BACKLOG_BATCH_BYTES). */
+  batchBytes?: number;
+}
+
+/** The backlog being sent: the batch in hand and the reader of the rest. */
+interface Backlog {
+  reader: AsyncGenerator<QuestionRecord[]>;
+  batch: QuestionRecord[];
+  ended: boolean;
 }
 
 interface Change {
@@ -26,6 +38,7 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
   let known = new Set<string>();
   let done = false;
   let wake: (() => void) | null = null;
+  let backlog: Backlog | null = null;
 
   const poke = (): void => {
     const w = wake;
@@ -65,15 +78,50 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
         if (!known.has(id)) continue;
         known.delete(id);
       }
-      return { type: c.type, questions: [c.question] };
+      return { type: c.type, questions: [c.question], more: false };
     }
     return null;
+  }
+
+  /** Reads the next batch when the one in hand is used up (the look-ahead that sets `more`). */
+  async function refill(b: Backlog): Promise<void> {
+    while (b.batch.length === 0 && !b.ended) {
+      const r = await b.reader.next();
+      if (r.done) b.ended = true;
+      else b.batch = r.value;
+    }
+  }
+
+  async function startBacklog(): Promise<FeedEvent> {
+    void backlog?.reader.return(undefined);
+    const b: Backlog = { reader: engine.backlog(principal, opts.batchBytes), batch: [], ended: false };
+    backlog = b;
+    // Changes arriving during these reads stay queued and pass the known-ids rule.
+    await refill(b);
+    const questions = b.batch;
+    b.batch = [];
+    await refill(b);
+    known = new Set(questions.map((q) => q.id));
+    const more = b.batch.length > 0;
+    if (!more) backlog = null;
+    return { type: 'SNAPSHOT', questions, more };
+  }
+
+  async function nextOfBacklog(b: Backlog): Promise<FeedEvent> {
+    const q = b.batch.shift()!;
+    await refill(b);
+    known.add(q.id);
+    const more = b.batch.length > 0;
+    if (!more) backlog = null;
+    return { type: 'ASKED', questions: [q], more, backlog: true };
   }
 
   async function finish(): Promise<IteratorResult<FeedEvent>> {
     done = true;
     unwatch();
     queue = [];
+    void backlog?.reader.return(undefined);
+    backlog = null;
     poke();
     return { done: true, value: undefined };
   }
@@ -83,11 +131,14 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
       while (!done) {
         if (needSnapshot) {
           needSnapshot = false;
-          // Changes arriving during this read stay queued and pass the known-ids rule.
-          const questions = await engine.pending(principal);
+          const snapshot = await startBacklog();
           if (done) break;
-          known = new Set(questions.map((q) => q.id));
-          return { done: false, value: { type: 'SNAPSHOT', questions } };
+          return { done: false, value: snapshot };
+        }
+        if (backlog) {
+          const part = await nextOfBacklog(backlog);
+          if (done) break;
+          return { done: false, value: part };
         }
         const change = nextChange();
         if (change) return { done: false, value: change };

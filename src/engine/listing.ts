@@ -4,10 +4,13 @@ import { visibilityScope } from '../domain/access.ts';
 import { filterOf, pageSizeOf } from '../domain/call-args.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { ListFilter, Page } from '../store/types.ts';
+import { readBacklog } from './backlog.ts';
 import type { EngineContext } from './context.ts';
 import type { Interactions } from './types.ts';
 
-export function createListing(ctx: EngineContext): Pick<Interactions, 'get' | 'list' | 'pending'> {
+export function createListing(
+  ctx: EngineContext,
+): Pick<Interactions, 'get' | 'list' | 'pending' | 'backlog'> {
   const { store } = ctx;
   return {
     async get(p, id) {
@@ -33,5 +36,7 @@ export function createListing(ctx: EngineContext): Pick<Interactions, 'get' | 'l
       const scope = visibilityScope(p);
       return scope === 'none' ? [] : store.pending(scope);
     },
+
+    backlog: (p, budgetBytes) => readBacklog(store, p, budgetBytes),
   };
 }

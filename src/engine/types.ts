@@ -3,6 +3,7 @@
 import type { InboundRequest } from '../channels/types.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
+import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
 import type { ChannelInboundResult } from './channel-inbound.ts';
@@ -35,9 +36,13 @@ export interface PreparedExternal {
   expiresAt: number;
 }
 
+/**
+ * One event of a feed. The backlog is sent in parts: the SNAPSHOT carries its first batch and
+ * the rest follows as ASKED events marked `backlog`; `more` is true on every part but the last.
+ */
 export type FeedEvent =
-  | { type: 'SNAPSHOT'; questions: QuestionRecord[] }
-  | { type: StoreEventType; questions: [QuestionRecord] };
+  | { type: 'SNAPSHOT'; questions: QuestionRecord[]; more: boolean }
+  | { type: StoreEventType; questions: [QuestionRecord]; more: boolean; backlog?: boolean };
 
 export interface FeedListener {
   /** One change the principal may see. */
@@ -50,6 +55,8 @@ export interface FeedListener {
 
 export interface Interactions {
   ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
+  /** What the principal's pending questions hold, and the caps its asks are checked against. */
+  quota(principal: Principal): Promise<{ usage: Usage; limits: Quota }>;
   /** Reserve an id and callback URL for a link the caller builds (askUser with preparedId). */
   prepareExternal(principal: Principal, timeoutSeconds?: number | null): Promise<PreparedExternal>;
   awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
@@ -59,6 +66,8 @@ export interface Interactions {
   list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<Page>;
   /** Every pending question the principal may see, oldest first. */
   pending(principal: Principal): Promise<QuestionRecord[]>;
+  /** The same, read in batches of about `budgetBytes` (see backlog.ts). */
+  backlog(principal: Principal, budgetBytes?: number): AsyncGenerator<QuestionRecord[]>;
   /** Live changes the principal may see. Returns the unsubscribe function. */
   watch(principal: Principal, listener: FeedListener): () => void;
   /** Subscribe to the store's announcements and start the reaper. */

@@ -2,6 +2,7 @@
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
 import type { QuestionSpec } from '../domain/question.ts';
+import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
@@ -15,6 +16,29 @@ export interface MemoryStoreOptions {
   clock?: () => number;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
   replyGraceMs?: number;
+}
+
+/** The first cap a new question would pass, in the order the Redis create script checks them. */
+function overLimit(
+  t: MemoryTables,
+  askedBy: string,
+  mediaBytes: number,
+  o: CreateOptions,
+): QuotaLimit | null {
+  const mine = t.heldBy(askedBy);
+  if (t.pendingIds.size + 1 > o.maxPending) return 'pending';
+  if (o.maxPendingPerPrincipal !== undefined && mine.pending + 1 > o.maxPendingPerPrincipal) {
+    return 'pendingPerPrincipal';
+  }
+  if (
+    o.maxMediaBytesPerPrincipal !== undefined &&
+    mine.mediaBytes + mediaBytes > o.maxMediaBytesPerPrincipal
+  ) {
+    return 'mediaBytesPerPrincipal';
+  }
+  if (o.maxMediaBytes !== undefined && t.totals.mediaBytes + mediaBytes > o.maxMediaBytes)
+    return 'mediaBytes';
+  return null;
 }
 
 function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): CreateResult {
@@ -31,12 +55,15 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
     ticketHash = t.alive(t.reservations, o.preparedId) ?? null;
     if (!ticketHash) return { kind: 'no-reservation' };
   }
-  if (t.pendingIds.size >= o.maxPending) return { kind: 'limit' };
+  const mediaBytes = mediaBytesOf(spec.media);
+  const limit = overLimit(t, spec.askedBy, mediaBytes, o);
+  if (limit) return { kind: 'limit', limit };
   if (o.preparedId) t.reservations.delete(o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
-  const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps };
+  const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps, mediaBytes };
   t.entries.set(spec.id, e);
   t.pendingIds.add(spec.id);
+  t.hold(e);
   if (ticketHash) t.tickets.set(ticketHash, { value: spec.id, expiresAt });
   if (idemKey) t.idem.set(idemKey, { value: spec.id, expiresAt });
   const q = record(e);
@@ -98,7 +125,18 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     },
 
     pending: async (filter) => t.sorted({ ...filter, status: ['PENDING'] }).map((x) => record(x.e)),
+    pendingIds: async (filter) => t.sorted({ ...filter, status: ['PENDING'] }).map((x) => x.cursor.id),
     list: async (filter, page) => listPage(t, filter, page),
+
+    async usage(principalId) {
+      const mine = t.heldBy(principalId);
+      return {
+        pending: mine.pending,
+        mediaBytes: mine.mediaBytes,
+        totalPending: t.pendingIds.size,
+        totalMediaBytes: t.totals.mediaBytes,
+      };
+    },
 
     async questionForTicket(ticketHash) {
       const id = t.alive(t.tickets, ticketHash);

@@ -14,6 +14,14 @@ export interface Entry {
   ticketHash: string | null;
   idemKey: string | null;
   followUps: readonly string[];
+  /** What its media counts against its asker's and the server's media caps while pending. */
+  mediaBytes: number;
+}
+
+/** One asker's share of the pending backlog. */
+interface Held {
+  pending: number;
+  mediaBytes: number;
 }
 
 export interface Expiring<T> {
@@ -41,6 +49,27 @@ export function createMemoryTables(clock: () => number) {
   const replies = new Map<string, Expiring<unknown>>();
   const listeners = new Set<StoreListener>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
+  const held = new Map<string, Held>();
+  const totals = { mediaBytes: 0 };
+
+  function heldBy(askedBy: string): Held {
+    return held.get(askedBy) ?? { pending: 0, mediaBytes: 0 };
+  }
+
+  /** Counts a new pending question against its asker and the server. */
+  function hold(e: Entry): void {
+    const h = heldBy(e.spec.askedBy);
+    held.set(e.spec.askedBy, { pending: h.pending + 1, mediaBytes: h.mediaBytes + e.mediaBytes });
+    totals.mediaBytes += e.mediaBytes;
+  }
+
+  /** Gives back what hold() counted, once, when the question leaves PENDING (or vanishes). */
+  function release(e: Entry): void {
+    const h = heldBy(e.spec.askedBy);
+    if (h.pending <= 1) held.delete(e.spec.askedBy);
+    else held.set(e.spec.askedBy, { pending: h.pending - 1, mediaBytes: h.mediaBytes - e.mediaBytes });
+    totals.mediaBytes -= e.mediaBytes;
+  }
 
   function alive<T>(map: Map<string, Expiring<T>>, key: string): T | undefined {
     const e = map.get(key);
@@ -56,7 +85,7 @@ export function createMemoryTables(clock: () => number) {
     const e = entries.get(id);
     if (e && e.expiresAt <= clock()) {
       entries.delete(id);
-      pendingIds.delete(id);
+      if (pendingIds.delete(id)) release(e);
       return undefined;
     }
     return e;
@@ -72,7 +101,7 @@ export function createMemoryTables(clock: () => number) {
   function resolve(id: string, e: Entry, r: Resolution, retentionMs: number, now: number): QuestionRecord {
     e.resolution = r;
     e.expiresAt = now + retentionMs;
-    pendingIds.delete(id);
+    if (pendingIds.delete(id)) release(e);
     const t = e.ticketHash ? tickets.get(e.ticketHash) : undefined;
     if (t) t.expiresAt = now + retentionMs;
     const k = e.idemKey ? idem.get(e.idemKey) : undefined;
@@ -111,6 +140,9 @@ export function createMemoryTables(clock: () => number) {
     replies,
     listeners,
     outbox,
+    totals,
+    heldBy,
+    hold,
     alive,
     entry,
     announce,

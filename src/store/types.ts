@@ -1,6 +1,7 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
 import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
+import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
@@ -24,6 +25,12 @@ export interface StoreListener {
 export interface CreateOptions {
   /** Most questions pending at once, all callers together. */
   maxPending: number;
+  /** Most questions the asker (spec.askedBy) may have pending; no cap when absent. */
+  maxPendingPerPrincipal?: number;
+  /** Most media bytes (domain/quotas mediaBytesOf) of the asker's pending questions; no cap when absent. */
+  maxMediaBytesPerPrincipal?: number;
+  /** Most media bytes of every pending question together; no cap when absent. */
+  maxMediaBytes?: number;
   /** How long a resolved question stays readable. */
   retentionMs: number;
   /** SHA-256 (hex) of the callback ticket, when the question has one. */
@@ -38,7 +45,8 @@ export type CreateResult =
   | { kind: 'created'; question: QuestionRecord }
   /** The asker's idempotency key already named a question: that one, unchanged. */
   | { kind: 'existing'; question: QuestionRecord }
-  | { kind: 'limit' }
+  /** A cap would be passed: nothing was stored. */
+  | { kind: 'limit'; limit: QuotaLimit }
   /** preparedId named no live reservation. */
   | { kind: 'no-reservation' };
 
@@ -121,14 +129,21 @@ export interface QuestionStore {
   readonly outbox: Outbox;
   /** What channels returned on delivery, kept with each question and indexed per channel. */
   readonly receipts: ChannelReceipts;
-  /** Atomically: idempotency check, MAX_PENDING check, write record + indexes + ticket, publish ASKED. */
+  /**
+   * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
+   * count the question against its asker, publish ASKED. The resolution releases the count.
+   */
   create(spec: QuestionSpec, opts: CreateOptions): Promise<CreateResult>;
+  /** What the pending backlog holds for one principal (as asker) and in total. */
+  usage(principalId: string): Promise<Usage>;
   /** The single guard every resolution goes through: exactly one claim of a pending question wins. */
   claim(id: string, input: ClaimInput): Promise<ClaimResult>;
   get(id: string): Promise<QuestionRecord | null>;
   getMany(ids: readonly string[]): Promise<(QuestionRecord | null)[]>;
   /** Every pending question matching the filter, oldest first. */
   pending(filter: ListFilter): Promise<QuestionRecord[]>;
+  /** The ids of every pending question matching the filter, oldest first (read records with getMany). */
+  pendingIds(filter: ListFilter): Promise<string[]>;
   /** Questions matching the filter, newest first, paged; totalCount counts every match. */
   list(filter: ListFilter, page: PageRequest): Promise<Page>;
   /** The question a ticket hash names, while the ticket is alive (one round trip). */

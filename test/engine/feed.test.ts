@@ -35,6 +35,21 @@ async function nextOf(feed: Feed, what: string, timeoutMs = 10_000): Promise<Fee
   }
 }
 
+/** A whole SNAPSHOT: its first part and the backlog ASKED parts that follow while `more` is true. */
+async function snapshotOf(feed: Feed, what: string): Promise<FeedEvent> {
+  const first = await nextOf(feed, what);
+  expect(first.type).toBe('SNAPSHOT');
+  const questions = [...first.questions];
+  let more = first.more;
+  while (more) {
+    const part = await nextOf(feed, `${what} (continued)`);
+    expect(part).toMatchObject({ type: 'ASKED', backlog: true });
+    questions.push(...part.questions);
+    more = part.more;
+  }
+  return { type: 'SNAPSHOT', questions, more: false };
+}
+
 /** Counts the live watchers of an engine by wrapping its real watch (calls through). */
 function countWatchers(engine: Interactions): { active(): number; delivered(): number } {
   let active = 0;
@@ -114,11 +129,11 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
           const answers: Promise<unknown>[] = [];
           let first: Promise<FeedEvent> | null = null;
           for (let i = 0; i < 50; i++) {
-            if (i === offset) first = nextOf(feed, 'SNAPSHOT');
+            if (i === offset) first = snapshotOf(feed, 'SNAPSHOT');
             asks.push(ask(`round ${offset}, question ${i}`));
             if (i % 5 === 0) answers.push(engine.answer(OPS, earlier[i / 5]!.id, 'early'));
           }
-          first ??= nextOf(feed, 'SNAPSHOT');
+          first ??= snapshotOf(feed, 'SNAPSHOT');
           const round = await Promise.all(asks);
           await Promise.all(answers);
           const ids = new Set(round.map((q) => q.id));
@@ -174,7 +189,11 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         for (let i = 0; i < 5; i++) qs.push(await ask(`queued ${i}`));
         await announced;
         for (const q of qs) {
-          expect(await nextOf(feed, `ASKED ${q.text}`)).toEqual({ type: 'ASKED', questions: [q] });
+          expect(await nextOf(feed, `ASKED ${q.text}`)).toEqual({
+            type: 'ASKED',
+            questions: [q],
+            more: false,
+          });
         }
       } finally {
         await feed.return();
@@ -208,20 +227,66 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
           qs.push(...(await Promise.all(Array.from({ length: 50 }, (_, j) => ask(`flood ${i + j}`)))));
         }
         await announced;
-        const snapshot = await nextOf(feed, 'the resync SNAPSHOT');
-        expect(snapshot.type).toBe('SNAPSHOT');
+        const snapshot = await snapshotOf(feed, 'the resync SNAPSHOT');
         expect(snapshot.questions.map((q) => q.id).sort()).toEqual(qs.map((q) => q.id).sort());
         // Nothing of the dropped backlog follows: the next event is the next change.
         const after = await ask('after the flood');
         expect(await nextOf(feed, 'the change after the flood')).toEqual({
           type: 'ASKED',
           questions: [after],
+          more: false,
         });
         // And it keeps working as a live feed.
         await engine.answer(OPS, qs[0]!.id, 'ok');
         const answered = await nextOf(feed, 'ANSWERED');
         expect(answered.type).toBe('ANSWERED');
         expect(answered.questions[0]!.id).toBe(qs[0]!.id);
+      } finally {
+        await feed.return();
+      }
+    });
+
+    it('a backlog larger than one batch arrives in parts, oldest first, read only as the consumer pulls', async () => {
+      const qs: QuestionRecord[] = [];
+      for (let i = 0; i < 30; i++) await ask(`backlog ${i}`);
+      const store = set.stores[0]!;
+      // Oldest first as the store orders them (asks within one millisecond tie by id).
+      for (const q of await store.getMany(await store.pendingIds({}))) qs.push(q!);
+      const realGetMany = store.getMany.bind(store);
+      let fetched = 0;
+      store.getMany = (ids) => {
+        fetched += ids.length;
+        return realGetMany(ids);
+      };
+      // A budget of one byte: one question per batch after the first batch of 8.
+      const feed = openFeed(engine, OPS, { batchBytes: 1 });
+      try {
+        const first = await nextOf(feed, 'SNAPSHOT');
+        expect(first).toMatchObject({ type: 'SNAPSHOT', more: true });
+        expect(first.questions.map((q) => q.id)).toEqual(qs.slice(0, 8).map((q) => q.id));
+        // The first batch and the one-question look-ahead, nothing more.
+        expect(fetched).toBe(9);
+        // Answered while the backlog streams: #3 was sent (its ANSWERED follows the backlog),
+        // #20 was not read yet (it never shows as pending).
+        await engine.answer(OPS, qs[3]!.id, 'ok');
+        await engine.answer(OPS, qs[20]!.id, 'ok');
+        const rest: FeedEvent[] = [];
+        for (let more = true; more; ) {
+          const part = await nextOf(feed, 'a backlog part');
+          rest.push(part);
+          more = part.more;
+        }
+        expect(rest.every((e) => e.type === 'ASKED' && e.backlog === true && e.questions.length === 1)).toBe(
+          true,
+        );
+        const sent = [...first.questions, ...rest.flatMap((e) => e.questions)].map((q) => q.id);
+        expect(sent).toEqual(qs.filter((_, i) => i !== 20).map((q) => q.id));
+        const answered = await nextOf(feed, 'ANSWERED #3');
+        expect(answered).toMatchObject({ type: 'ANSWERED', more: false });
+        expect(answered.questions[0]!.id).toBe(qs[3]!.id);
+        // #20's ANSWERED is not sent: the consumer never knew it. The next event is a new change.
+        const after = await ask('after the backlog');
+        expect(await nextOf(feed, 'ASKED after')).toEqual({ type: 'ASKED', questions: [after], more: false });
       } finally {
         await feed.return();
       }
@@ -308,7 +373,11 @@ describe('openFeed after the Redis store loses its subscription', () => {
     try {
       expect((await nextOf(feed, 'SNAPSHOT')).questions).toEqual([]);
       const before = await ask('before the cut');
-      expect(await nextOf(feed, 'ASKED before the cut')).toEqual({ type: 'ASKED', questions: [before] });
+      expect(await nextOf(feed, 'ASKED before the cut')).toEqual({
+        type: 'ASKED',
+        questions: [before],
+        more: false,
+      });
 
       await killSubscriber();
       // Published while the subscriber is reconnecting: this announcement is lost.
@@ -320,7 +389,11 @@ describe('openFeed after the Redis store loses its subscription', () => {
       expect(snapshot.questions.map((q) => q.id)).toEqual([during.id]);
 
       const after = await ask('after the cut');
-      expect(await nextOf(feed, 'ASKED after the cut')).toEqual({ type: 'ASKED', questions: [after] });
+      expect(await nextOf(feed, 'ASKED after the cut')).toEqual({
+        type: 'ASKED',
+        questions: [after],
+        more: false,
+      });
       await engine.answer(OPS, during.id, 'ok');
       const answered = await nextOf(feed, 'ANSWERED during');
       expect([answered.type, answered.questions[0]!.id]).toEqual(['ANSWERED', during.id]);

@@ -114,7 +114,7 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       const limited = { ...opts, maxPending: 3 };
       for (let i = 0; i < 3; i++) expect((await store.create(specOf(), limited)).kind).toBe('created');
       const over = specOf();
-      expect(await store.create(over, limited)).toEqual({ kind: 'limit' });
+      expect(await store.create(over, limited)).toEqual({ kind: 'limit', limit: 'pending' });
       expect(await store.get(over.id)).toBeNull();
       expect((await store.pending({})).length).toBe(3);
       const first = (await store.pending({}))[0]!;

@@ -29,6 +29,7 @@ export const SETTINGS: EngineSettings = {
   holdSeconds: 50,
   retentionSeconds: 3600,
   maxPending: 20_000,
+  maxPendingPerPrincipal: 20_000,
   publicBaseUrl: 'https://hitl.example',
   reaperIntervalMs: 60_000,
   sweepIntervalMs: 3_600_000,

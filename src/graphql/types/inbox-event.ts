@@ -11,8 +11,13 @@ export const InboxEvent = builder.objectRef<FeedEvent>('InboxEvent').implement({
     questions: t.field({
       type: [Question],
       description:
-        'SNAPSHOT: every pending question the caller may see, oldest first; otherwise the one question that changed.',
+        'SNAPSHOT: the first part of the pending questions the caller may see, oldest first (the whole backlog when `more` is false); otherwise the one question that changed or, while `more` was true, the next question of the backlog.',
       resolve: (e) => e.questions,
+    }),
+    more: t.boolean({
+      description:
+        'True while the backlog continues: the SNAPSHOT and the ASKED events that carry the rest of it say whether another part follows; false on the last part and on every live change. A large backlog is sent in parts so that neither side holds it whole.',
+      resolve: (e) => e.more,
     }),
   }),
 });

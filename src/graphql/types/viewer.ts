@@ -1,6 +1,7 @@
 // Viewer: the principal making the request.
 import type { Principal } from '../../domain/principal.ts';
 import { builder } from '../builder.ts';
+import { ViewerQuota } from './viewer-quota.ts';
 
 export const Viewer = builder.objectRef<Principal>('Viewer').implement({
   description: 'Who is calling, as the server knows them from their key.',
@@ -12,6 +13,11 @@ export const Viewer = builder.objectRef<Principal>('Viewer').implement({
     }),
     restricted: t.exposeBoolean('restricted', {
       description: 'Whether the key is confined to questions addressed to its own id.',
+    }),
+    quota: t.field({
+      type: ViewerQuota,
+      description: 'The caller’s pending questions and media against its caps, and the server’s.',
+      resolve: (p, _args, ctx) => ctx.engine.quota(p),
     }),
   }),
 });

@@ -1,6 +1,7 @@
 // GET /api/interactions/stream — the pending questions as server-sent events. Every connect
 // replays the backlog (interaction.add, oldest first), then interaction.ready, then live
-// frames. If the feed has to resynchronise (a lost subscriber, a consumer far behind), the
+// frames. The backlog arrives from the feed in parts and each part is written only once the
+// socket drained the one before, so a slow reader holds the server to about one batch. If the feed has to resynchronise (a lost subscriber, a consumer far behind), the
 // stream ends and the client's reconnect replays the backlog as it is then.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -25,13 +26,24 @@ function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-export function framesOf(ev: FeedEvent, first: boolean): string | null {
+/** Where a stream is: whether its first SNAPSHOT was seen, and how much backlog it replayed. */
+export interface StreamState {
+  first: boolean;
+  replayed: number;
+}
+
+/** The frames of one feed event; null when the stream must end (a second SNAPSHOT: resync). */
+export function framesOf(ev: FeedEvent, state: StreamState): string | null {
+  const isBacklog = ev.type === 'SNAPSHOT' || ev.backlog === true;
   if (ev.type === 'SNAPSHOT') {
-    if (!first) return null;
-    const adds = ev.questions.map((q) => frame('interaction.add', questionView(q))).join('');
-    return adds + frame('interaction.ready', { pending: ev.questions.length });
+    if (!state.first) return null;
+    state.first = false;
   }
-  return frame(FRAME_OF[ev.type], questionView(ev.questions[0]));
+  if (!isBacklog)
+    return frame(FRAME_OF[ev.type as Exclude<FeedEvent['type'], 'SNAPSHOT'>], questionView(ev.questions[0]!));
+  state.replayed += ev.questions.length;
+  const adds = ev.questions.map((q) => frame('interaction.add', questionView(q))).join('');
+  return ev.more ? adds : adds + frame('interaction.ready', { pending: state.replayed });
 }
 
 export async function streamRoutes(app: FastifyInstance, o: StreamRouteOptions): Promise<void> {
@@ -69,11 +81,10 @@ async function pump(
   });
   res.flushHeaders();
   armKeepalive();
-  let first = true;
+  const state: StreamState = { first: true, replayed: 0 };
   try {
     for await (const ev of feed) {
-      const text = framesOf(ev, first);
-      first = false;
+      const text = framesOf(ev, state);
       if (text === null) break;
       armKeepalive();
       // Backpressure: wait for the socket to drain before taking the next event; the

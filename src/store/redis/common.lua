@@ -25,9 +25,24 @@ local function enqueue_follow_ups(id, q, now)
   end
 end
 
+-- What pending questions hold: held:n and held:b are hashes askedBy -> count and media
+-- bytes, held:total the media bytes of all. create adds (+1, mb); resolve takes it back.
+local function held_by(by, n, mb)
+  local left = redis.call('HINCRBY', prefix .. 'held:n', by, n)
+  if left <= 0 then
+    redis.call('HDEL', prefix .. 'held:n', by)
+    redis.call('HDEL', prefix .. 'held:b', by)
+  else
+    redis.call('HINCRBY', prefix .. 'held:b', by, mb)
+  end
+  redis.call('INCRBY', prefix .. 'held:total', mb)
+end
+
 -- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.
 local function resolve(id, status, res, now, retention)
   local q = qkey(id)
+  local held = redis.call('HMGET', q, 'by', 'mb')
+  held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   redis.call('HSET', q, 'st', status, 'res', res)
   redis.call('ZREM', prefix .. 'pending', id)
   redis.call('ZREM', prefix .. 'deadlines', id)

@@ -1,6 +1,7 @@
 -- ARGV: prefix, id, spec, createdAt, timeoutAt, ttlMs, maxPending, audience, groupId,
 --       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
---       joined by newlines), outboxTtlMs  ('' = none)
+--       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
+--       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes
 local id, spec = ARGV[2], ARGV[3]
 local idem, prepared = ARGV[13], ARGV[14]
 
@@ -18,7 +19,17 @@ if prepared ~= '' then
   if not tk then return {'no-reservation'} end
 end
 
-if redis.call('ZCARD', prefix .. 'pending') >= tonumber(ARGV[7]) then return {'limit'} end
+-- The caps, in order; the first one passed refuses (see held_by for the usage keys).
+local by, mb = ARGV[11], tonumber(ARGV[20])
+local function over(cur, add, cap)
+  return cap ~= '' and tonumber(cur or 0) + add > tonumber(cap)
+end
+if over(redis.call('ZCARD', prefix .. 'pending'), 1, ARGV[7]) then return {'limit', 'pending'} end
+if over(redis.call('HGET', prefix .. 'held:n', by), 1, ARGV[17]) then return {'limit', 'pendingPerPrincipal'} end
+if over(redis.call('HGET', prefix .. 'held:b', by), mb, ARGV[18]) then
+  return {'limit', 'mediaBytesPerPrincipal'}
+end
+if over(redis.call('GET', prefix .. 'held:total'), mb, ARGV[19]) then return {'limit', 'mediaBytes'} end
 
 if prepared ~= '' then redis.call('DEL', prefix .. 'prep:' .. prepared) end
 local q = qkey(id)
@@ -32,6 +43,8 @@ if idem ~= '' then
   redis.call('HSET', q, 'ik', idem)
   redis.call('SET', prefix .. 'idem:' .. idem, id, 'PX', ARGV[6])
 end
+redis.call('HSET', q, 'mb', mb)
+held_by(by, 1, mb)
 if ARGV[15] ~= '' then redis.call('HSET', q, 'fu', ARGV[15], 'fttl', ARGV[16]) end
 redis.call('PEXPIRE', q, ARGV[6])
 redis.call('ZADD', prefix .. 'pending', ARGV[4], id)

@@ -63,3 +63,14 @@ export async function readPending(
   }
   return out;
 }
+
+/** The matching ids only (small fields, never a record), for readers that fetch records in their own batches. */
+export async function readPendingIds(redis: Redis, prefix: string, filter: ListFilter): Promise<string[]> {
+  const ids = await redis.zrange(`${prefix}pending`, 0, -1);
+  const want: ListFilter = { ...filter, status: ['PENDING'] };
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; i += PENDING_BATCH) {
+    out.push(...(await matchingIds(redis, prefix, ids.slice(i, i + PENDING_BATCH), want)));
+  }
+  return out;
+}

@@ -3,6 +3,7 @@
 // process (owned by the composition root) feeds the listeners.
 import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
+import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
 import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
@@ -18,7 +19,7 @@ import {
   REPLY_GRACE_MS,
 } from '../types.ts';
 import { createRedisOutbox } from './outbox.ts';
-import { readPending, readRecords } from './pending-reader.ts';
+import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -61,6 +62,10 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     o.preparedId ?? '',
     checkFollowUps(o.followUps).join('\n'),
     OUTBOX_ITEM_TTL_MS,
+    o.maxPendingPerPrincipal ?? '',
+    o.maxMediaBytesPerPrincipal ?? '',
+    o.maxMediaBytes ?? '',
+    mediaBytesOf(spec.media),
   ];
 }
 
@@ -71,7 +76,7 @@ function createResult(spec: QuestionSpec, reply: Reply[]): CreateResult {
     case 'existing':
       return { kind: 'existing', question: fromTriple(reply, 1) };
     case 'limit':
-      return { kind: 'limit' };
+      return { kind: 'limit', limit: reply[1] as QuotaLimit };
     default:
       return { kind: 'no-reservation' };
   }
@@ -153,7 +158,20 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
 
     getMany: (ids) => readRecords(redis, prefix, ids),
     pending: (filter) => readPending(redis, prefix, filter),
+    pendingIds: (filter) => readPendingIds(redis, prefix, filter),
     list: (filter, page) => listPage(run, filter, page),
+
+    async usage(principalId) {
+      const [n, b, total, all] = (await redis
+        .multi()
+        .hget(`${prefix}held:n`, principalId)
+        .hget(`${prefix}held:b`, principalId)
+        .get(`${prefix}held:total`)
+        .zcard(`${prefix}pending`)
+        .exec()) as [Error | null, unknown][];
+      const num = (r: [Error | null, unknown] | undefined): number => Math.max(Number(r?.[1] ?? 0) || 0, 0);
+      return { pending: num(n), mediaBytes: num(b), totalPending: num(all), totalMediaBytes: num(total) };
+    },
 
     async questionForTicket(ticketHash) {
       const reply = (await run('ticket', [ticketHash])) as Reply[] | null;

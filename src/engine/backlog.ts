@@ -1,0 +1,46 @@
+// The pending backlog as a feed's SNAPSHOT reads it: the matching ids first (small), then the
+// records in batches sized to a byte budget, so a connecting subscriber holds about one
+// batch of questions however large the backlog. Records resolved since the ids were read
+// are skipped; the feed's known-ids rule reconciles what changed meanwhile.
+import { visibilityScope } from '../domain/access.ts';
+import type { Principal } from '../domain/principal.ts';
+import type { QuestionRecord } from '../domain/question.ts';
+import { mediaBytesOf } from '../domain/quotas.ts';
+import type { QuestionStore } from '../store/types.ts';
+
+/** Roughly how many bytes of questions one batch may hold (a 1 MiB-media question is read alone past it). */
+export const BACKLOG_BATCH_BYTES = 4 * 1024 * 1024;
+/** First batch size, before the reader has seen how large questions are. */
+const FIRST_BATCH = 8;
+const MAX_BATCH = 500;
+/** What a question costs besides its media and text (ids, times, options, schema: an estimate). */
+const RECORD_OVERHEAD = 1024;
+
+function sizeOf(q: QuestionRecord): number {
+  return mediaBytesOf(q.media) + q.text.length + RECORD_OVERHEAD;
+}
+
+/** The next batch size: as many questions as the average so far fits into the budget. */
+function nextSize(batch: readonly QuestionRecord[], budget: number): number {
+  if (batch.length === 0) return FIRST_BATCH;
+  const avg = batch.reduce((n, q) => n + sizeOf(q), 0) / batch.length;
+  return Math.max(1, Math.min(MAX_BATCH, Math.floor(budget / avg)));
+}
+
+export async function* readBacklog(
+  store: QuestionStore,
+  p: Principal,
+  budget = BACKLOG_BATCH_BYTES,
+): AsyncGenerator<QuestionRecord[]> {
+  const scope = visibilityScope(p);
+  if (scope === 'none') return;
+  const ids = await store.pendingIds(scope);
+  let size = FIRST_BATCH;
+  for (let i = 0; i < ids.length; ) {
+    const records = await store.getMany(ids.slice(i, i + size));
+    i += records.length;
+    const live = records.filter((q): q is QuestionRecord => q?.status === 'PENDING');
+    size = nextSize(live, budget);
+    if (live.length > 0) yield live;
+  }
+}
