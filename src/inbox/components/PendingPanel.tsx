@@ -128,12 +128,14 @@ export function PendingPanel({
     observer.observe(document.body);
     return () => observer.disconnect();
   }, []);
+  // A new function would make the virtualizer recompute every row's place on each render.
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: 6,
     scrollMargin,
-    getItemKey: (i) => rows[i]?.key ?? i,
+    getItemKey,
   });
 
   // Page Down / Page Up: the row to focus once it is rendered.

@@ -85,11 +85,22 @@ function byId(a: Card, b: Card): number {
   return a.question.id < b.question.id ? 1 : a.question.id > b.question.id ? -1 : 0;
 }
 
-const COMPARE: Record<SortOrder, (a: Card, b: Card) => number> = {
-  newest: (a, b) => keysOf(b.question).created - keysOf(a.question).created || byId(a, b),
-  oldest: (a, b) => keysOf(a.question).created - keysOf(b.question).created || byId(b, a),
-  timeout: (a, b) => keysOf(a.question).timeout - keysOf(b.question).timeout || byId(b, a),
+/** A card with its sort key read once, so the sort compares plain numbers. */
+interface Keyed {
+  key: number;
+  card: Card;
+}
+
+const COMPARE: Record<SortOrder, (a: Keyed, b: Keyed) => number> = {
+  newest: (a, b) => b.key - a.key || byId(a.card, b.card),
+  oldest: (a, b) => a.key - b.key || byId(b.card, a.card),
+  timeout: (a, b) => a.key - b.key || byId(b.card, a.card),
 };
+
+function sortKey(q: Question, order: SortOrder): number {
+  const k = keysOf(q);
+  return order === 'timeout' ? k.timeout : k.created;
+}
 
 /** Whether a question passes the filter. */
 export function matches(q: Question, f: Filter): boolean {
@@ -119,15 +130,19 @@ export function arrange(
   order: SortOrder = 'newest',
 ): Arranged {
   const all = !isFiltering(filter);
-  const cards: Card[] = [];
-  for (const q of state.pending.values()) if (all || matches(q, filter)) cards.push(pendingCard(q));
-  const shownPending = cards.length;
-  for (const s of state.settled.values()) {
-    if (!state.pending.has(s.question.id) && (all || matches(s.question, filter))) cards.push(settledCard(s));
+  const keyed: Keyed[] = [];
+  for (const q of state.pending.values()) {
+    if (all || matches(q, filter)) keyed.push({ key: sortKey(q, order), card: pendingCard(q) });
   }
-  cards.sort(COMPARE[order]);
+  const shownPending = keyed.length;
+  for (const s of state.settled.values()) {
+    if (!state.pending.has(s.question.id) && (all || matches(s.question, filter))) {
+      keyed.push({ key: sortKey(s.question, order), card: settledCard(s) });
+    }
+  }
+  keyed.sort(COMPARE[order]);
   const groups = new Map<string, Card[]>();
-  for (const card of cards) {
+  for (const { card } of keyed) {
     const key = card.question.groupId === null ? `q:${card.question.id}` : `g:${card.question.groupId}`;
     const list = groups.get(key);
     if (list) list.push(card);

@@ -165,13 +165,11 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
             { ...state, announcement },
             `Question ${OUTCOME_WORDS[outcomeOf(q)]}: ${preview(q.text)}`,
           );
-        } else if (mine) {
-          // Already flipped by this page's own answer: keep that, with the feed's fuller record.
-          settled = withSettled(
-            settled,
-            q.id,
-            mine.byMe ? mine : { ...mine, question: q, outcome: outcomeOf(q) },
-          );
+        } else if (mine && !mine.byMe) {
+          // Settled by a 409 here: learn the exact outcome from the feed's fuller record. A card
+          // answered from this page stays as it is (and the settled map unchanged, so the list
+          // is not arranged again for nothing).
+          settled = withSettled(settled, q.id, { ...mine, question: q, outcome: outcomeOf(q) });
         }
       }
       return {
