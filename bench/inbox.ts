@@ -118,12 +118,15 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 
-/** The functions that took the most main-thread samples during one answer (self time, ms). */
-async function profileOneAnswer(page: Page, cdp: CDPSession): Promise<{ fn: string; ms: number }[]> {
+/** The functions that took the most main-thread samples while `work` ran (self time, ms). */
+async function profiled(
+  cdp: CDPSession,
+  work: () => Promise<unknown>,
+): Promise<{ fn: string; ms: number }[]> {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  await oneAnswer(page, cdp);
+  await work();
   const { profile } = (await cdp.send('Profiler.stop')) as {
     profile: { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] };
   };
@@ -136,7 +139,7 @@ async function profileOneAnswer(page: Page, cdp: CDPSession): Promise<{ fn: stri
     self.set(name, (self.get(name) ?? 0) + (node.hitCount ?? 0) * perSampleMs);
   }
   return [...self]
-    .filter(([name]) => name !== '(idle)' && name !== '(program)')
+    .filter(([name]) => name !== '(idle)')
     .sort((a, b) => b[1] - a[1])
     .slice(0, 12)
     .map(([fn, ms]) => ({ fn, ms: Math.round(ms * 10) / 10 }));
@@ -146,12 +149,15 @@ interface SizeResult {
   pending: number;
   seedSeconds: number;
   paintMs: number[];
+  /** Main-thread task time from navigation to the first paint: the page's own share of it. */
+  loadTaskMs: number[];
   answerTaskMs: number[];
   idleTaskMs: number[];
   flipMs: number[];
   heapMB: number;
-  /** Where one answer's main-thread time went. */
+  /** Where one answer's main-thread time went, and the first load's. */
   profile: { fn: string; ms: number }[];
+  loadProfile: { fn: string; ms: number }[];
 }
 
 async function measure(n: number): Promise<SizeResult> {
@@ -172,17 +178,22 @@ async function measure(n: number): Promise<SizeResult> {
     const seedSeconds = (Date.now() - t) / 1000;
     log(`  ${n} pending seeded in ${seedSeconds.toFixed(1)} s`);
     const paintMs: number[] = [];
+    const loadTaskMs: number[] = [];
     for (let i = 0; i < LOADS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      const before = await metric(cdp, 'TaskDuration');
       paintMs.push(await firstPaint(page, url));
+      loadTaskMs.push(((await metric(cdp, 'TaskDuration')) - before) * 1000);
       await context.close();
     }
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    await firstPaint(page, url);
+    const loadProfile = await profiled(cdp, () => firstPaint(page, url));
     await page
       .getByTestId('filter-count')
       .getByText(`${n.toLocaleString('en-US').replace(/,/g, '')} pending`)
@@ -196,11 +207,22 @@ async function measure(n: number): Promise<SizeResult> {
       answerTaskMs.push(r.taskMs);
       flipMs.push(r.flipMs);
     }
-    const profile = await profileOneAnswer(page, cdp);
+    const profile = await profiled(cdp, () => oneAnswer(page, cdp));
     await cdp.send('HeapProfiler.collectGarbage');
     const heapMB = (await metric(cdp, 'JSHeapUsedSize')) / 1024 ** 2;
     await context.close();
-    return { pending: n, seedSeconds, paintMs, answerTaskMs, idleTaskMs, flipMs, heapMB, profile };
+    return {
+      pending: n,
+      seedSeconds,
+      paintMs,
+      loadTaskMs,
+      answerTaskMs,
+      idleTaskMs,
+      flipMs,
+      heapMB,
+      profile,
+      loadProfile,
+    };
   } finally {
     await browser.close();
     await server.close();
@@ -248,6 +270,16 @@ function section(results: SizeResult[], date: string, seconds: number, load: num
     "  (the mutation, the card flip, the feed's ANSWERED event, the re-arranged list); median of",
     `  ${ANSWERS}. The idle row is the same window with no answer: what the page costs at rest.`,
     '- **Heap:** `JSHeapUsedSize` after a forced garbage collection, with the list loaded.',
+    `- **CPU profile at ${top.pending.toLocaleString('en-US')} (self time; bundle names are minified):**`,
+    `  the first load: ${top.loadProfile
+      .slice(0, 6)
+      .map((p) => `${p.fn} ${p.ms} ms`)
+      .join('; ')}.`,
+    `  One answer: ${top.profile
+      .slice(0, 6)
+      .map((p) => `${p.fn} ${p.ms} ms`)
+      .join('; ')}.`,
+    '  Full lists in `bench/inbox-results.json`.',
     `- **Seeding:** ${results.map((r) => `${r.pending.toLocaleString('en-US')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}`,
     '  (an in-memory server in this process, askUser with holdSeconds 0, 64 in flight).',
     SECTION_END,
@@ -290,10 +322,11 @@ async function main(): Promise<number> {
     log(`${n} pending…`);
     const r = await measure(n);
     log(
-      `  paint ${ms(median(r.paintMs))}, one answer ${ms(median(r.answerTaskMs))} main thread ` +
+      `  paint ${ms(median(r.paintMs))} (main thread ${ms(median(r.loadTaskMs))}), one answer ${ms(median(r.answerTaskMs))} main thread ` +
         `(idle ${ms(median(r.idleTaskMs))}), flip ${ms(median(r.flipMs))}, heap ${r.heapMB.toFixed(1)} MB`,
     );
-    for (const p of r.profile.slice(0, 6)) log(`    ${p.ms} ms  ${p.fn}`);
+    for (const p of r.loadProfile.slice(0, 6)) log(`    load: ${p.ms} ms  ${p.fn}`);
+    for (const p of r.profile.slice(0, 6)) log(`    answer: ${p.ms} ms  ${p.fn}`);
     results.push(r);
   }
   load.push(loadAverage());

@@ -35,72 +35,63 @@ export function isFiltering(f: Filter): boolean {
   return Object.values(f).some((v) => v.trim() !== '');
 }
 
-interface Keys {
+/** What arranging needs of a card, worked out once per question (or settled entry) object. */
+interface Item {
   created: number;
   timeout: number;
   /** Lower-cased text, for the text filter. */
   text: string;
+  card: Card;
+  /** The card as a lone entry (stable, like the card). */
+  single: Entry;
 }
 
-const keyCache = new WeakMap<Question, Keys>();
-
-function keysOf(q: Question): Keys {
-  let k = keyCache.get(q);
-  if (!k) {
-    const created = timeOf(q.createdAt);
-    const timeout = timeOf(q.timeoutAt);
-    k = {
-      created: Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created,
-      timeout: Number.isNaN(timeout) ? Number.POSITIVE_INFINITY : timeout,
-      text: q.text.toLocaleLowerCase(),
-    };
-    keyCache.set(q, k);
-  }
-  return k;
+function itemFor(card: Card): Item {
+  const q = card.question;
+  const created = timeOf(q.createdAt);
+  const timeout = timeOf(q.timeoutAt);
+  return {
+    created: Number.isNaN(created) ? Number.NEGATIVE_INFINITY : created,
+    timeout: Number.isNaN(timeout) ? Number.POSITIVE_INFINITY : timeout,
+    text: q.text.toLocaleLowerCase(),
+    card,
+    single: { kind: 'single', key: q.groupId === null ? `q:${q.id}` : `g:${q.groupId}`, card },
+  };
 }
 
-const pendingCards = new WeakMap<Question, Card>();
-const settledCards = new WeakMap<Settled, Card>();
+const pendingItems = new WeakMap<Question, Item>();
+const settledItems = new WeakMap<Settled, Item>();
 
-function pendingCard(q: Question): Card {
-  let c = pendingCards.get(q);
-  if (!c) {
-    c = { question: q, settled: null };
-    pendingCards.set(q, c);
+function pendingItem(q: Question): Item {
+  let it = pendingItems.get(q);
+  if (!it) {
+    it = itemFor({ question: q, settled: null });
+    pendingItems.set(q, it);
   }
-  return c;
+  return it;
 }
 
-function settledCard(s: Settled): Card {
-  let c = settledCards.get(s);
-  if (!c) {
-    c = { question: s.question, settled: s };
-    settledCards.set(s, c);
+function settledItem(s: Settled): Item {
+  let it = settledItems.get(s);
+  if (!it) {
+    it = itemFor({ question: s.question, settled: s });
+    settledItems.set(s, it);
   }
-  return c;
+  return it;
 }
 
 /** Ties break on the id, so the order never depends on the map's. */
-function byId(a: Card, b: Card): number {
-  return a.question.id < b.question.id ? 1 : a.question.id > b.question.id ? -1 : 0;
+function byId(a: Item, b: Item): number {
+  const x = a.card.question.id;
+  const y = b.card.question.id;
+  return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/** A card with its sort key read once, so the sort compares plain numbers. */
-interface Keyed {
-  key: number;
-  card: Card;
-}
-
-const COMPARE: Record<SortOrder, (a: Keyed, b: Keyed) => number> = {
-  newest: (a, b) => b.key - a.key || byId(a.card, b.card),
-  oldest: (a, b) => a.key - b.key || byId(b.card, a.card),
-  timeout: (a, b) => a.key - b.key || byId(b.card, a.card),
+const COMPARE: Record<SortOrder, (a: Item, b: Item) => number> = {
+  newest: (a, b) => b.created - a.created || byId(a, b),
+  oldest: (a, b) => a.created - b.created || byId(b, a),
+  timeout: (a, b) => a.timeout - b.timeout || byId(b, a),
 };
-
-function sortKey(q: Question, order: SortOrder): number {
-  const k = keysOf(q);
-  return order === 'timeout' ? k.timeout : k.created;
-}
 
 /** Whether a question passes the filter. */
 export function matches(q: Question, f: Filter): boolean {
@@ -110,7 +101,7 @@ export function matches(q: Question, f: Filter): boolean {
   if (f.audience && q.audience !== f.audience) return false;
   if (f.asker && q.askedBy !== f.asker) return false;
   const needle = f.text.trim().toLocaleLowerCase();
-  return needle === '' || keysOf(q).text.includes(needle);
+  return needle === '' || pendingItem(q).text.includes(needle);
 }
 
 export interface Arranged {
@@ -130,35 +121,34 @@ export function arrange(
   order: SortOrder = 'newest',
 ): Arranged {
   const all = !isFiltering(filter);
-  const keyed: Keyed[] = [];
-  for (const q of state.pending.values()) {
-    if (all || matches(q, filter)) keyed.push({ key: sortKey(q, order), card: pendingCard(q) });
-  }
-  const shownPending = keyed.length;
+  const items: Item[] = [];
+  for (const q of state.pending.values()) if (all || matches(q, filter)) items.push(pendingItem(q));
+  const shownPending = items.length;
   for (const s of state.settled.values()) {
-    if (!state.pending.has(s.question.id) && (all || matches(s.question, filter))) {
-      keyed.push({ key: sortKey(s.question, order), card: settledCard(s) });
-    }
+    if (!state.pending.has(s.question.id) && (all || matches(s.question, filter))) items.push(settledItem(s));
   }
-  keyed.sort(COMPARE[order]);
-  const groups = new Map<string, Card[]>();
-  for (const { card } of keyed) {
-    const key = card.question.groupId === null ? `q:${card.question.id}` : `g:${card.question.groupId}`;
-    const list = groups.get(key);
-    if (list) list.push(card);
-    else groups.set(key, [card]);
-  }
-  // A Map iterates in insertion order: groups come in the order of their first card.
+  items.sort(COMPARE[order]);
+  // One pass: lone cards go straight in; a group takes the place of its first card.
   const entries: Entry[] = [];
-  for (const [key, list] of groups) {
-    const first = list[0]!;
-    if (list.length === 1 || first.question.groupId === null)
-      entries.push({ kind: 'single', key, card: first });
-    else {
-      let pendingCount = 0;
-      for (const c of list) if (c.settled === null) pendingCount++;
-      entries.push({ kind: 'group', key, groupId: first.question.groupId, cards: list, pendingCount });
+  const groups = new Map<string, { at: number; cards: Card[] }>();
+  for (const it of items) {
+    const g = it.card.question.groupId;
+    if (g === null) {
+      entries.push(it.single);
+      continue;
     }
+    const group = groups.get(g);
+    if (group) group.cards.push(it.card);
+    else {
+      groups.set(g, { at: entries.length, cards: [it.card] });
+      entries.push(it.single);
+    }
+  }
+  for (const [groupId, { at, cards }] of groups) {
+    if (cards.length === 1) continue;
+    let pendingCount = 0;
+    for (const c of cards) if (c.settled === null) pendingCount++;
+    entries[at] = { kind: 'group', key: `g:${groupId}`, groupId, cards, pendingCount };
   }
   return { entries, shownPending };
 }
