@@ -270,6 +270,7 @@ function section(results: SizeResult[], date: string, seconds: number, load: num
     "  (the mutation, the card flip, the feed's ANSWERED event, the re-arranged list); median of",
     `  ${ANSWERS}. The idle row is the same window with no answer: what the page costs at rest.`,
     '- **Heap:** `JSHeapUsedSize` after a forced garbage collection, with the list loaded.',
+    ...verdict(top),
     `- **CPU profile at ${top.pending.toLocaleString('en-US')} (self time; bundle names are minified):**`,
     `  the first load: ${top.loadProfile
       .slice(0, 6)
@@ -284,6 +285,31 @@ function section(results: SizeResult[], date: string, seconds: number, load: num
     '  (an in-memory server in this process, askUser with holdSeconds 0, 64 in flight).',
     SECTION_END,
   ].join('\n');
+}
+
+/** Which goals the run met and, for a missed one, what the figures say stands in the way. */
+function verdict(r: SizeResult): string[] {
+  const paint = median(r.paintMs);
+  const load = median(r.loadTaskMs);
+  const answer = median(r.answerTaskMs);
+  const lines = [
+    `- **Goals at ${r.pending.toLocaleString('en-US')}:** first paint ${paint <= GOALS.paintMs ? 'met' : 'missed'}, ` +
+      `one answer ${answer <= GOALS.answerMs ? 'met' : 'missed'}, heap ${r.heapMB <= GOALS.heapMB ? 'met' : 'missed'}.`,
+  ];
+  if (paint > GOALS.paintMs) {
+    lines.push(
+      `  Of the ${ms(paint)} to first paint, the page's main thread worked ${ms(load)} (${Math.round((100 * load) / paint)} %);`,
+      '  the rest is waiting for the server, above all for the SNAPSHOT of every pending question',
+      '  (one GraphQL event of all of them, built and serialized before the first byte of it is sent).',
+    );
+  }
+  if (answer > GOALS.answerMs) {
+    lines.push(
+      '  One answer re-arranges the whole list (filter, sort, fold) once; the profile below shows',
+      '  how much of its time that is, against React and the browser.',
+    );
+  }
+  return lines;
 }
 
 function machineLine(): string {

@@ -139,7 +139,7 @@ describe('filtering and sorting', () => {
 describe('approving a group together', () => {
   it('asks for confirmation, answers each question on its own, and shows a failure on its card', async () => {
     const srv = await startInboxServer();
-    const w = await openPage(browser, { width: 1000, height: 860 });
+    const w = await openPage(browser, { width: 1000, height: 1250 });
     try {
       const ids: string[] = [];
       for (let i = 1; i <= 12; i++) {
