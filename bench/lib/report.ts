@@ -94,7 +94,7 @@ function markdown(r: RunReport): string {
  * bench/** is under `biome check` (JSON and Markdown too), so both files are written the way
  * Biome formats them: a run must never turn the lint red. Without Biome, the text is kept as is.
  */
-function biomeFormatted(json: string, file: string): string {
+export function biomeFormatted(json: string, file: string): string {
   const biome = path.join(REPO_ROOT, 'node_modules/.bin/biome');
   if (!existsSync(biome)) return json;
   const out = spawnSync(biome, ['format', `--stdin-file-path=${file}`], { cwd: REPO_ROOT, input: json });
