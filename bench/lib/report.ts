@@ -1,7 +1,7 @@
 // The outputs of a run: a table on stdout, bench/results.json (machine-readable) and
 // bench/RESULTS.md (the latest run, rewritten every time).
 import { spawnSync } from 'node:child_process';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Figure, Section } from './figure.ts';
 import type { Machine } from './machine.ts';
@@ -94,7 +94,7 @@ function markdown(r: RunReport): string {
  * bench/** is under `biome check` (JSON and Markdown too), so both files are written the way
  * Biome formats them: a run must never turn the lint red. Without Biome, the text is kept as is.
  */
-function biomeFormatted(json: string, file: string): string {
+export function biomeFormatted(json: string, file: string): string {
   const biome = path.join(REPO_ROOT, 'node_modules/.bin/biome');
   if (!existsSync(biome)) return json;
   const out = spawnSync(biome, ['format', `--stdin-file-path=${file}`], { cwd: REPO_ROOT, input: json });
@@ -113,5 +113,16 @@ export function writeReport(r: RunReport): void {
   const file = path.join(REPO_ROOT, 'bench/results.json');
   writeFileSync(`${file}.tmp`, biomeFormatted(`${JSON.stringify(json, null, 2)}\n`, 'bench/results.json'));
   renameSync(`${file}.tmp`, file);
-  writeFileSync(path.join(REPO_ROOT, 'bench/RESULTS.md'), biomeFormatted(markdown(r), 'bench/RESULTS.md'));
+  const md = path.join(REPO_ROOT, 'bench/RESULTS.md');
+  writeFileSync(md, biomeFormatted(markdown(r), 'bench/RESULTS.md') + inboxSection(md));
+}
+
+/** The section `npm run bench:inbox` writes (bench/inbox.ts) is its own: a server run keeps it. */
+function inboxSection(file: string): string {
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = old.indexOf('<!-- inbox-browser:start -->');
+  const end = old.indexOf('<!-- inbox-browser:end -->');
+  return start >= 0 && end > start
+    ? `\n${old.slice(start, end + '<!-- inbox-browser:end -->'.length)}\n`
+    : '';
 }

@@ -1,12 +1,20 @@
 // The signed-in page: the live pending list (folded by group, newest first) and the history.
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';
 import { createInboxApi } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
-import { inboxReducer, initialInboxState } from './lib/inbox-state.ts';
+import { createInboxStore } from './lib/inbox-store.ts';
 import type { Viewer } from './lib/model.ts';
 
 type View = 'pending' | 'history';
@@ -103,7 +111,9 @@ export function Inbox({
   /** Back to sign-in; with a message when the key was refused. */
   onSignOut(message: string | null): void;
 }) {
-  const [state, dispatch] = useReducer(inboxReducer, initialInboxState);
+  const store = useMemo(createInboxStore, []);
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const dispatch = store.dispatch;
   const [view, setView] = useState<View>('pending');
   const api = useMemo(() => createInboxApi({ key: apiKey }), [apiKey]);
   const refused = useCallback(

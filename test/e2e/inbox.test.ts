@@ -477,7 +477,9 @@ describe('answering as alice', () => {
         properties: { field: { type: 'string', title: p(10), description: s(11), enum: [p(12), 'ok'] } },
       },
     });
-    const group = w.page.locator('section.group', { hasText: t });
+    // The group's head and its cards are rows of the one list (the page shows only this group).
+    const group = w.page.getByRole('feed');
+    await group.locator('article.group-row', { hasText: t }).waitFor();
     await group.locator('form.rjsf').waitFor();
     for (const literal of [
       p(1),

@@ -2,8 +2,8 @@
 // from the page flip cards at once, settled cards stay until dismissed, and cards fold by group,
 // newest activity first.
 import { describe, expect, it } from 'vitest';
+import { arrange as arrangeAll } from '../../src/inbox/lib/arrange.ts';
 import {
-  arrange,
   type InboxAction,
   type InboxState,
   inboxReducer,
@@ -50,8 +50,10 @@ function feed(type: FeedEvent['type'], ...questions: Question[]): InboxAction {
 }
 
 function run(...actions: InboxAction[]): InboxState {
-  return actions.reduce(inboxReducer, initialInboxState);
+  return actions.reduce(inboxReducer, initialInboxState());
 }
+
+const arrange = (state: InboxState) => arrangeAll(state).entries;
 
 const ids = (state: InboxState) => [...state.pending.keys()].sort();
 
@@ -134,6 +136,42 @@ describe('the pending list', () => {
     expect(s.settled.has(last.id)).toBe(false);
     expect(inboxReducer(s, { type: 'dismiss-settled' }).settled.size).toBe(0);
     expect(inboxReducer(s, { type: 'dismiss', id: 'nope' })).toBe(s);
+  });
+
+  it('changes the pending map in place (the backlog is never copied) and bumps its version', () => {
+    const [a, b] = [q(), q()];
+    const s1 = run(feed('SNAPSHOT', a));
+    const map = s1.pending;
+    const v1 = s1.version;
+    const s2 = inboxReducer(s1, feed('ASKED', b));
+    expect(s2.pending).toBe(map);
+    expect(s2.version).toBe(v1 + 1);
+    const s3 = inboxReducer(s2, { type: 'answered-here', question: { ...a, status: 'ANSWERED' } });
+    expect(s3.pending).toBe(map);
+    expect(s3.version).toBe(v1 + 2);
+    // A resolution of a question that was not pending changes nothing in the map.
+    const s4 = inboxReducer(s3, feed('ANSWERED', { ...a, status: 'ANSWERED' }));
+    expect(s4.version).toBe(s3.version);
+    expect(ids(s4)).toEqual([b.id]);
+  });
+
+  it('keeps a failed answer on its pending card until a new attempt or the question leaves', () => {
+    const [a, b] = [q(), q()];
+    const s1 = run(
+      feed('SNAPSHOT', a, b),
+      { type: 'failed', id: a.id, message: 'The server is busy' },
+      { type: 'failed', id: b.id, message: 'No' },
+      { type: 'failed', id: 'never-pending', message: 'x' },
+    );
+    expect([...s1.failures]).toEqual([
+      [a.id, 'The server is busy'],
+      [b.id, 'No'],
+    ]);
+    const s2 = inboxReducer(s1, { type: 'retrying', id: a.id });
+    expect(s2.failures.has(a.id)).toBe(false);
+    const s3 = inboxReducer(s2, feed('CANCELLED', { ...b, status: 'CANCELLED' }));
+    expect(s3.failures.size).toBe(0);
+    expect(inboxReducer(s3, { type: 'retrying', id: a.id })).toBe(s3);
   });
 });
 

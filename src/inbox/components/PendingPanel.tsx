@@ -1,11 +1,61 @@
-// The "Pending" tab: the connection banners, the cards (single or folded by group) and the button
-// that clears resolved cards.
-import { type Dispatch, useCallback } from 'react';
+// The "Pending" tab: the connection banners, the filters, and the cards (single or folded by
+// group) in a virtualized list: only the rows near the viewport are in the page, so the work per
+// change follows what is on screen, not the backlog. The list is an ARIA feed: every row is an
+// article with its place in the list, and Page Down / Page Up move between rows, bringing rows
+// that were not rendered into the page first.
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  type Dispatch,
+  type KeyboardEvent,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import {
+  arrange,
+  type Card,
+  type Entry,
+  type Filter,
+  facets,
+  NO_FILTER,
+  type SortOrder,
+} from '../lib/arrange.ts';
+import { type BatchProgress, runBatch } from '../lib/batch.ts';
 import type { FeedStatus } from '../lib/feed.ts';
-import { arrange, type InboxAction, type InboxState } from '../lib/inbox-state.ts';
+import type { InboxAction, InboxState } from '../lib/inbox-state.ts';
 import type { Viewer } from '../lib/model.ts';
-import { GroupSection } from './GroupSection.tsx';
+import { FilterBar } from './FilterBar.tsx';
+import { approvable, GroupHead } from './GroupHead.tsx';
 import { QuestionCard, type Submit } from './QuestionCard.tsx';
+
+type GroupEntry = Extract<Entry, { kind: 'group' }>;
+
+type Row =
+  | { kind: 'head'; key: string; entry: GroupEntry; open: boolean }
+  | { kind: 'card'; key: string; card: Card; grouped: boolean };
+
+/** The rows to render: each group's head, then its cards unless it is folded. */
+function rowsOf(entries: readonly Entry[], folded: ReadonlySet<string>): Row[] {
+  const rows: Row[] = [];
+  for (const e of entries) {
+    if (e.kind === 'single') {
+      rows.push({ kind: 'card', key: e.key, card: e.card, grouped: false });
+      continue;
+    }
+    const open = !folded.has(e.key);
+    rows.push({ kind: 'head', key: e.key, entry: e, open });
+    if (open)
+      for (const card of e.cards) rows.push({ kind: 'card', key: card.question.id, card, grouped: true });
+  }
+  return rows;
+}
+
+/** A card's typical height; rows are measured once rendered. */
+const ESTIMATED_ROW_PX = 190;
 
 export function PendingPanel({
   state,
@@ -24,9 +74,99 @@ export function PendingPanel({
   submit: Submit;
   hidden: boolean;
 }) {
-  const entries = arrange(state);
-  const settledCount = state.settled.size;
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  const [order, setOrder] = useState<SortOrder>('newest');
+  const [folded, setFolded] = useState<ReadonlySet<string>>(new Set());
+  const [batches, setBatches] = useState<ReadonlyMap<string, BatchProgress>>(new Map());
+  // Typing in the search box stays responsive; the list catches up when React has time.
+  const shownFilter = useDeferredValue(filter);
+  const { pending, settled, version } = state;
+  // `version` says when `pending` (changed in place) changed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version stands for pending's contents.
+  const arranged = useMemo(
+    () => arrange({ pending, settled }, shownFilter, order),
+    [pending, version, settled, shownFilter, order],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version stands for pending's contents.
+  const choices = useMemo(() => facets(pending), [pending, version]);
+  const rows = useMemo(() => rowsOf(arranged.entries, folded), [arranged, folded]);
+
   const dismiss = useCallback((id: string) => dispatch({ type: 'dismiss', id }), [dispatch]);
+  const toggle = useCallback(
+    (key: string) =>
+      setFolded((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(key)) next.add(key);
+        return next;
+      }),
+    [],
+  );
+  const approveAll = useCallback(
+    (entry: GroupEntry) => {
+      const setProgress = (p: BatchProgress) => setBatches((prev) => new Map(prev).set(entry.key, p));
+      void runBatch(
+        approvable(entry),
+        async (q) => {
+          const result = await submit(q, true);
+          if (!result.ok) dispatch({ type: 'failed', id: q.id, message: result.message });
+          return result;
+        },
+        setProgress,
+      );
+    },
+    [submit, dispatch],
+  );
+
+  const list = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    const measure = () => setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+  // A new function would make the virtualizer recompute every row's place on each render.
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 6,
+    scrollMargin,
+    getItemKey,
+  });
+
+  // Page Down / Page Up: the row to focus once it is rendered.
+  const focusAfterRender = useRef<number | null>(null);
+  useEffect(() => {
+    const index = focusAfterRender.current;
+    if (index === null) return;
+    const target = list.current?.querySelector<HTMLElement>(`[data-index="${index}"] > article`);
+    if (target) {
+      focusAfterRender.current = null;
+      target.focus();
+    }
+  });
+  const onListKey = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key !== 'PageDown' && e.key !== 'PageUp') return;
+    const row = (e.target as HTMLElement).closest<HTMLElement>('[data-index]');
+    if (!row) return;
+    const next = Number(row.dataset.index) + (e.key === 'PageDown' ? 1 : -1);
+    if (next < 0 || next >= rows.length) return;
+    e.preventDefault();
+    focusAfterRender.current = next;
+    virtualizer.scrollToIndex(next, { align: 'start' });
+    const target = list.current?.querySelector<HTMLElement>(`[data-index="${next}"] > article`);
+    if (target) {
+      focusAfterRender.current = null;
+      target.focus();
+    }
+  };
+
+  const settledCount = settled.size;
+  const items = virtualizer.getVirtualItems();
   return (
     <section id="panel-pending" role="tabpanel" aria-labelledby="tab-pending" hidden={hidden}>
       <h2 className="visually-hidden">Pending questions</h2>
@@ -40,9 +180,24 @@ export function PendingPanel({
           The live feed reported a problem: {problem}
         </p>
       )}
+      {state.synced && (pending.size > 0 || filter !== NO_FILTER) && (
+        <FilterBar
+          filter={filter}
+          setFilter={setFilter}
+          order={order}
+          setOrder={setOrder}
+          facets={choices}
+          shown={arranged.shownPending}
+          total={pending.size}
+        />
+      )}
       {!state.synced && status !== 'reconnecting' && <p className="empty">Loading questions…</p>}
-      {state.synced && entries.length === 0 && (
-        <p className="empty">No pending questions. New ones appear here as soon as they are asked.</p>
+      {state.synced && rows.length === 0 && (
+        <p className="empty">
+          {pending.size > 0
+            ? 'No pending question matches the filters.'
+            : 'No pending questions. New ones appear here as soon as they are asked.'}
+        </p>
       )}
       {settledCount > 0 && (
         <div className="actions end">
@@ -51,32 +206,51 @@ export function PendingPanel({
           </button>
         </div>
       )}
-      <div className="cards">
-        {entries.map((entry) =>
-          entry.kind === 'single' ? (
-            <QuestionCard
-              key={entry.key}
-              card={entry.card}
-              viewer={viewer}
-              submit={submit}
-              dismiss={dismiss}
-              showGroup
-            />
-          ) : (
-            <GroupSection key={entry.key} entry={entry}>
-              {entry.cards.map((card) => (
+      <div
+        ref={list}
+        role="feed"
+        aria-label="Pending questions"
+        aria-busy={!state.synced}
+        className="feed"
+        style={{ height: virtualizer.getTotalSize() }}
+        onKeyDown={onListKey}
+      >
+        {items.map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className={row.kind === 'card' && row.grouped ? 'feed-row feed-row-grouped' : 'feed-row'}
+              style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+            >
+              {row.kind === 'head' ? (
+                <GroupHead
+                  entry={row.entry}
+                  open={row.open}
+                  toggle={toggle}
+                  batch={batches.get(row.key)}
+                  approveAll={approveAll}
+                  position={item.index + 1}
+                  setSize={rows.length}
+                />
+              ) : (
                 <QuestionCard
-                  key={card.question.id}
-                  card={card}
+                  card={row.card}
                   viewer={viewer}
                   submit={submit}
                   dismiss={dismiss}
-                  showGroup={false}
+                  showGroup={!row.grouped}
+                  failure={state.failures.get(row.card.question.id)}
+                  position={item.index + 1}
+                  setSize={rows.length}
                 />
-              ))}
-            </GroupSection>
-          ),
-        )}
+              )}
+            </div>
+          );
+        })}
       </div>
     </section>
   );

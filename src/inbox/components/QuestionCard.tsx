@@ -1,8 +1,9 @@
 // One question: its text, media, badges and time left, then the control to answer it; once it
 // leaves the pending list, what became of it (answered here or elsewhere, timed out, cancelled).
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { OUTCOME_LABEL } from '../lib/answers.ts';
-import type { Card, Settled } from '../lib/inbox-state.ts';
+import type { Card } from '../lib/arrange.ts';
+import type { Settled } from '../lib/inbox-state.ts';
 import type { AnswerFormat, Question, Viewer } from '../lib/model.ts';
 import { isPlainObject, timeOf } from '../lib/model.ts';
 import { formatWhen, timeLeft } from '../lib/time.ts';
@@ -168,19 +169,33 @@ function AnswerControl({
   }
 }
 
-export function QuestionCard({
-  card,
-  viewer,
-  submit,
-  dismiss,
-  showGroup,
-}: {
+export interface QuestionCardProps {
   card: Card;
   viewer: Viewer;
   submit: Submit;
   dismiss(id: string): void;
   showGroup: boolean;
-}) {
+  /** Why an answer sent for this card from elsewhere on the page (a batch) failed. */
+  failure?: string | undefined;
+  /** Its place in the list (1-based) and the list's length, for screen readers. */
+  position: number;
+  setSize: number;
+}
+
+/**
+ * Memoized: with thousands of cards, a change re-renders only the cards whose props changed (a
+ * card object stays the same until its question does; see arrange.ts).
+ */
+export const QuestionCard = memo(function QuestionCard({
+  card,
+  viewer,
+  submit,
+  dismiss,
+  showGroup,
+  failure,
+  position,
+  setSize,
+}: QuestionCardProps) {
   const q = card.question;
   const textId = useId();
   const [busy, setBusy] = useState(false);
@@ -203,6 +218,7 @@ export function QuestionCard({
     );
   };
   const status = card.settled ? card.settled.outcome : 'PENDING';
+  const shownError = error?.message ?? failure;
   return (
     <article
       className={card.settled ? 'card card-settled' : 'card'}
@@ -210,6 +226,9 @@ export function QuestionCard({
       data-status={status}
       aria-labelledby={textId}
       aria-busy={busy}
+      aria-posinset={position}
+      aria-setsize={setSize}
+      tabIndex={-1}
     >
       <div className="card-head">
         <Badges question={q} viewer={viewer} showGroup={showGroup} />
@@ -229,13 +248,13 @@ export function QuestionCard({
       ) : (
         <>
           <AnswerControl question={q} busy={busy} send={send} serverError={error?.serverError ?? null} />
-          {error && (
+          {shownError && (
             <p className="card-error" role="alert">
-              {error.message}
+              {shownError}
             </p>
           )}
         </>
       )}
     </article>
   );
-}
+});

@@ -41,6 +41,7 @@ export function useSubmit(deps: SubmitDeps): Submit {
   return useCallback(
     async (q: Question, answer: unknown): Promise<SubmitResult> => {
       const current = { api, dispatch, refused };
+      dispatch({ type: 'retrying', id: q.id });
       try {
         const data = await api.request(InboxAnswerDocument, { id: q.id, answer });
         dispatch({ type: 'answered-here', question: data.answer });

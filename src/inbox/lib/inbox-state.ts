@@ -1,9 +1,13 @@
-// What the pending view shows, as a pure reducer over feed events and the page's own answers.
+// What the pending view shows, as a reducer over feed events and the page's own answers.
 // `pending` is exactly what the feed says is pending (each SNAPSHOT replaces it). Questions that
 // leave it while the page watches stay on screen as settled cards (answered here, answered
 // elsewhere, timed out, cancelled) until dismissed, so nothing vanishes under the reader's eyes.
+//
+// With thousands pending, copying the backlog on every event is what made the page slow: the
+// reducer changes `pending` in place and bumps `version` instead (everything else it returns is
+// new and small). So it must not run under useReducer, whose StrictMode double call would apply a
+// change twice: the inbox store (inbox-store.ts) runs it once per action.
 import type { FeedEvent, Question } from './model.ts';
-import { timeOf } from './model.ts';
 
 /** How a card left the pending list. CLOSED: timed out or cancelled, not known which. */
 export type Outcome = 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED' | 'CLOSED';
@@ -20,7 +24,12 @@ export interface Settled {
 export interface InboxState {
   /** The first SNAPSHOT has arrived. */
   synced: boolean;
+  /** Changed in place: read `version` to know it changed. */
   pending: ReadonlyMap<string, Question>;
+  /** Bumped on every change to `pending`. */
+  version: number;
+  /** Why an answer from this page failed, by question id, for cards answered in a batch. */
+  failures: ReadonlyMap<string, string>;
   settled: ReadonlyMap<string, Settled>;
   /** The latest thing worth announcing to screen readers, with a counter so repeats announce. */
   announcement: { text: string; seq: number };
@@ -34,19 +43,28 @@ export type InboxAction =
   | { type: 'answered-here'; question: Question }
   /** A 409 told us the question is gone; `question` is its state when known. */
   | { type: 'closed-elsewhere'; question: Question; outcome: Outcome; note: string }
+  /** An answer from this page failed (the card stays pending and shows why). */
+  | { type: 'failed'; id: string; message: string }
+  /** A new attempt on the card clears its failure. */
+  | { type: 'retrying'; id: string }
   | { type: 'dismiss'; id: string }
   | { type: 'dismiss-settled' };
 
 /** Settled cards kept at most (the oldest go first). */
 export const SETTLED_MAX = 100;
 
-export const initialInboxState: InboxState = {
-  synced: false,
-  pending: new Map(),
-  settled: new Map(),
-  announcement: { text: '', seq: 0 },
-  resolutions: 0,
-};
+/** A fresh state (its own pending map, which the reducer changes in place). */
+export function initialInboxState(): InboxState {
+  return {
+    synced: false,
+    pending: new Map(),
+    version: 0,
+    failures: new Map(),
+    settled: new Map(),
+    announcement: { text: '', seq: 0 },
+    resolutions: 0,
+  };
+}
 
 const PREVIEW_CHARS = 80;
 
@@ -87,54 +105,80 @@ function announce(state: InboxState, text: string): InboxState['announcement'] {
   return { text, seq: state.announcement.seq + 1 };
 }
 
+/** The pending map, writable: only this reducer changes it. */
+function writable(state: InboxState): Map<string, Question> {
+  return state.pending as Map<string, Question>;
+}
+
+function withoutFailures(
+  failures: ReadonlyMap<string, string>,
+  ids: Iterable<string>,
+): ReadonlyMap<string, string> {
+  if (failures.size === 0) return failures;
+  let next: Map<string, string> | null = null;
+  for (const id of ids) {
+    if (!failures.has(id)) continue;
+    next ??= new Map(failures);
+    next.delete(id);
+  }
+  return next ?? failures;
+}
+
 function applyFeed(state: InboxState, event: FeedEvent): InboxState {
+  const pending = writable(state);
   switch (event.type) {
     case 'SNAPSHOT': {
-      const pending = new Map(event.questions.map((q) => [q.id, q] as const));
+      pending.clear();
+      for (const q of event.questions) pending.set(q.id, q);
       const settled = new Map([...state.settled].filter(([id]) => !pending.has(id)));
-      return { ...state, synced: true, pending, settled };
+      const failures = new Map([...state.failures].filter(([id]) => pending.has(id)));
+      return { ...state, synced: true, version: state.version + 1, settled, failures };
     }
     case 'ASKED': {
-      const pending = new Map(state.pending);
-      const settled = new Map(state.settled);
+      let settled: ReadonlyMap<string, Settled> = state.settled;
       for (const q of event.questions) {
         pending.set(q.id, q);
-        settled.delete(q.id);
+        if (settled.has(q.id)) {
+          const copy = new Map(settled);
+          copy.delete(q.id);
+          settled = copy;
+        }
       }
       const first = event.questions[0];
       return {
         ...state,
-        pending,
+        version: state.version + 1,
         settled,
         announcement: first ? announce(state, `New question: ${preview(first.text)}`) : state.announcement,
       };
     }
     default: {
-      let pending: Map<string, Question> | null = null;
       let settled: ReadonlyMap<string, Settled> = state.settled;
       let announcement = state.announcement;
+      let changed = false;
       for (const q of event.questions) {
         const mine = settled.get(q.id);
-        if (state.pending.has(q.id)) {
-          pending ??= new Map(state.pending);
-          pending.delete(q.id);
+        if (pending.delete(q.id)) {
+          changed = true;
           settled = withSettled(settled, q.id, { question: q, outcome: outcomeOf(q), byMe: false });
           announcement = announce(
             { ...state, announcement },
             `Question ${OUTCOME_WORDS[outcomeOf(q)]}: ${preview(q.text)}`,
           );
-        } else if (mine) {
-          // Already flipped by this page's own answer: keep that, with the feed's fuller record.
-          settled = withSettled(
-            settled,
-            q.id,
-            mine.byMe ? mine : { ...mine, question: q, outcome: outcomeOf(q) },
-          );
+        } else if (mine && !mine.byMe) {
+          // Settled by a 409 here: learn the exact outcome from the feed's fuller record. A card
+          // answered from this page stays as it is (and the settled map unchanged, so the list
+          // is not arranged again for nothing).
+          settled = withSettled(settled, q.id, { ...mine, question: q, outcome: outcomeOf(q) });
         }
       }
       return {
         ...state,
-        pending: pending ?? state.pending,
+        version: changed ? state.version + 1 : state.version,
+        failures: withoutFailures(
+          state.failures,
+          event.questions.map((q) => q.id),
+        ),
         settled,
         announcement,
         resolutions: state.resolutions + 1,
@@ -143,6 +187,10 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
   }
 }
 
+/**
+ * Applies one action. It changes `state.pending` in place (see the top of this file) and returns
+ * the next state; call it once per action.
+ */
 export function inboxReducer(state: InboxState, action: InboxAction): InboxState {
   switch (action.type) {
     case 'feed':
@@ -150,18 +198,26 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
     case 'answered-here':
     case 'closed-elsewhere': {
       const q = action.question;
-      const pending = new Map(state.pending);
-      pending.delete(q.id);
+      const removed = writable(state).delete(q.id);
       const entry: Settled =
         action.type === 'answered-here'
           ? { question: q, outcome: 'ANSWERED', byMe: true }
           : { question: q, outcome: action.outcome, byMe: false, note: action.note };
       return {
         ...state,
-        pending,
+        version: removed ? state.version + 1 : state.version,
+        failures: withoutFailures(state.failures, [q.id]),
         settled: withSettled(state.settled, q.id, entry),
         resolutions: state.resolutions + 1,
       };
+    }
+    case 'failed': {
+      if (!state.pending.has(action.id)) return state;
+      return { ...state, failures: new Map(state.failures).set(action.id, action.message) };
+    }
+    case 'retrying': {
+      const failures = withoutFailures(state.failures, [action.id]);
+      return failures === state.failures ? state : { ...state, failures };
     }
     case 'dismiss': {
       if (!state.settled.has(action.id)) return state;
@@ -172,67 +228,4 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
     case 'dismiss-settled':
       return state.settled.size === 0 ? state : { ...state, settled: new Map() };
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Arrangement: cards folded by groupId, newest activity first.
-
-export interface Card {
-  question: Question;
-  /** Null while pending. */
-  settled: Settled | null;
-}
-
-export type Entry =
-  | { kind: 'single'; key: string; card: Card }
-  | { kind: 'group'; key: string; groupId: string; cards: Card[]; pendingCount: number };
-
-function created(q: Question): number {
-  const t = timeOf(q.createdAt);
-  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
-}
-
-function newestFirst(a: Card, b: Card): number {
-  const d = created(b.question) - created(a.question);
-  if (d !== 0) return d;
-  return a.question.id < b.question.id ? 1 : a.question.id > b.question.id ? -1 : 0;
-}
-
-/**
- * The cards to show: every pending and settled question, folded by groupId (a group with one
- * card shows as a lone card), groups ordered by their newest question and cards newest first.
- * Activity is when a question was asked: a card that settles keeps its place.
- */
-export function arrange(state: Pick<InboxState, 'pending' | 'settled'>): Entry[] {
-  const cards: Card[] = [];
-  for (const q of state.pending.values()) cards.push({ question: q, settled: null });
-  for (const s of state.settled.values()) {
-    if (!state.pending.has(s.question.id)) cards.push({ question: s.question, settled: s });
-  }
-  cards.sort(newestFirst);
-  const groups = new Map<string, Card[]>();
-  const order: string[] = [];
-  for (const card of cards) {
-    const key = card.question.groupId === null ? `q:${card.question.id}` : `g:${card.question.groupId}`;
-    const list = groups.get(key);
-    if (list) list.push(card);
-    else {
-      groups.set(key, [card]);
-      order.push(key);
-    }
-  }
-  // Cards are sorted newest first, so each group's first card is its newest: `order` is already
-  // newest activity first.
-  return order.map((key): Entry => {
-    const list = groups.get(key) ?? [];
-    const first = list[0]!;
-    if (list.length === 1 || first.question.groupId === null) return { kind: 'single', key, card: first };
-    return {
-      kind: 'group',
-      key,
-      groupId: first.question.groupId,
-      cards: list,
-      pendingCount: list.filter((c) => c.settled === null).length,
-    };
-  });
 }

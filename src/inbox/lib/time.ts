@@ -35,8 +35,17 @@ export function timeLeft(deadlineMs: number, nowMs: number): TimeLeft {
   return { text, urgent, expired: false };
 }
 
+// Making an Intl.DateTimeFormat costs far more than using one, and every card shows a time.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** A moment in the reader's locale, e.g. "3 Mar 2025, 14:05:09"; empty when unknown. */
 export function formatWhen(ms: number, locale?: string): string {
   if (Number.isNaN(ms)) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(ms);
+  const key = locale ?? '';
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+    formatters.set(key, f);
+  }
+  return f.format(ms);
 }

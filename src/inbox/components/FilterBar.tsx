@@ -1,0 +1,139 @@
+// The pending list's filters (text, format, group, channel, audience, asker) and its order. They
+// live in the page, not in the feed's state, so a reconnect's SNAPSHOT keeps them.
+import { useId } from 'react';
+import { type Facets, type Filter, isFiltering, NO_FILTER, type SortOrder } from '../lib/arrange.ts';
+import type { AnswerFormat } from '../lib/model.ts';
+import { plainId } from './hooks.ts';
+
+const FORMATS: readonly AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'];
+
+const ORDERS: Record<SortOrder, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  timeout: 'Soonest timeout',
+};
+
+function Choice({
+  id,
+  label,
+  value,
+  values,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  values: readonly string[];
+  onChange(value: string): void;
+}) {
+  // A chosen value that left the list stays choosable, so the filter never changes by itself.
+  const all = value && !values.includes(value) ? [value, ...values] : values;
+  return (
+    <div className="filter-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any</option>
+        {all.map((v) => (
+          <option key={v} value={v}>
+            {v}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function FilterBar({
+  filter,
+  setFilter,
+  order,
+  setOrder,
+  facets,
+  shown,
+  total,
+}: {
+  filter: Filter;
+  setFilter(f: Filter): void;
+  order: SortOrder;
+  setOrder(o: SortOrder): void;
+  facets: Facets;
+  /** Pending questions that pass the filter, and all of them. */
+  shown: number;
+  total: number;
+}) {
+  const id = plainId(useId());
+  const set = (field: keyof Filter) => (value: string) => setFilter({ ...filter, [field]: value });
+  const filtering = isFiltering(filter);
+  return (
+    <search className="filters" aria-label="Find questions">
+      <div className="filter-field filter-text">
+        <label htmlFor={`${id}-text`}>Search</label>
+        <input
+          id={`${id}-text`}
+          type="search"
+          value={filter.text}
+          autoComplete="off"
+          placeholder="Words in the question"
+          onChange={(e) => set('text')(e.target.value)}
+        />
+      </div>
+      <div className="filter-field">
+        <label htmlFor={`${id}-format`}>Format</label>
+        <select id={`${id}-format`} value={filter.format} onChange={(e) => set('format')(e.target.value)}>
+          <option value="">Any</option>
+          {FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Choice
+        id={`${id}-group`}
+        label="Group"
+        value={filter.group}
+        values={facets.groups}
+        onChange={set('group')}
+      />
+      <Choice
+        id={`${id}-channel`}
+        label="Channel"
+        value={filter.channel}
+        values={facets.channels}
+        onChange={set('channel')}
+      />
+      <Choice
+        id={`${id}-audience`}
+        label="Audience"
+        value={filter.audience}
+        values={facets.audiences}
+        onChange={set('audience')}
+      />
+      <Choice
+        id={`${id}-asker`}
+        label="Asker"
+        value={filter.asker}
+        values={facets.askers}
+        onChange={set('asker')}
+      />
+      <div className="filter-field">
+        <label htmlFor={`${id}-order`}>Sort</label>
+        <select id={`${id}-order`} value={order} onChange={(e) => setOrder(e.target.value as SortOrder)}>
+          {(Object.keys(ORDERS) as SortOrder[]).map((o) => (
+            <option key={o} value={o}>
+              {ORDERS[o]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="filter-count" role="status" data-testid="filter-count">
+        {filtering ? `${shown} of ${total} pending match` : `${total} pending`}
+      </p>
+      {filtering && (
+        <button type="button" className="quiet" onClick={() => setFilter(NO_FILTER)}>
+          Clear filters
+        </button>
+      )}
+    </search>
+  );
+}
