@@ -1,0 +1,149 @@
+// A local fake of the Twilio REST API on loopback: the Messages resource
+// (`POST /2010-04-01/Accounts/{sid}/Messages.json`, form-encoded, HTTP basic auth) and the Content
+// API (`POST /v1/Content`, JSON) for WhatsApp quick replies. It answers like Twilio (201 with a
+// resource, or an error object with `code`), records every call and can refuse the next one.
+// `twilioRequest` builds an inbound message as Twilio posts it, signed with the auth token.
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { InboundRequest } from '../../../src/channels/types.ts';
+
+export interface TwilioCall {
+  resource: 'Messages' | 'Content' | 'unknown';
+  path: string;
+  /** `{sid}:{token}` from the basic auth header. */
+  auth: string | null;
+  params: Record<string, unknown>;
+}
+
+export interface FakeTwilio {
+  /** The `apiUrl` and `contentApiUrl` to configure. */
+  apiUrl: string;
+  contentApiUrl: string;
+  calls: TwilioCall[];
+  messages(): Record<string, string>[];
+  /** The next call to `resource` answers with this HTTP status and Twilio error code. */
+  failNext(resource: 'Messages' | 'Content', status: number, code: number): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeTwilio(accountSid: string, authToken: string): Promise<FakeTwilio> {
+  const calls: TwilioCall[] = [];
+  const failures = new Map<string, { status: number; code: number }>();
+  let seq = 0;
+
+  function answer(call: TwilioCall): { status: number; body: Record<string, unknown> } {
+    if (call.auth !== `${accountSid}:${authToken}`) {
+      return { status: 401, body: { code: 20003, message: 'Authenticate', status: 401 } };
+    }
+    const failure = failures.get(call.resource);
+    if (failure) {
+      failures.delete(call.resource);
+      return {
+        status: failure.status,
+        body: { code: failure.code, message: 'refused', status: failure.status },
+      };
+    }
+    if (call.resource === 'Content') {
+      return { status: 201, body: { sid: `HX${String(++seq).padStart(32, '0')}`, types: call.params.types } };
+    }
+    if (call.resource === 'Messages') {
+      const p = call.params as Record<string, string>;
+      if (!p.To || !p.From)
+        return {
+          status: 400,
+          body: { code: 21604, message: "A 'To' phone number is required.", status: 400 },
+        };
+      if (!p.Body && !p.ContentSid)
+        return { status: 400, body: { code: 21602, message: 'Message body is required.', status: 400 } };
+      if ((p.Body ?? '').length > 1600)
+        return {
+          status: 400,
+          body: {
+            code: 21617,
+            message: 'The concatenated message body exceeds the 1600 character limit.',
+            status: 400,
+          },
+        };
+      return {
+        status: 201,
+        body: {
+          sid: `SM${String(++seq).padStart(32, '0')}`,
+          status: 'queued',
+          to: p.To,
+          from: p.From,
+          body: p.Body ?? '',
+        },
+      };
+    }
+    return { status: 404, body: { code: 20404, message: 'Not found', status: 404 } };
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0]!;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const basic = req.headers.authorization?.startsWith('Basic ')
+        ? Buffer.from(req.headers.authorization.slice(6), 'base64').toString('utf8')
+        : null;
+      const messages = new RegExp(`^/2010-04-01/Accounts/${accountSid}/Messages\\.json$`).test(path);
+      const resource = messages ? 'Messages' : path === '/v1/Content' ? 'Content' : 'unknown';
+      const params =
+        resource === 'Content'
+          ? (JSON.parse(body || '{}') as Record<string, unknown>)
+          : Object.fromEntries(new URLSearchParams(body));
+      const call: TwilioCall = { resource, path, auth: basic, params };
+      calls.push(call);
+      const reply = answer(call);
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    apiUrl: base,
+    contentApiUrl: base,
+    calls,
+    messages: () =>
+      calls.filter((c) => c.resource === 'Messages').map((c) => c.params as Record<string, string>),
+    failNext: (resource, status, code) => {
+      failures.set(resource, { status, code });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Twilio's scheme, written out independently of the plugin: URL + sorted name/value pairs, HMAC-SHA1, base64. */
+export function signTwilio(authToken: string, url: string, params: Record<string, string>): string {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, key) => acc + key + params[key], url);
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+/** An inbound message as Twilio posts it to the number's webhook. */
+export function twilioRequest(
+  authToken: string,
+  fields: Record<string, string>,
+  opts: { url?: string; signature?: string } = {},
+): InboundRequest {
+  const url = opts.url ?? 'https://tai.example/api/interactions/channels/sms';
+  const params = {
+    MessageSid: 'SM0123456789abcdef0123456789abcdef',
+    AccountSid: 'AC0123456789abcdef0123456789abcdef',
+    To: '+15005550006',
+    NumMedia: '0',
+    ...fields,
+  };
+  return {
+    rawBody: Buffer.from(new URLSearchParams(params).toString()),
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': opts.signature ?? signTwilio(authToken, url, params),
+    },
+    url,
+    now: Date.now(),
+  };
+}
