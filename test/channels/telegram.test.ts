@@ -241,8 +241,9 @@ describe('telegram channel: inbound', () => {
     expect(ev.answer(channelQuestion({ format: 'CONFIRM' }))).toBeUndefined();
     const sends = tg.callsTo('sendMessage').length;
     expect((await ev.respond(recorded(channelQuestion({ format: 'TEXT' })))).status).toBe(200);
-    // A reply to some unrelated message is ordinary chat: nothing is said.
+    // A reply to some unrelated message, or to a button question, is ordinary chat: nothing is said.
     await ev.respond({ kind: 'not-found' });
+    await ev.respond({ kind: 'invalid', message: 'no answer', question: channelQuestion(), receipt: null });
     expect(tg.callsTo('sendMessage').length).toBe(sends);
     const closed = channelQuestion({ format: 'TEXT', status: 'CANCELLED' });
     await ev.respond({ kind: 'closed', question: closed, receipt: null });

@@ -175,6 +175,33 @@ describe('twilio channel: delivery', () => {
     expect(receipt).toMatchObject({ recipient: `whatsapp:${PHONE}`, ref: `whatsapp:${PHONE}#${short}` });
   });
 
+  it('after resolution the quick-reply template is deleted (once; gone is done); plain texts need nothing', async () => {
+    const extra = { mode: 'whatsapp', from: 'whatsapp:+14155238886' };
+    const { receipt } = await delivered(sms(), extra);
+    const sid = receipt.contentSid as string;
+    expect(twilio.contents.has(sid)).toBe(true);
+    await channel(extra).onResolved!(sms({ status: 'TIMED_OUT' }), receipt);
+    expect(twilio.contents.has(sid)).toBe(false);
+    const deletes = () => twilio.calls.filter((c) => c.method === 'DELETE');
+    expect(deletes().at(-1)).toMatchObject({ path: `/v1/Content/${sid}`, auth: `${SID}:${TOKEN}` });
+    await expect(channel(extra).onResolved!(sms({ status: 'TIMED_OUT' }), receipt)).resolves.toBeUndefined();
+    const count = deletes().length;
+    await channel().onResolved!(sms({ status: 'TIMED_OUT' }), receiptFor('K72'));
+    await channel().onResolved!(sms({ status: 'TIMED_OUT' }), null);
+    expect(deletes().length).toBe(count);
+    const other = (await delivered(sms(), extra)).receipt;
+    twilio.failNext('Content', 503, 20503);
+    await expect(channel(extra).onResolved!(sms({ status: 'TIMED_OUT' }), other)).rejects.toThrow('HTTP 503');
+  });
+
+  it('WhatsApp: when the Content API refuses, the question goes out as numbered text', async () => {
+    twilio.failNext('Content', 500, 20500);
+    const { receipt, sent } = await delivered(sms(), { mode: 'whatsapp', from: 'whatsapp:+14155238886' });
+    expect(sent.Body).toMatch(/Reply 1 for Yes, 2 for No\.$/);
+    expect(sent.ContentSid).toBeUndefined();
+    expect(receipt.contentSid).toBeUndefined();
+  });
+
   it('WhatsApp: four options, or a label over 20 characters, fall back to numbered text', async () => {
     const extra = { mode: 'whatsapp', from: 'whatsapp:+14155238886' };
     const contents = twilio.calls.filter((c) => c.resource === 'Content').length;

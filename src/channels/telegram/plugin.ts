@@ -169,8 +169,12 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
             by: event.by,
             answer: (q) => (q.format === 'TEXT' && event.text.trim() !== '' ? event.text : undefined),
             respond: async (outcome) => {
-              // A reply to some other message is ordinary chat: say nothing.
-              const message = outcome.kind === 'not-found' ? null : refusal(outcome);
+              // A reply to some other message, or to a question answered by buttons, is ordinary
+              // chat: say nothing.
+              const chat =
+                outcome.kind === 'not-found' ||
+                (outcome.kind === 'invalid' && outcome.question.format !== 'TEXT');
+              const message = chat ? null : refusal(outcome);
               if (message !== null) await tell(event.chatId, event.messageId, message);
               return OK;
             },

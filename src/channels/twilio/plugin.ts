@@ -121,16 +121,24 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
     return json.sid;
   }
 
+  const contentRoot = base(cfg.contentApiUrl ?? 'https://content.twilio.com');
+
   /** WhatsApp quick-reply buttons: a `twilio/quick-reply` content template made for this message. */
   async function quickReplyContent(q: ChannelQuestion, short: string, auth: string, callbackUrl: string) {
     const actions = quickReplies(q, short);
     if (!whatsapp || actions === null) return null;
     const body = messageBody(q, short, callbackUrl, QUICK_REPLY_BODY_MAX_CHARS, false);
-    return call('Content', `${base(cfg.contentApiUrl ?? 'https://content.twilio.com')}/v1/Content`, auth, {
-      friendly_name: `tai_${short.toLowerCase()}_${q.id.replace(/[^A-Za-z0-9_]/g, '').slice(-40)}`,
-      language: 'en',
-      types: { 'twilio/quick-reply': { body, actions } },
-    });
+    try {
+      return await call('Content', `${contentRoot}/v1/Content`, auth, {
+        friendly_name: `tai_${short.toLowerCase()}_${q.id.replace(/[^A-Za-z0-9_]/g, '').slice(-40)}`,
+        language: 'en',
+        types: { 'twilio/quick-reply': { body, actions } },
+      });
+    } catch (err) {
+      // Buttons are a convenience: numbered text answers the same way.
+      ctx.logger.warn({ channel: ctx.name, err: (err as Error).message }, 'twilio quick replies unavailable');
+      return null;
+    }
   }
 
   return {
@@ -220,6 +228,32 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
           }
         },
       };
+    },
+
+    /**
+     * Texts cannot be edited, so nothing is sent; the quick-reply template made for the message
+     * is deleted so templates do not pile up in the account (a press after this still arrives).
+     */
+    async onResolved(_question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
+      const contentSid = receipt?.contentSid;
+      if (typeof contentSid !== 'string' || !/^HX[0-9a-fA-F]{32}$/.test(contentSid)) return;
+      const { auth } = credentials();
+      let res: Response;
+      try {
+        res = await ctx.fetch(`${contentRoot}/v1/Content/${contentSid}`, {
+          method: 'DELETE',
+          headers: { authorization: auth },
+          redirect: 'manual',
+          signal: AbortSignal.timeout(TWILIO_TIMEOUT_MS),
+        });
+      } catch (err) {
+        throw new Error(`twilio Content delete failed: ${err instanceof Error ? err.name : 'network error'}`);
+      }
+      await res.arrayBuffer().catch(() => undefined);
+      // 404: already gone.
+      if (res.status !== 404 && (res.status < 200 || res.status > 299)) {
+        throw new Error(`twilio Content delete failed: HTTP ${res.status}`);
+      }
     },
   };
 }

@@ -10,6 +10,7 @@ import type { InboundRequest } from '../../../src/channels/types.ts';
 
 export interface TwilioCall {
   resource: 'Messages' | 'Content' | 'unknown';
+  method: string;
   path: string;
   /** `{sid}:{token}` from the basic auth header. */
   auth: string | null;
@@ -22,6 +23,8 @@ export interface FakeTwilio {
   contentApiUrl: string;
   calls: TwilioCall[];
   messages(): Record<string, string>[];
+  /** Content templates made and not yet deleted. */
+  contents: Set<string>;
   /** The next call to `resource` answers with this HTTP status and Twilio error code. */
   failNext(resource: 'Messages' | 'Content', status: number, code: number): void;
   close(): Promise<void>;
@@ -31,6 +34,7 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
   const calls: TwilioCall[] = [];
   const failures = new Map<string, { status: number; code: number }>();
   let seq = 0;
+  const contents = new Set<string>();
 
   function answer(call: TwilioCall): { status: number; body: Record<string, unknown> } {
     if (call.auth !== `${accountSid}:${authToken}`) {
@@ -44,7 +48,14 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
         body: { code: failure.code, message: 'refused', status: failure.status },
       };
     }
+    if (call.resource === 'Content' && call.method === 'DELETE') {
+      const sid = call.path.slice('/v1/Content/'.length);
+      return contents.delete(sid)
+        ? { status: 204, body: {} }
+        : { status: 404, body: { code: 20404, message: 'Not found', status: 404 } };
+    }
     if (call.resource === 'Content') {
+      contents.add(`HX${String(seq + 1).padStart(32, '0')}`);
       return { status: 201, body: { sid: `HX${String(++seq).padStart(32, '0')}`, types: call.params.types } };
     }
     if (call.resource === 'Messages') {
@@ -89,15 +100,16 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
         ? Buffer.from(req.headers.authorization.slice(6), 'base64').toString('utf8')
         : null;
       const messages = new RegExp(`^/2010-04-01/Accounts/${accountSid}/Messages\\.json$`).test(path);
-      const resource = messages ? 'Messages' : path === '/v1/Content' ? 'Content' : 'unknown';
+      const resource = messages ? 'Messages' : /^\/v1\/Content(\/HX\w+)?$/.test(path) ? 'Content' : 'unknown';
       const params =
         resource === 'Content'
           ? (JSON.parse(body || '{}') as Record<string, unknown>)
           : Object.fromEntries(new URLSearchParams(body));
-      const call: TwilioCall = { resource, path, auth: basic, params };
+      const call: TwilioCall = { resource, method: req.method ?? '', path, auth: basic, params };
       calls.push(call);
       const reply = answer(call);
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body));
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(reply.status === 204 ? undefined : JSON.stringify(reply.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -106,6 +118,7 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
     apiUrl: base,
     contentApiUrl: base,
     calls,
+    contents,
     messages: () =>
       calls.filter((c) => c.resource === 'Messages').map((c) => c.params as Record<string, string>),
     failNext: (resource, status, code) => {
