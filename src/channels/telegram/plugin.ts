@@ -8,12 +8,11 @@ import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
-  ChannelResponse,
-  ClaimOutcome,
   DeliveryReceipt,
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
+import { toInboundEvent } from './events.ts';
 import { cutUnits, escapeHtml, messageHtml, NOTICE_MAX_CHARS, replyMarkup, resolvedLine } from './format.ts';
 import { interpretUpdate, messageRef, SECRET_HEADER, SECRET_TOKEN, secretMatches } from './inbound.ts';
 
@@ -32,27 +31,6 @@ const config = z.strictObject({
   apiRoot: endpointUrl.optional(),
 });
 type TelegramConfig = z.output<typeof config>;
-
-const OK: ChannelResponse = { status: 200 };
-
-/** Why an answer was refused, in a sentence the person can read (null: it was recorded). */
-export function refusal(outcome: ClaimOutcome): string | null {
-  switch (outcome.kind) {
-    case 'recorded':
-    case 'duplicate':
-      return null;
-    case 'invalid':
-      return cutUnits(`Not accepted: ${outcome.message}`, NOTICE_MAX_CHARS);
-    case 'closed': {
-      const status = outcome.question.status;
-      if (status === 'TIMED_OUT') return 'This question timed out.';
-      if (status === 'CANCELLED') return 'This question was cancelled.';
-      return 'This question was already answered.';
-    }
-    default:
-      return 'This question is no longer available.';
-  }
-}
 
 /** The Bot API's error code and description (never the URL, which holds the token). */
 function failure(method: string, err: unknown): Error {
@@ -98,14 +76,6 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
     }
   }
 
-  function answerOf(index: number) {
-    return (q: ChannelQuestion): unknown => {
-      if (q.format === 'CONFIRM') return index <= 1 ? index === 1 : undefined;
-      if (q.format === 'SELECT') return q.options?.[index];
-      return undefined;
-    };
-  }
-
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
@@ -145,41 +115,11 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       }
       const event = interpretUpdate(req.rawBody);
       if (event === null) return { kind: 'reject', status: 400, reason: 'not a Telegram update' };
-      switch (event.kind) {
-        case 'ignore':
-          return { kind: 'ignore', response: OK };
-        case 'stale-button':
-          await acknowledge(event.callbackId, 'This button is no longer valid.');
-          return { kind: 'ignore', response: OK };
-        case 'button':
-          return {
-            kind: 'answer',
-            question: { ref: event.ref },
-            by: event.by,
-            answer: answerOf(event.index),
-            respond: async (outcome) => {
-              await acknowledge(event.callbackId, refusal(outcome) ?? 'Recorded');
-              return OK;
-            },
-          };
-        default:
-          return {
-            kind: 'answer',
-            question: { ref: event.ref },
-            by: event.by,
-            answer: (q) => (q.format === 'TEXT' && event.text.trim() !== '' ? event.text : undefined),
-            respond: async (outcome) => {
-              // A reply to some other message, or to a question answered by buttons, is ordinary
-              // chat: say nothing.
-              const chat =
-                outcome.kind === 'not-found' ||
-                (outcome.kind === 'invalid' && outcome.question.format !== 'TEXT');
-              const message = chat ? null : refusal(outcome);
-              if (message !== null) await tell(event.chatId, event.messageId, message);
-              return OK;
-            },
-          };
+      if (event.kind === 'stale-button') {
+        await acknowledge(event.callbackId, 'This button is no longer valid.');
+        return { kind: 'ignore', response: { status: 200 } };
       }
+      return toInboundEvent(event, { acknowledge, tell });
     },
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
