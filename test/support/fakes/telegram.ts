@@ -15,6 +15,8 @@ export interface FakeTelegram {
   apiRoot: string;
   calls: TelegramCall[];
   callsTo(method: string): TelegramCall[];
+  /** Resolves with the first call (already recorded or not) to `method` that `pred` accepts. */
+  waitFor(method: string, pred?: (c: TelegramCall) => boolean): Promise<TelegramCall>;
   /** The next call to `method` answers `{ok:false, error_code, description}`. */
   failNext(method: string, code: number, description: string): void;
   close(): Promise<void>;
@@ -43,7 +45,19 @@ export function htmlProblem(text: string, parseMode: unknown): string | null {
 export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
   const calls: TelegramCall[] = [];
   const failures = new Map<string, { code: number; description: string }>();
+  const waiters: { method: string; pred: (c: TelegramCall) => boolean; resolve(c: TelegramCall): void }[] =
+    [];
   let messageId = 100;
+
+  function record(call: TelegramCall): void {
+    calls.push(call);
+    for (const w of [...waiters]) {
+      if (w.method === call.method && w.pred(call)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(call);
+      }
+    }
+  }
 
   function result(method: string, args: Record<string, unknown>): Record<string, unknown> {
     const failure = failures.get(method);
@@ -89,7 +103,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
       const given = m ? decodeURIComponent(m[1]!) : '';
       const method = m?.[2] ?? '';
       const args = parseArgs(Buffer.concat(chunks).toString('utf8'), req.headers['content-type']);
-      calls.push({ method, token: given, args });
+      record({ method, token: given, args });
       const reply =
         given === token ? result(method, args) : { ok: false, error_code: 401, description: 'Unauthorized' };
       res.writeHead(reply.ok ? 200 : Number(reply.error_code), { 'content-type': 'application/json' });
@@ -102,6 +116,11 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
     apiRoot: base,
     calls,
     callsTo: (method) => calls.filter((c) => c.method === method),
+    waitFor: (method, pred = () => true) => {
+      const found = calls.find((c) => c.method === method && pred(c));
+      if (found) return Promise.resolve(found);
+      return new Promise<TelegramCall>((resolve) => waiters.push({ method, pred, resolve }));
+    },
     failNext: (method, code, description) => {
       failures.set(method, { code, description });
     },

@@ -23,6 +23,8 @@ export interface FakeTwilio {
   contentApiUrl: string;
   calls: TwilioCall[];
   messages(): Record<string, string>[];
+  /** Resolves with the first Messages call (already recorded or not) whose params `pred` accepts. */
+  waitForMessage(pred: (params: Record<string, string>) => boolean): Promise<Record<string, string>>;
   /** Content templates made and not yet deleted. */
   contents: Set<string>;
   /** The next call to `resource` answers with this HTTP status and Twilio error code. */
@@ -35,6 +37,22 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
   const failures = new Map<string, { status: number; code: number }>();
   let seq = 0;
   const contents = new Set<string>();
+  const waiters: {
+    pred: (p: Record<string, string>) => boolean;
+    resolve(p: Record<string, string>): void;
+  }[] = [];
+
+  function record(call: TwilioCall): void {
+    calls.push(call);
+    if (call.resource !== 'Messages' || call.method !== 'POST') return;
+    const params = call.params as Record<string, string>;
+    for (const w of [...waiters]) {
+      if (w.pred(params)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(params);
+      }
+    }
+  }
 
   function answer(call: TwilioCall): { status: number; body: Record<string, unknown> } {
     if (call.auth !== `${accountSid}:${authToken}`) {
@@ -106,7 +124,7 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
           ? (JSON.parse(body || '{}') as Record<string, unknown>)
           : Object.fromEntries(new URLSearchParams(body));
       const call: TwilioCall = { resource, method: req.method ?? '', path, auth: basic, params };
-      calls.push(call);
+      record(call);
       const reply = answer(call);
       res.writeHead(reply.status, { 'content-type': 'application/json' });
       res.end(reply.status === 204 ? undefined : JSON.stringify(reply.body));
@@ -121,6 +139,11 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
     contents,
     messages: () =>
       calls.filter((c) => c.resource === 'Messages').map((c) => c.params as Record<string, string>),
+    waitForMessage: (pred) => {
+      const found = calls.find((c) => c.resource === 'Messages' && pred(c.params as Record<string, string>));
+      if (found) return Promise.resolve(found.params as Record<string, string>);
+      return new Promise((resolve) => waiters.push({ pred, resolve }));
+    },
     failNext: (resource, status, code) => {
       failures.set(resource, { status, code });
     },
