@@ -8,6 +8,8 @@ export interface TelegramCall {
   method: string;
   token: string;
   args: Record<string, unknown>;
+  /** What the fake answered (`result` of a successful call), e.g. the sent message. */
+  result?: unknown;
 }
 
 export interface FakeTelegram {
@@ -103,9 +105,9 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
       const given = m ? decodeURIComponent(m[1]!) : '';
       const method = m?.[2] ?? '';
       const args = parseArgs(Buffer.concat(chunks).toString('utf8'), req.headers['content-type']);
-      record({ method, token: given, args });
       const reply =
         given === token ? result(method, args) : { ok: false, error_code: 401, description: 'Unauthorized' };
+      record({ method, token: given, args, result: reply.result });
       res.writeHead(reply.ok ? 200 : Number(reply.error_code), { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply));
     });

@@ -15,6 +15,8 @@ export interface TwilioCall {
   /** `{sid}:{token}` from the basic auth header. */
   auth: string | null;
   params: Record<string, unknown>;
+  /** What the fake answered (a created resource has its `sid`). */
+  result?: Record<string, unknown>;
 }
 
 export interface FakeTwilio {
@@ -124,8 +126,9 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
           ? (JSON.parse(body || '{}') as Record<string, unknown>)
           : Object.fromEntries(new URLSearchParams(body));
       const call: TwilioCall = { resource, method: req.method ?? '', path, auth: basic, params };
-      record(call);
       const reply = answer(call);
+      call.result = reply.body;
+      record(call);
       res.writeHead(reply.status, { 'content-type': 'application/json' });
       res.end(reply.status === 204 ? undefined : JSON.stringify(reply.body));
     });
