@@ -227,6 +227,22 @@ describe('twilio channel: delivery', () => {
     await expect(channel({}, { TW_SID: SID }).deliver(sms(), CALLBACK)).rejects.toThrow('TW_TOKEN');
   });
 
+  it("setup() points the SMS number's incoming webhook at the inbound door; WhatsApp and unknown numbers are explained", async () => {
+    const line = await channel().setup!();
+    expect(twilio.smsUrl()).toBe('https://tai.example/api/interactions/channels/sms');
+    const update = twilio.calls.filter((c) => c.resource === 'IncomingPhoneNumbers').at(-1)!;
+    expect(update).toMatchObject({ method: 'POST', auth: `${SID}:${TOKEN}`, params: { SmsMethod: 'POST' } });
+    expect(line).toBe(
+      'Twilio will post messages to +15005550006 to https://tai.example/api/interactions/channels/sms',
+    );
+    await expect(channel({ from: '+15005550007' }).setup!()).rejects.toThrow(
+      '+15005550007 is not a phone number of this Twilio account',
+    );
+    await expect(channel({ mode: 'whatsapp' }).setup!()).rejects.toThrow('set up in the Twilio console');
+    const wrong = await channel({}, { TW_SID: SID, TW_TOKEN: 'nope' }).setup!().catch((e: Error) => e);
+    expect((wrong as Error).message).toBe('twilio IncomingPhoneNumbers failed: HTTP 401');
+  });
+
   it('config and recipients: E.164 numbers; a whatsapp: sender needs whatsapp mode', () => {
     const parse = (c: Record<string, unknown>) =>
       twilioPlugin.config.safeParse({ accountSidEnv: 'A', authTokenEnv: 'B', from: '+15005550006', ...c })

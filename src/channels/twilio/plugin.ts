@@ -126,6 +126,33 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
     },
 
     /**
+     * `tai channels setup`: points the SMS number's incoming-message webhook at this channel's
+     * inbound door. WhatsApp senders are set up in the Twilio console instead.
+     */
+    async setup(): Promise<string> {
+      if (whatsapp) {
+        throw new Error(
+          `WhatsApp senders are set up in the Twilio console: set "When a message comes in" to ${ctx.inboundUrl}`,
+        );
+      }
+      const numbers = `${apiRoot}/2010-04-01/Accounts/${encodeURIComponent(rest.accountSid())}/IncomingPhoneNumbers`;
+      const list = await rest.read(
+        'IncomingPhoneNumbers',
+        `${numbers}.json?PhoneNumber=${encodeURIComponent(from)}`,
+      );
+      const found = (list.incoming_phone_numbers as { sid?: unknown }[] | undefined)?.[0]?.sid;
+      if (typeof found !== 'string' || !/^PN[0-9a-fA-F]{32}$/.test(found)) {
+        throw new Error(`${from} is not a phone number of this Twilio account`);
+      }
+      await rest.update(
+        'IncomingPhoneNumbers',
+        `${numbers}/${found}.json`,
+        new URLSearchParams({ SmsUrl: ctx.inboundUrl, SmsMethod: 'POST' }),
+      );
+      return `Twilio will post messages to ${from} to ${ctx.inboundUrl}`;
+    },
+
+    /**
      * Texts cannot be edited, so nothing is sent; the quick-reply template made for the message
      * is deleted so templates do not pile up in the account (a press after this still arrives).
      */

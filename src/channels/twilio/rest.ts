@@ -11,6 +11,10 @@ export interface TwilioRest {
   accountSid(): string;
   /** POST a form (URLSearchParams) or JSON body; returns the created resource's `sid`. */
   create(what: string, url: string, body: URLSearchParams | object): Promise<string>;
+  /** POST a form to an existing resource (an update); Twilio answers 200 with it. */
+  update(what: string, url: string, body: URLSearchParams): Promise<void>;
+  /** GET a resource or list as JSON. */
+  read(what: string, url: string): Promise<Record<string, unknown>>;
   /** DELETE a resource; one already gone (404) counts as deleted. */
   remove(what: string, url: string): Promise<void>;
 }
@@ -55,6 +59,17 @@ export function createTwilioRest(ctx: ChannelContext, sidEnv: string, tokenEnv: 
       }
       if (typeof json?.sid !== 'string') throw new Error(`twilio ${what} returned no sid`);
       return json.sid;
+    },
+
+    async update(what, url, body) {
+      await this.create(what, url, body);
+    },
+
+    async read(what, url) {
+      const res = await send(what, url, { method: 'GET' });
+      const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+      if (res.status !== 200 || json === null) throw new Error(`twilio ${what} failed: HTTP ${res.status}`);
+      return json;
     },
 
     async remove(what, url) {

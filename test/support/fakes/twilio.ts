@@ -9,9 +9,10 @@ import type { AddressInfo } from 'node:net';
 import type { InboundRequest } from '../../../src/channels/types.ts';
 
 export interface TwilioCall {
-  resource: 'Messages' | 'Content' | 'unknown';
+  resource: 'Messages' | 'Content' | 'IncomingPhoneNumbers' | 'unknown';
   method: string;
   path: string;
+  query: string;
   /** `{sid}:{token}` from the basic auth header. */
   auth: string | null;
   params: Record<string, unknown>;
@@ -27,6 +28,8 @@ export interface FakeTwilio {
   messages(): Record<string, string>[];
   /** Resolves with the first Messages call (already recorded or not) whose params `pred` accepts. */
   waitForMessage(pred: (params: Record<string, string>) => boolean): Promise<Record<string, string>>;
+  /** The number's incoming-message webhook, as `setup()` set it. */
+  smsUrl(): string;
   /** Content templates made and not yet deleted. */
   contents: Set<string>;
   /** The next call to `resource` answers with this HTTP status and Twilio error code. */
@@ -34,11 +37,19 @@ export interface FakeTwilio {
   close(): Promise<void>;
 }
 
-export async function startFakeTwilio(accountSid: string, authToken: string): Promise<FakeTwilio> {
+/** The one number the fake account owns, and its resource sid. */
+const NUMBER_SID = `PN${'a'.repeat(32)}`;
+
+export async function startFakeTwilio(
+  accountSid: string,
+  authToken: string,
+  ownNumber = '+15005550006',
+): Promise<FakeTwilio> {
   const calls: TwilioCall[] = [];
   const failures = new Map<string, { status: number; code: number }>();
   let seq = 0;
   const contents = new Set<string>();
+  let smsUrl = '';
   const waiters: {
     pred: (p: Record<string, string>) => boolean;
     resolve(p: Record<string, string>): void;
@@ -67,6 +78,18 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
         status: failure.status,
         body: { code: failure.code, message: 'refused', status: failure.status },
       };
+    }
+    if (call.resource === 'IncomingPhoneNumbers') {
+      const list = call.method === 'GET';
+      const wanted = new URLSearchParams(call.query).get('PhoneNumber');
+      const number = { sid: NUMBER_SID, phone_number: ownNumber, sms_url: smsUrl, sms_method: 'POST' };
+      if (list)
+        return { status: 200, body: { incoming_phone_numbers: wanted === ownNumber ? [number] : [] } };
+      if (call.path.endsWith(`/${NUMBER_SID}.json`)) {
+        smsUrl = String(call.params.SmsUrl ?? smsUrl);
+        return { status: 200, body: { ...number, sms_url: smsUrl } };
+      }
+      return { status: 404, body: { code: 20404, message: 'Not found', status: 404 } };
     }
     if (call.resource === 'Content' && call.method === 'DELETE') {
       const sid = call.path.slice('/v1/Content/'.length);
@@ -120,12 +143,20 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
         ? Buffer.from(req.headers.authorization.slice(6), 'base64').toString('utf8')
         : null;
       const messages = new RegExp(`^/2010-04-01/Accounts/${accountSid}/Messages\\.json$`).test(path);
-      const resource = messages ? 'Messages' : /^\/v1\/Content(\/HX\w+)?$/.test(path) ? 'Content' : 'unknown';
+      const numbers = path.startsWith(`/2010-04-01/Accounts/${accountSid}/IncomingPhoneNumbers`);
+      const resource = numbers
+        ? 'IncomingPhoneNumbers'
+        : messages
+          ? 'Messages'
+          : /^\/v1\/Content(\/HX\w+)?$/.test(path)
+            ? 'Content'
+            : 'unknown';
       const params =
         resource === 'Content'
           ? (JSON.parse(body || '{}') as Record<string, unknown>)
           : Object.fromEntries(new URLSearchParams(body));
-      const call: TwilioCall = { resource, method: req.method ?? '', path, auth: basic, params };
+      const query = (req.url ?? '').split('?')[1] ?? '';
+      const call: TwilioCall = { resource, method: req.method ?? '', path, query, auth: basic, params };
       const reply = answer(call);
       call.result = reply.body;
       record(call);
@@ -140,6 +171,7 @@ export async function startFakeTwilio(accountSid: string, authToken: string): Pr
     contentApiUrl: base,
     calls,
     contents,
+    smsUrl: () => smsUrl,
     messages: () =>
       calls.filter((c) => c.resource === 'Messages').map((c) => c.params as Record<string, string>),
     waitForMessage: (pred) => {
