@@ -87,6 +87,10 @@ describe('telegram channel: delivery', () => {
       ['tai:4'],
     ]);
     expect([...rows[2]![0]!.text]).toHaveLength(40);
+    const forty = 'y'.repeat(40);
+    const at = (await delivered(channelQuestion({ recipient: '1', format: 'SELECT', options: [forty] })))
+      .markup;
+    expect(at.inline_keyboard![0]![0]!.text).toBe(forty);
     const hundred = Array.from({ length: 100 }, (_, i) => `option number ${i}`);
     const big = (await delivered(channelQuestion({ recipient: '1', format: 'SELECT', options: hundred })))
       .markup;
@@ -222,6 +226,15 @@ describe('telegram channel: inbound', () => {
       expect((await ev.respond(outcome)).status).toBe(200);
       expect(tg.callsTo('answerCallbackQuery').at(-1)!.args.text).toBe(text);
     }
+  });
+
+  it('a refusal notice is cut to the 200 characters answerCallbackQuery allows', async () => {
+    const ev = await answerEvent(buttonPress(CHAT, 506, 'tai:1'));
+    const message = 'm'.repeat(300);
+    await ev.respond({ kind: 'invalid', message, question: channelQuestion(), receipt: null });
+    const text = String(tg.callsTo('answerCallbackQuery').at(-1)!.args.text);
+    expect(text).toHaveLength(200);
+    expect(text.endsWith('…')).toBe(true);
   });
 
   it('a button that is not ours, or has no message, is acknowledged and ignored', async () => {

@@ -202,6 +202,19 @@ describe('twilio channel: delivery', () => {
     expect(receipt.contentSid).toBeUndefined();
   });
 
+  it('WhatsApp: labels of exactly 20 characters are buttons; a long question is cut to the 1,024-character button body', async () => {
+    const extra = { mode: 'whatsapp', from: 'whatsapp:+14155238886' };
+    const twenty = 'x'.repeat(20);
+    await delivered(sms({ format: 'SELECT', options: [twenty, 'b'], text: 'q'.repeat(3000) }), extra);
+    const content = twilio.calls.filter((c) => c.resource === 'Content' && c.method === 'POST').at(-1)!;
+    const reply = (content.params.types as Record<string, { body: string; actions: { title: string }[] }>)[
+      'twilio/quick-reply'
+    ]!;
+    expect(reply.actions.map((a) => a.title)).toEqual([twenty, 'b']);
+    expect(reply.body.length).toBeLessThanOrEqual(1024);
+    expect(reply.body).toContain(`(full question: ${CALLBACK})`);
+  });
+
   it('WhatsApp: four options, or a label over 20 characters, fall back to numbered text', async () => {
     const extra = { mode: 'whatsapp', from: 'whatsapp:+14155238886' };
     const contents = twilio.calls.filter((c) => c.resource === 'Content').length;
