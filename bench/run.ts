@@ -2,6 +2,7 @@
 // starts and stops its own server processes), prints a table, and writes bench/results.json
 // and bench/RESULTS.md. `npm run bench -- resume fanout` runs only those figures and writes
 // no files (a partial run must not replace the full record).
+import { answerValidation } from './figures/answer-validation.ts';
 import { callbackDoor } from './figures/callback-door.ts';
 import { fanout } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
@@ -19,6 +20,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   fanout,
   snapshot,
   callback: callbackDoor,
+  validation: answerValidation,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */

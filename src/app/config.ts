@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { type PrincipalConfig, parsePrincipals } from '../auth/api-keys.ts';
 import { DEFAULT_DOOR_POLICY, type DoorPolicy, parseDoorPolicy } from '../auth/door-policy.ts';
+import { loadManifest, type Manifest } from './manifest.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -46,7 +47,7 @@ export interface Config {
   readonly trustProxyHops: number;
   /** Serve GraphiQL on GET /graphql to browsers (off: it loads its scripts from a CDN). */
   readonly graphiql: boolean;
-  /** Serve the graphql-sse single-connection mode at /graphql/stream (off: it buffers without bound). */
+  /** Serve the graphql-sse single-connection mode at /graphql/stream (on by default; bounded). */
   readonly graphqlStream: boolean;
   /**
    * The environment variables an operator declared for webhook verifiers
@@ -251,7 +252,7 @@ const envSchema = z.object({
   INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
   INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
   INTERACTIONS_GRAPHIQL: flag(false),
-  INTERACTIONS_GRAPHQL_STREAM: flag(false),
+  INTERACTIONS_GRAPHQL_STREAM: flag(true),
   INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
 });
 
@@ -394,4 +395,46 @@ export function loadConfig(
     graphiql: e.INTERACTIONS_GRAPHIQL,
     graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The manifest (API.md §11) and the environment variables its channels name, read at start. */
+export interface ManifestSettings {
+  manifest: Manifest;
+  /** Only the variables named by the channels' `…Env` keys: nothing else is reachable. */
+  channelEnv: Readonly<Record<string, string | undefined>>;
+  /** The resume-webhook endpoints with their secrets read from each `secretEnv` (set: the loader checks). */
+  webhookEndpoints: Readonly<Record<string, { url: string; secret: string }>>;
+}
+
+function envNamesIn(value: unknown, out: Set<string>): Set<string> {
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [key, v] of Object.entries(value)) {
+    if (key.endsWith('Env') && typeof v === 'string') out.add(v);
+    else envNamesIn(v, out);
+  }
+  return out;
+}
+
+/**
+ * Reads INTERACTIONS_MANIFEST (relative to `cwd`; absent or empty: `interactions.yaml` in `cwd`
+ * when it exists). Async because third-party plugins are imported. An invalid manifest throws
+ * ManifestError, one line naming the file and the key path.
+ */
+export async function loadManifestSettings(env: Env, cwd: string): Promise<ManifestSettings> {
+  const manifest = await loadManifest({ path: env.INTERACTIONS_MANIFEST, cwd, env });
+  const names = new Set<string>();
+  for (const decl of Object.values(manifest.channels)) envNamesIn(decl.config, names);
+  const channelEnv: Record<string, string | undefined> = {};
+  for (const name of names) channelEnv[name] = Object.hasOwn(env, name) ? env[name] : undefined;
+  const webhookEndpoints: Record<string, { url: string; secret: string }> = {};
+  for (const [name, hook] of Object.entries(manifest.webhooks)) {
+    webhookEndpoints[name] = { url: hook.url, secret: env[hook.secretEnv] ?? '' };
+  }
+  return {
+    manifest,
+    channelEnv: Object.freeze(channelEnv),
+    webhookEndpoints: Object.freeze(webhookEndpoints),
+  };
 }

@@ -1,6 +1,13 @@
 // `npm start`: read the settings once, start the server, stop cleanly on SIGINT/SIGTERM.
 import type { DestinationStream } from 'pino';
-import { ConfigError, configWarnings, loadConfig } from './config.ts';
+import {
+  ConfigError,
+  configWarnings,
+  loadConfig,
+  loadManifestSettings,
+  type ManifestSettings,
+} from './config.ts';
+import { ManifestError } from './manifest.ts';
 import { createLogger, createServer, StartupError } from './server.ts';
 
 /** In a terminal, log lines are made readable; anywhere else they stay JSON for the collector. */
@@ -13,10 +20,12 @@ async function logDestination(): Promise<DestinationStream | undefined> {
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
+  let manifest: ManifestSettings;
   try {
     config = loadConfig(process.env);
+    manifest = await loadManifestSettings(process.env, process.cwd());
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof ManifestError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }
@@ -26,7 +35,7 @@ async function main(): Promise<void> {
   for (const warning of configWarnings(config)) logger.warn(warning);
   let server: Awaited<ReturnType<typeof createServer>>;
   try {
-    server = await createServer(config, logger);
+    server = await createServer(config, logger, { manifest });
   } catch (err) {
     if (err instanceof StartupError) {
       process.stderr.write(`${err.message}\n`);

@@ -4,8 +4,11 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
+import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { createInteractions } from '../engine/interactions.ts';
+import { createOutboxWorker } from '../engine/outbox-worker.ts';
 import type { ChannelPort } from '../engine/ports.ts';
+import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
@@ -14,7 +17,8 @@ import { redisConnectionOptions } from '../store/redis/connection.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
-import type { Config } from './config.ts';
+import { manifestChannels } from './channel-port.ts';
+import type { Config, ManifestSettings } from './config.ts';
 import { verifierPort } from './verifier-port.ts';
 
 export interface Server {
@@ -54,8 +58,19 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 export interface ServerPlugins {
-  /** Channel plugins (none ship yet; tests register their own). */
+  /** The manifest read at start (main loads it); absent: every module on, no channels. */
+  manifest?: ManifestSettings;
+  /** A channel port instead of the manifest's channels (tests). */
   channels?: ChannelPort;
+  /** Resume-webhook endpoints by name: the manifest's `webhooks`, each secret read from its `secretEnv`. */
+  webhookEndpoints?: Readonly<Record<string, WebhookEndpoint>>;
+  /** The outbox worker's timing (tests shorten the poll, the lease, the backoff and the webhook retry schedule). */
+  outbox?: {
+    pollMs?: number;
+    leaseMs?: number;
+    backoffMs?: (attempt: number) => number;
+    webhookScheduleScale?: number;
+  };
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
 }
@@ -95,11 +110,25 @@ export async function createServer(
     }
     closers.push(() => store.close());
 
+    const manifest = plugins.manifest?.manifest;
+    let channels = plugins.channels;
+    if (!channels && plugins.manifest) {
+      const made = manifestChannels(plugins.manifest, { logger, publicBaseUrl: config.publicBaseUrl });
+      channels = made.port;
+      // Closed after the engine and the outbox worker have stopped (closers run in reverse).
+      closers.push(() => made.close());
+    }
+    const webhookEndpoints = plugins.webhookEndpoints ?? plugins.manifest?.webhookEndpoints ?? {};
+    // The manifest's `verifiers` restricts which verifiers questions may bind.
+    const allowedVerifiers = manifest ? new Set(manifest.verifiers) : null;
+    const verifiers = builtinVerifiers().filter((v) => !allowedVerifiers || allowedVerifiers.has(v.name));
+
     const engine = createInteractions({
       store,
       logger,
-      verifiers: verifierPort(createVerifierRegistry(builtinVerifiers()), config),
-      ...(plugins.channels ? { channels: plugins.channels } : {}),
+      verifiers: verifierPort(createVerifierRegistry(verifiers), config),
+      ...(channels ? { channels } : {}),
+      webhooks: Object.keys(webhookEndpoints),
       settings: {
         answerTimeoutSeconds: config.answerTimeoutSeconds,
         holdSeconds: config.holdSeconds,
@@ -111,6 +140,32 @@ export async function createServer(
     });
     await engine.start();
     closers.push(() => engine.stop());
+
+    // Follow-ups of resolutions (channel message edits, resume webhooks): every instance runs a
+    // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
+    const { webhookScheduleScale, ...timing } = plugins.outbox ?? {};
+    const worker = createOutboxWorker({
+      store,
+      logger,
+      handlers: {
+        ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
+        webhook: createResumeWebhooks({
+          endpoints: webhookEndpoints,
+          logger,
+          ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
+        }),
+      },
+      ...timing,
+    });
+    worker.start();
+    closers.push(() => worker.stop());
+    const unlisten = await store.listen({
+      event: (e) => {
+        if (e.type !== 'ASKED') worker.kick();
+      },
+      resync: () => worker.kick(),
+    });
+    closers.push(unlisten);
 
     let principals: readonly PrincipalConfig[] = config.principals;
     let mintedAdminKey: string | null = null;
@@ -143,6 +198,8 @@ export async function createServer(
       maxBodyBytes: config.callbackMaxBodyBytes,
       rateLimit: { perMinute: config.rateLimitPerMinute, redis: redisForLimits, prefix: config.keyPrefix },
       trustProxyHops: config.trustProxyHops,
+      publicBaseUrl: config.publicBaseUrl,
+      ...(manifest ? { modules: manifest.modules } : {}),
       // The engine ends its held waits and live feeds first, so closing waits for no hold.
       onClosing: () => engine.stop(),
       ...(plugins.mcpProgressIntervalMs

@@ -1,7 +1,16 @@
 // Which doors are public (API.md §6). Publicness is configuration, not route code.
 import { isPlainObject } from '../domain/values.ts';
 
-export const DOORS = ['graphql', 'stream', 'answer', 'callback', 'inbox', 'health', 'mcp'] as const;
+export const DOORS = [
+  'graphql',
+  'stream',
+  'answer',
+  'callback',
+  'channels',
+  'inbox',
+  'health',
+  'mcp',
+] as const;
 export type Door = (typeof DOORS)[number];
 
 export const DOOR_ACCESS = ['public', 'authenticated'] as const;
@@ -10,7 +19,8 @@ export type DoorAccess = (typeof DOOR_ACCESS)[number];
 export type DoorPolicy = Readonly<Record<Door, DoorAccess>>;
 
 /**
- * The default: the callback doors, the inbox's static page and `/health`/`/ready` are public;
+ * The default: the callback doors, the channel inbound doors, the inbox's static page and
+ * `/health`/`/ready` are public;
  * GraphQL, the stream and the answer door need a key.
  */
 export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
@@ -18,6 +28,7 @@ export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
   stream: 'authenticated',
   answer: 'authenticated',
   callback: 'public',
+  channels: 'public',
   inbox: 'public',
   health: 'public',
   mcp: 'authenticated',

@@ -1,15 +1,14 @@
 // How the CLI prints: plain tables and detail blocks for people, JSON for scripts. No colours,
 // no terminal tricks: output is the same in a terminal, a pipe and a log file.
 import type { InboxEvent, Question } from '../client/index.ts';
+import { fitWidth } from '../domain/values.ts';
 
 /** The longest TEXT cell in a table; the full text is in `show`. */
 const TEXT_CELL_MAX = 60;
 
 /** One line of at most `max` characters (code points), with an ellipsis when cut. */
 export function oneLine(text: string, max = TEXT_CELL_MAX): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = [...flat];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : flat;
+  return fitWidth(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /** Columns padded to their widest cell, two spaces apart; no trailing spaces. */

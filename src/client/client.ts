@@ -19,6 +19,7 @@ import {
   ClientAskUserDocument,
   ClientAwaitAnswerDocument,
   ClientCancelQuestionDocument,
+  ClientChannelDetailsDocument,
   ClientChannelsDocument,
   ClientPrepareExternalDocument,
   ClientQuestionDocument,
@@ -31,9 +32,11 @@ import type {
   AnswerOf,
   AnswerSchema,
   AskExternalOptions,
+  AskedQuestion,
   AskInput,
   AskResult,
   AskUserOptions,
+  ChannelDetail,
   ExternalAsker,
   ExternalTool,
   InboxSubscription,
@@ -75,6 +78,17 @@ export interface InteractionsClient {
    * API code when the server refuses the question.
    */
   askUser<const I extends AskInput>(input: I, options?: AskUserOptions): Promise<AnswerOf<I>>;
+  /**
+   * Asks a question and returns at once with the recorded question (PENDING), without waiting:
+   * for agents that cannot hold a connection. Learn the answer later with `waitFor(id)`, or be
+   * called back by asking with `notify`.
+   */
+  ask(input: AskInput, options?: Pick<AskUserOptions, 'signal' | 'preparedId'>): Promise<AskedQuestion>;
+  /**
+   * Blocks until the question resolves and returns its answer, like `askUser` (TimedOutError,
+   * CancelledError otherwise). For a sensitive question this is the one way to read the answer.
+   */
+  waitFor(id: string, options?: WaitOptions): Promise<unknown>;
   /** Re-attaches to a question by id and blocks like `askUser` (for a process that restarted). */
   waitForAnswer(id: string, options?: WaitOptions): Promise<AskResult>;
   /**
@@ -101,6 +115,8 @@ export interface InteractionsClient {
   /** One page of questions, with the total count. */
   questionsPage(options?: QuestionsPageOptions): Promise<QuestionPage>;
   channels(): Promise<string[]>;
+  /** The configured channels with their plugin and whether each is ready. */
+  channelDetails(): Promise<ChannelDetail[]>;
   viewer(): Promise<Viewer>;
   /** The live inbox feed: a SNAPSHOT of the pending questions, then changes; reconnects by itself. */
   subscribeInbox(options?: SubscribeInboxOptions): InboxSubscription;
@@ -143,6 +159,8 @@ async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
   if (input.recipient !== undefined) wire.recipient = input.recipient;
   if (input.timeoutSeconds !== undefined) wire.timeoutSeconds = input.timeoutSeconds;
   if (input.sensitive !== undefined) wire.sensitive = input.sensitive;
+  if (input.metadata !== undefined) wire.metadata = { ...input.metadata };
+  if (input.notify !== undefined) wire.notify = input.notify;
   let parser: z.ZodType | null = null;
   // Sent as given (or left out): the server says what is wrong with it (BAD_USER_INPUT at
   // input.options), rather than the SDK failing on a JavaScript caller's missing list.
@@ -186,63 +204,22 @@ function outcome(result: AskResult, parser: z.ZodType | null): unknown {
   );
 }
 
-export function createInteractionsClient(options: ClientOptions): InteractionsClient {
-  const transport = new Transport({ url: options.url, apiKey: options.apiKey, fetch: options.fetch });
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const holdSeconds = options.holdSeconds;
+type OneRequestMethods = Pick<
+  InteractionsClient,
+  | 'prepareExternal'
+  | 'answer'
+  | 'cancel'
+  | 'question'
+  | 'questionsPage'
+  | 'questions'
+  | 'channels'
+  | 'channelDetails'
+  | 'viewer'
+>;
 
-  const { retrying, settle } = createWaiting({ transport, policy, holdSeconds, onRetry: options.onRetry });
-
-  /** `reserved`: the callback URL of a `prepareExternal` reservation (the ask does not repeat it). */
-  async function ask(
-    input: AskInput,
-    o: AskUserOptions = {},
-    reserved: string | null = null,
-  ): Promise<unknown> {
-    const { wire, parser } = await prepareAsk(input);
-    wire.idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
-    const variables = { input: wire, holdSeconds: 0, preparedId: o.preparedId ?? null };
-    const asked = await retrying(
-      () =>
-        transport.request(ClientAskUserDocument, variables, {
-          signal: o.signal,
-          timeoutMs: QUICK_TIMEOUT_MS,
-        }),
-      o.signal,
-    );
-    o.onAsked?.(asked.askUser.question, asked.askUser.callbackUrl ?? reserved);
-    return outcome(await settle(asked.askUser, o.signal), parser);
-  }
-
-  const client: InteractionsClient = {
-    url: transport.baseUrl,
-
-    askUser<const I extends AskInput>(input: I, o?: AskUserOptions): Promise<AnswerOf<I>> {
-      return ask(input, o) as Promise<AnswerOf<I>>;
-    },
-
-    async waitForAnswer(id: string, o: WaitOptions = {}): Promise<AskResult> {
-      const first = await retrying(
-        () =>
-          transport.request(
-            ClientAwaitAnswerDocument,
-            { id, holdSeconds: 0 },
-            { signal: o.signal, timeoutMs: QUICK_TIMEOUT_MS },
-          ),
-        o.signal,
-      );
-      const result = await settle(first.awaitAnswer, o.signal);
-      outcome(result, null);
-      return result;
-    },
-
-    askExternal<A extends { callbackUrl: string }, const S extends AnswerSchema | undefined = undefined>(
-      tool: ExternalTool<A>,
-      wrapOptions: AskExternalOptions<S> = {},
-    ): ExternalAsker<A, S> {
-      return externalAsker({ transport, retrying, ask, quickTimeoutMs: QUICK_TIMEOUT_MS }, tool, wrapOptions);
-    },
-
+/** The calls that are one request each: no hold, no retry loop. */
+function oneRequestMethods(transport: Transport): OneRequestMethods {
+  const methods: OneRequestMethods = {
     async prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal> {
       const r = await transport.request(ClientPrepareExternalDocument, {
         timeoutSeconds: timeoutSeconds ?? null,
@@ -278,7 +255,7 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
     async *questions(o: QuestionsOptions = {}): AsyncIterable<Question> {
       let after: string | undefined;
       for (;;) {
-        const page = await client.questionsPage({ filter: o.filter, first: o.pageSize ?? 100, after });
+        const page = await methods.questionsPage({ filter: o.filter, first: o.pageSize ?? 100, after });
         yield* page.questions;
         if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
         after = page.pageInfo.endCursor;
@@ -290,10 +267,92 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
       return r.channels;
     },
 
+    async channelDetails(): Promise<ChannelDetail[]> {
+      const r = await transport.request(ClientChannelDetailsDocument, {});
+      return r.channelDetails;
+    },
+
     async viewer(): Promise<Viewer> {
       const r = await transport.request(ClientViewerDocument, {});
       return r.viewer;
     },
+  };
+  return methods;
+}
+
+export function createInteractionsClient(options: ClientOptions): InteractionsClient {
+  const transport = new Transport({ url: options.url, apiKey: options.apiKey, fetch: options.fetch });
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const holdSeconds = options.holdSeconds;
+
+  const { retrying, settle } = createWaiting({ transport, policy, holdSeconds, onRetry: options.onRetry });
+
+  /** Records the question without holding (retried with one idempotency key). */
+  async function record(input: AskInput, o: AskUserOptions) {
+    const { wire, parser } = await prepareAsk(input);
+    wire.idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const variables = { input: wire, holdSeconds: 0, preparedId: o.preparedId ?? null };
+    const asked = await retrying(
+      () =>
+        transport.request(ClientAskUserDocument, variables, {
+          signal: o.signal,
+          timeoutMs: QUICK_TIMEOUT_MS,
+        }),
+      o.signal,
+    );
+    return { result: asked.askUser, parser };
+  }
+
+  /** `reserved`: the callback URL of a `prepareExternal` reservation (the ask does not repeat it). */
+  async function ask(
+    input: AskInput,
+    o: AskUserOptions = {},
+    reserved: string | null = null,
+  ): Promise<unknown> {
+    const { result, parser } = await record(input, o);
+    o.onAsked?.(result.question, result.callbackUrl ?? reserved);
+    return outcome(await settle(result, o.signal), parser);
+  }
+
+  const client: InteractionsClient = {
+    url: transport.baseUrl,
+
+    askUser<const I extends AskInput>(input: I, o?: AskUserOptions): Promise<AnswerOf<I>> {
+      return ask(input, o) as Promise<AnswerOf<I>>;
+    },
+
+    async ask(input: AskInput, o: AskUserOptions = {}): Promise<AskedQuestion> {
+      const { result } = await record(input, o);
+      return { question: result.question, callbackUrl: result.callbackUrl ?? null };
+    },
+
+    async waitFor(id: string, o: WaitOptions = {}): Promise<unknown> {
+      return (await client.waitForAnswer(id, o)).answer;
+    },
+
+    async waitForAnswer(id: string, o: WaitOptions = {}): Promise<AskResult> {
+      const first = await retrying(
+        () =>
+          transport.request(
+            ClientAwaitAnswerDocument,
+            { id, holdSeconds: 0 },
+            { signal: o.signal, timeoutMs: QUICK_TIMEOUT_MS },
+          ),
+        o.signal,
+      );
+      const result = await settle(first.awaitAnswer, o.signal);
+      outcome(result, null);
+      return result;
+    },
+
+    askExternal<A extends { callbackUrl: string }, const S extends AnswerSchema | undefined = undefined>(
+      tool: ExternalTool<A>,
+      wrapOptions: AskExternalOptions<S> = {},
+    ): ExternalAsker<A, S> {
+      return externalAsker({ transport, retrying, ask, quickTimeoutMs: QUICK_TIMEOUT_MS }, tool, wrapOptions);
+    },
+
+    ...oneRequestMethods(transport),
 
     subscribeInbox(o?: SubscribeInboxOptions): InboxSubscription {
       return subscribeInbox(transport, policy, o);

@@ -3,26 +3,13 @@
 // reach, an answer its own schema refuses). All extend InteractionsError and carry `code` and
 // `field`, so callers can branch on either `instanceof` or `err.code`.
 //
-// The code list is the SDK's own copy (the client imports nothing from the server);
-// test/client/errors.test.ts fails if it drifts from src/domain/errors.ts.
+// The code list and statuses are the server's own (src/domain/errors.ts, a pure module with no
+// imports), so the two cannot drift.
+import { ERROR_STATUS } from '../domain/errors.ts';
 import type { QuestionFieldsFragment } from './generated/graphql.ts';
 
 /** The API's error codes (API.md §3), with their HTTP statuses. */
-export const API_ERROR_STATUS = {
-  BAD_USER_INPUT: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  ALREADY_ANSWERED: 409,
-  QUESTION_CLOSED: 409,
-  WRONG_DOOR: 400,
-  PAYLOAD_TOO_LARGE: 413,
-  LIMIT_EXCEEDED: 429,
-  RATE_LIMITED: 429,
-  NOT_CONFIGURED: 501,
-  CHANNEL_DELIVERY_FAILED: 502,
-  INTERNAL: 500,
-} as const;
+export const API_ERROR_STATUS = ERROR_STATUS;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
 

@@ -35,3 +35,9 @@ export {
 } from './errors.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './types.ts';
+export {
+  type ResolvedWebhook,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './webhooks.ts';

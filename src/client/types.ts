@@ -64,6 +64,10 @@ export interface AskBase {
    * your process restarted) attach to the question it asked before.
    */
   idempotencyKey?: string | undefined;
+  /** Your own JSON object (e.g. a run id), at most 4096 bytes as JSON: returned on the question and in webhooks. */
+  metadata?: Readonly<Record<string, unknown>> | undefined;
+  /** A resume-webhook endpoint named in the server's manifest, called (signed) when the question resolves. */
+  notify?: string | undefined;
 }
 
 export interface TextQuestion extends AskBase {
@@ -138,6 +142,13 @@ export interface AskUserOptions extends WaitOptions {
   preparedId?: string | undefined;
 }
 
+/** What `ask` returns at once: the recorded question, and its callback URL when it has one. */
+export interface AskedQuestion {
+  question: Question;
+  /** For EXTERNAL and channel questions; shown once (null on an idempotent repeat). */
+  callbackUrl: string | null;
+}
+
 export interface PreparedExternal {
   id: string;
   callbackUrl: string;
@@ -168,6 +179,19 @@ export interface Viewer {
   id: string;
   roles: string[];
   restricted: boolean;
+}
+
+/** A channel configured on the server (`channelDetails`). */
+export interface ChannelDetail {
+  name: string;
+  /** The plugin it was made from (`slack`, `webhook`, a package name or a path). */
+  plugin: string | null;
+  /** Whether it takes replies at its inbound door. */
+  inbound: boolean;
+  defaultRecipient: string | null;
+  ready: boolean;
+  /** What keeps it from being ready; empty when ready. */
+  missing: string[];
 }
 
 /** One change to the pending questions the caller may see. */

@@ -10,6 +10,7 @@ import {
   JSON_MAX_DEPTH,
   LABEL_MAX_CHARS,
   LINK_MAX_CHARS,
+  METADATA_MAX_BYTES,
   OPTION_MAX_CHARS,
   OPTIONS_MAX,
   OPTIONS_MIN,
@@ -24,7 +25,7 @@ import {
   ANSWER_FORMATS,
   type AnswerFormat,
   type JsonObject,
-  type MediaItem,
+  type QuestionSpec,
   type VerifierBinding,
 } from './question.ts';
 import { clip, isPlainObject, own } from './values.ts';
@@ -32,27 +33,33 @@ import { clip, isPlainObject, own } from './values.ts';
 export interface AskContext {
   verifiers: ReadonlySet<string>;
   channels: ReadonlySet<string>;
+  /** Resume-webhook endpoints `notify` may name (absent: none). */
+  webhooks?: ReadonlySet<string>;
   /** The ask uses a `prepareExternal` reservation: `link` is the final URL. */
   prepared: boolean;
 }
 
-export interface ValidatedAsk {
-  text: string;
-  format: AnswerFormat;
-  options: string[] | null;
-  schema: JsonObject | null;
-  /** The template (or, when prepared, the final URL), not yet resolved: see `resolveLink`. */
-  link: string | null;
-  verifier: VerifierBinding | null;
-  channel: string | null;
-  recipient: string | null;
-  audience: string | null;
-  groupId: string | null;
-  media: MediaItem[] | null;
-  timeoutSeconds: number | null;
-  sensitive: boolean;
-  idempotencyKey: string | null;
-}
+/**
+ * The checked input: the question's own fields as the record keeps them (`link` still the
+ * template, or when prepared the final URL, not yet resolved: see `resolveLink`), plus the
+ * requested timeout.
+ */
+export type ValidatedAsk = Pick<
+  QuestionSpec,
+  | 'text'
+  | 'format'
+  | 'options'
+  | 'schema'
+  | 'link'
+  | 'verifier'
+  | 'channel'
+  | 'recipient'
+  | 'audience'
+  | 'groupId'
+  | 'media'
+  | 'sensitive'
+  | 'idempotencyKey'
+> & { timeoutSeconds: number | null; metadata: JsonObject | null; notify: string | null };
 
 export const CALLBACK_PLACEHOLDER = '{callback_url}';
 /** Stands in for the callback URL when a template is checked before the real one exists. */
@@ -75,6 +82,8 @@ const FIELD_TYPES = {
   timeoutSeconds: z.number().int().nullish(),
   sensitive: z.boolean().nullish(),
   idempotencyKey: z.string().nullish(),
+  metadata: z.unknown(),
+  notify: z.string().nullish(),
 } as const;
 
 type FieldName = keyof typeof FIELD_TYPES;
@@ -236,6 +245,28 @@ function checkTimeout(raw: Record<string, unknown>): number | null {
   return timeout;
 }
 
+function checkMetadata(raw: Record<string, unknown>): JsonObject | null {
+  const given = typed(raw, 'metadata');
+  if (given === null || given === undefined) return null;
+  const field = 'input.metadata';
+  if (!isPlainObject(given) || !isJsonValue(given, JSON_MAX_DEPTH)) {
+    throw badInput('metadata must be a JSON object', field);
+  }
+  const serialized = JSON.stringify(given);
+  // UTF-8 bytes are never fewer than UTF-16 units, so the first test is a cheap early out.
+  if (serialized.length > METADATA_MAX_BYTES || utf8ByteLength(serialized) > METADATA_MAX_BYTES) {
+    throw badInput(`metadata must be at most ${METADATA_MAX_BYTES} bytes as JSON (UTF-8)`, field);
+  }
+  return JSON.parse(serialized) as JsonObject;
+}
+
+function checkNotify(raw: Record<string, unknown>, webhooks: ReadonlySet<string> | undefined): string | null {
+  const notify = typed(raw, 'notify');
+  if (notify === null || notify === undefined) return null;
+  if (!webhooks?.has(notify)) throw badInput('unknown webhook endpoint', 'input.notify');
+  return notify;
+}
+
 function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   if (!isPlainObject(raw)) throw badInput('input must be an object', 'input');
   for (const key of Object.keys(raw)) {
@@ -265,6 +296,8 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const media =
     mediaGiven === undefined || mediaGiven === null ? null : validateMedia(mediaGiven, 'input.media');
   const sensitive = typed(raw, 'sensitive') ?? false;
+  const metadata = checkMetadata(raw);
+  const notify = checkNotify(raw, ctx.webhooks);
 
   return {
     text,
@@ -281,13 +314,15 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
     timeoutSeconds,
     sensitive,
     idempotencyKey,
+    metadata,
+    notify,
   };
 }
 
 /**
  * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, link,
  * verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
- * sensitive. `null` means absent for every optional field.
+ * sensitive, metadata, notify. `null` means absent for every optional field.
  */
 export function validateAskInput(raw: unknown, ctx: AskContext): ValidatedAsk {
   try {

@@ -22,6 +22,8 @@ export const LINK_MAX_CHARS = 8192;
 export const ANSWER_TEXT_MAX_CHARS = 65536;
 /** A verifier's `config` object, serialized. */
 export const VERIFIER_CONFIG_MAX_BYTES = 65536;
+/** `metadata` of an ask: its JSON encoding, in UTF-8 bytes (API.md §12). */
+export const METADATA_MAX_BYTES = 4096;
 
 /** Number of Unicode code points in `s` (a lone surrogate counts as one). */
 export function codePointLength(s: string): number {

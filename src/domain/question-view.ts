@@ -18,6 +18,8 @@ export interface QuestionView {
   channel: string | null;
   recipient: string | null;
   sensitive: boolean;
+  metadata: Record<string, unknown> | null;
+  notify: string | null;
   status: QuestionRecord['status'];
   askedBy: string;
   createdAt: string;
@@ -53,6 +55,8 @@ export function questionView(q: QuestionRecord): QuestionView {
     channel: q.channel,
     recipient: q.recipient,
     sensitive: q.sensitive,
+    metadata: q.metadata ?? null,
+    notify: q.notify ?? null,
     status: q.status,
     askedBy: q.askedBy,
     createdAt: isoTime(q.createdAt),

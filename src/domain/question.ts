@@ -42,6 +42,10 @@ export interface QuestionSpec {
   sensitive: boolean;
   askedBy: string;
   idempotencyKey: string | null;
+  /** The asker's own JSON object, returned with the question and in its resume webhooks. */
+  metadata?: JsonObject | null;
+  /** The resume-webhook endpoint (a manifest name) called when it resolves. */
+  notify?: string | null;
   createdAt: number;
   timeoutAt: number;
 }

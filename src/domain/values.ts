@@ -21,10 +21,16 @@ export function own(record: object, key: string): unknown {
 }
 
 /**
- * `s` cut to at most `max` code points, with `…` when cut. Only the first `2 * max` UTF-16 units
- * are looked at, so a huge string costs no more than a short one.
+ * `s` cut to at most `max` code points, with `…` when cut. Only the first `2 * max + 2` UTF-16
+ * units are looked at (enough to hold `max + 1` code points, astral ones included), so a huge
+ * string costs no more than a short one.
  */
 export function clip(s: string, max: number): string {
-  const chars = [...s.slice(0, max * 2)];
+  const chars = [...s.slice(0, max * 2 + 2)];
   return chars.length > max ? `${chars.slice(0, max).join('')}…` : s;
+}
+
+/** `s` in at most `width` code points, the `…` included: a table cell, one terminal line. */
+export function fitWidth(s: string, width: number): string {
+  return clip(s, width) === s ? s : clip(s, width - 1);
 }

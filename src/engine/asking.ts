@@ -8,6 +8,7 @@ import { holdSecondsOf, timeoutSecondsOf } from '../domain/call-args.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
+import { receiptToStore } from './channel-receipt.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
 import type { Interactions } from './types.ts';
@@ -38,6 +39,15 @@ function checkPrepared(preparedId: unknown, v: ValidAsk): void {
   if (typeof preparedId !== 'string' || preparedId.length > MAX_ID_CHARS) throw unknownPrepared();
 }
 
+/** The follow-ups a question's resolution enqueues (the outbox performs them): its channel's
+ * message edit and the resume webhook it asked for. */
+function followUpsOf(v: ValidAsk): string[] {
+  const targets: string[] = [];
+  if (v.channel !== null) targets.push(`channel:${v.channel}`);
+  if (v.notify !== null) targets.push(`webhook:${v.notify}`);
+  return targets;
+}
+
 /** Where a new question stands apart from its validated input. */
 interface SpecContext {
   id: string;
@@ -65,6 +75,8 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
     sensitive: v.sensitive,
     askedBy: p.id,
     idempotencyKey: v.idempotencyKey,
+    metadata: v.metadata,
+    notify: v.notify,
     createdAt: c.now,
     timeoutAt: c.now + timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds) * 1000,
   };
@@ -88,18 +100,54 @@ export function createAsking(
     return { ticketHash: t.hash, callbackUrl, link };
   }
 
-  /** A question nobody can receive must not wait: a failed delivery closes it. */
+  /**
+   * The recipient stored with a channel question: the one asked for, else the channel's
+   * default; refused before anything is stored when the channel cannot address it.
+   */
+  function recipientOf(v: ValidAsk): string | null {
+    if (v.channel === null) return v.recipient;
+    const instance = channels.instance?.(v.channel);
+    const recipient = v.recipient ?? instance?.defaultRecipient ?? null;
+    if (recipient === null) {
+      if (instance?.needsRecipient) {
+        throw new DomainError(
+          'BAD_USER_INPUT',
+          `channel ${v.channel} needs a recipient and has no defaultRecipient`,
+          'input.recipient',
+        );
+      }
+      return null;
+    }
+    const problem = instance?.checkRecipient?.(recipient) ?? null;
+    if (problem !== null) throw new DomainError('BAD_USER_INPUT', `recipient ${problem}`, 'input.recipient');
+    return recipient;
+  }
+
+  /**
+   * A question nobody can receive must not wait: a failed delivery closes it. The receipt is
+   * recorded either way (null: nothing was sent, so its follow-up has no message to edit).
+   */
   async function deliver(q: QuestionRecord, callbackUrl: string): Promise<void> {
+    let receipt: unknown;
     try {
-      await channels.deliver(q, callbackUrl);
+      receipt = await channels.deliver(q, callbackUrl);
     } catch (err) {
       logger.warn(
         { err: err instanceof Error ? err.message : 'unknown', channel: q.channel, questionId: q.id },
         'channel delivery failed',
       );
+      await store.receipts.save(q.id, null);
       await ctx.claim(q.id, { status: 'CANCELLED', cancelReason: 'channel delivery failed' });
       throw new DomainError('CHANNEL_DELIVERY_FAILED', `channel ${q.channel} could not deliver the question`);
     }
+    const kept = receiptToStore(receipt);
+    if (kept.trimmed) {
+      logger.warn(
+        { channel: q.channel, questionId: q.id },
+        'channel receipt is not small JSON: kept its keys only',
+      );
+    }
+    await store.receipts.save(q.id, kept.receipt);
   }
 
   return {
@@ -110,24 +158,31 @@ export function createAsking(
       const v = validateAskInput(input, {
         verifiers: verifiers.names(),
         channels: channels.names(),
+        webhooks: ctx.webhooks,
         prepared: preparedId !== null,
       });
       if (v.verifier) verifiers.checkConfig(v.verifier.name, v.verifier.config);
       const audience = audienceFor(p, v.audience);
+      const recipient = recipientOf(v);
       if (preparedId !== null) checkPrepared(preparedId, v);
       const cb = callbackFor(v, preparedId !== null);
-      const spec = specOf(p, v, {
-        id: preparedId ?? randomUUID(),
-        link: cb.link,
-        audience,
-        now: clock(),
-        defaultTimeoutSeconds: settings.answerTimeoutSeconds,
-      });
+      const spec = specOf(
+        p,
+        { ...v, recipient },
+        {
+          id: preparedId ?? randomUUID(),
+          link: cb.link,
+          audience,
+          now: clock(),
+          defaultTimeoutSeconds: settings.answerTimeoutSeconds,
+        },
+      );
       const created = await store.create(spec, {
         maxPending: settings.maxPending,
         retentionMs: ctx.retentionMs,
         ticketHash: cb.ticketHash,
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
+        followUps: followUpsOf(v),
       });
       if (created.kind === 'limit') {
         throw new DomainError('LIMIT_EXCEEDED', 'too many questions are pending; try again later');

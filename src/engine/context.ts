@@ -27,6 +27,8 @@ export interface EngineContext {
   logger: Logger;
   verifiers: VerifierPort;
   channels: ChannelPort;
+  /** Resume-webhook endpoint names an ask may `notify`. */
+  webhooks: ReadonlySet<string>;
   retentionMs: number;
   waiters: WaiterRegistry;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */

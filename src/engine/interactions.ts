@@ -9,11 +9,18 @@ import type { QuestionStore } from '../store/types.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
+import { createChannelInbound } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
-import { type ChannelPort, NO_CHANNELS, NO_VERIFIERS, type VerifierPort } from './ports.ts';
+import {
+  type ChannelDetail,
+  type ChannelPort,
+  NO_CHANNELS,
+  NO_VERIFIERS,
+  type VerifierPort,
+} from './ports.ts';
 import { createReaper } from './reaper.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
@@ -28,6 +35,8 @@ export interface EngineDeps {
   logger?: Logger;
   verifiers?: VerifierPort;
   channels?: ChannelPort;
+  /** Resume-webhook endpoint names (the manifest's `webhooks`) an ask may `notify`. */
+  webhooks?: readonly string[];
 }
 
 interface Feed {
@@ -46,6 +55,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     logger: deps.logger ?? silentLogger,
     verifiers: deps.verifiers ?? NO_VERIFIERS,
     channels: deps.channels ?? NO_CHANNELS,
+    webhooks: new Set(deps.webhooks ?? []),
     waiters: createWaiterRegistry(),
   });
   const { store, settings, clock, logger, waiters, retentionMs } = ctx;
@@ -63,6 +73,21 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
   });
   const waiting = createWaiting(ctx);
+  const channelInbound = createChannelInbound(ctx);
+
+  function channelDetail(name: string): ChannelDetail {
+    const instance = ctx.channels.instance?.(name);
+    // Channels mint callback URLs (the link buttons, the webhook receiver's answer door).
+    const missing = settings.publicBaseUrl ? [] : ['INTERACTIONS_PUBLIC_BASE_URL'];
+    return {
+      name,
+      plugin: ctx.channels.pluginOf?.(name) ?? null,
+      inbound: Boolean(instance?.inbound),
+      defaultRecipient: instance?.defaultRecipient ?? null,
+      ready: missing.length === 0,
+      missing,
+    };
+  }
 
   return {
     ...createAsking(ctx, waiting),
@@ -111,6 +136,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
 
     ready: () => store.ping(),
     channels: () => [...ctx.channels.names()].sort(),
+    channelDetails: () => [...ctx.channels.names()].sort().map(channelDetail),
+    channelInbound,
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
     waiterCount: () => waiters.size(),

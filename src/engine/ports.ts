@@ -1,5 +1,6 @@
 // What the engine needs from the plugins (webhook verifiers, channels). The composition root
 // adapts the registries to these shapes, so the engine depends on no plugin code.
+import type { ChannelInstance } from '../channels/types.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 
 import type { HeaderBag } from '../domain/values.ts';
@@ -23,8 +24,32 @@ export interface VerifierPort {
 
 export interface ChannelPort {
   names(): ReadonlySet<string>;
-  /** Push the question's text (never its media) to the person; throws when it cannot. */
-  deliver(question: QuestionRecord, callbackUrl: string): Promise<void>;
+  /**
+   * Push the question's text (never its media) to the person; throws when it cannot. Resolves
+   * with the plugin's DeliveryReceipt, stored with the question; the engine treats it as
+   * untrusted (anything but small JSON is kept as its `ref` and `recipient` only).
+   */
+  deliver(question: QuestionRecord, callbackUrl: string): Promise<unknown>;
+  /**
+   * The instance behind a name: its recipient rules (ask time), its inbound door and its
+   * message edit after resolution. A port without it has none of those.
+   */
+  instance?(name: string): ChannelInstance | undefined;
+  /** The plugin an instance was made from (`slack`, `./plugins/pager.js`), for operators. */
+  pluginOf?(name: string): string | undefined;
+}
+
+/** A configured channel as operators see it (`tai channels list`). */
+export interface ChannelDetail {
+  name: string;
+  plugin: string | null;
+  /** Whether it has an inbound door (`POST /api/interactions/channels/{name}`). */
+  inbound: boolean;
+  /** Where a question without a recipient goes. */
+  defaultRecipient: string | null;
+  ready: boolean;
+  /** What keeps it from working (e.g. a setting), empty when ready. */
+  missing: string[];
 }
 
 export const NO_VERIFIERS: VerifierPort = {

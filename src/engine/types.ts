@@ -1,8 +1,12 @@
 // The Interactions service as every surface sees it. Surfaces call these methods only.
+
+import type { InboundRequest } from '../channels/types.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
+import type { ChannelInboundResult } from './channel-inbound.ts';
+import type { ChannelDetail } from './ports.ts';
 
 export interface AskResult {
   question: QuestionRecord;
@@ -64,6 +68,10 @@ export interface Interactions {
   ready(): Promise<boolean>;
   /** Names of the registered channels. */
   channels(): string[];
+  /** The registered channels with their plugin and whether each is ready. */
+  channelDetails(): ChannelDetail[];
+  /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */
+  channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult>;
   /** The public callback door (after the HTTP size cap): records the payload as the answer. */
   callback(req: CallbackRequest): Promise<CallbackOutcome>;
   /** Which page a GET on a callback URL shows; never changes anything. */

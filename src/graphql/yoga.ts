@@ -1,6 +1,6 @@
 // The GraphQL server: Yoga over the Pothos schema at /graphql (queries, mutations, and
 // subscriptions over SSE in distinct-connections mode) and, when enabled, /graphql/stream (the
-// graphql-sse single-connection protocol). The HTTP layer mounts it and serves /health and /ready.
+// graphql-sse single-connection protocol, on in the app's default config). The HTTP layer mounts it and serves /health and /ready.
 import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -11,6 +11,7 @@ import { createMaskError, useValidationErrorCode } from './errors.ts';
 import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
 import { useSingleConnectionStream } from './single-connection.ts';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream-tokens.ts';
 
 export const GRAPHQL_ENDPOINT = '/graphql';
 /** Asks carry media (up to 1 MiB of URIs) and schemas (64 KiB). */
@@ -32,11 +33,12 @@ export interface GraphQLServerOptions {
    */
   graphiql?: boolean;
   /**
-   * Serve the graphql-sse single-connection mode at /graphql/stream (default false). The
-   * library queues every event of a reserved stream in memory with no bound and keeps
-   * reservations until the process ends; distinct-connections mode on /graphql does not.
+   * Serve the graphql-sse single-connection mode at /graphql/stream (default false here; the
+   * app's config turns it on). Its streams are bounded by `streamLimits`.
    */
   singleConnectionStream?: boolean;
+  /** Bounds of /graphql/stream (defaults: DEFAULT_STREAM_LIMITS); tests shorten them. */
+  streamLimits?: Partial<StreamLimits>;
   /** Browser origins allowed cross-site (`['*']` for any); empty or absent: none. */
   corsOrigins?: readonly string[];
 }
@@ -64,7 +66,9 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   const { engine, authenticator, logger } = opts;
   const auth = createRequestAuth(authenticator);
   const singleConnection =
-    opts.singleConnectionStream === true ? [useSingleConnectionStream(auth.principalOf)] : [];
+    opts.singleConnectionStream === true
+      ? [useSingleConnectionStream(auth.principalOf, { ...DEFAULT_STREAM_LIMITS, ...opts.streamLimits })]
+      : [];
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,

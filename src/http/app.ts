@@ -21,10 +21,12 @@ import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
+import { channelRoutes } from './routes/channels.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { createShutdownSockets } from './shutdown-sockets.ts';
 
 export interface HttpAppOptions {
   engine: Interactions;
@@ -43,7 +45,14 @@ export interface HttpAppOptions {
   onClosing?: () => Promise<void>;
   /** Options of the MCP tools at /mcp (tests shorten the progress interval). */
   mcp?: McpToolsOptions;
+  /** Which surfaces load (the manifest's `modules`); one switched off is a 404. Absent: on. */
+  modules?: Partial<Record<HttpModule, boolean>>;
+  /** The server's public base URL: the URL a channel's provider signs (e.g. Twilio). */
+  publicBaseUrl?: string | null;
 }
+
+/** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
+export type HttpModule = 'graphql' | 'rest' | 'callbacks' | 'inbox' | 'mcp';
 
 /** Node's HTTP timeouts, set explicitly rather than left to version defaults. */
 export const SERVER_TIMEOUTS = {
@@ -96,14 +105,18 @@ function createFastify(maxBodyBytes: number, trustProxyHops: number): FastifyIns
 
 /**
  * Shutdown, in order: mark closing, let the engine end its held waits and live feeds, and
- * send what is still in flight with Connection: close, so no keep-alive socket outlives the
- * server by its 72 s (Fastify reaps only the sockets already idle when it starts closing).
+ * send what is still in flight with Connection: close; every connection ends as soon as it
+ * carries no response (see shutdown-sockets.ts), so close() waits for no idle socket.
  */
 function closeGracefully(app: FastifyInstance, onClosing: (() => Promise<void>) | undefined): void {
   let closing = false;
+  const sockets = createShutdownSockets(app.server);
   app.addHook('preClose', async () => {
     closing = true;
+    sockets.closing();
     await onClosing?.();
+    // Again for connections opened meanwhile; the server stops accepting right after this hook.
+    sockets.closing();
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (closing) reply.header('connection', 'close');
@@ -122,6 +135,8 @@ export async function createHttpApp({
   trustProxyHops = 0,
   onClosing,
   mcp,
+  modules = {},
+  publicBaseUrl = null,
 }: HttpAppOptions): Promise<FastifyInstance> {
   const app = createFastify(maxBodyBytes, trustProxyHops);
   // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
@@ -131,18 +146,26 @@ export async function createHttpApp({
   app.setNotFoundHandler(notFound);
   useDoorAuth(app, auth);
 
+  const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
-  await app.register(graphqlRoutes, { yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
-  await app.register(answerRoutes, { engine, maxBodyBytes });
-  await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
-  await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
-  await app.register(inboxRoutes, { logger });
-  await app.register(mcpRoutes, {
-    ...mcp,
-    engine,
-    maxBodyBytes: GRAPHQL_MAX_BODY_BYTES,
-    onError: (err) => logger.warn({ err: err.message }, 'mcp request refused'),
-    onInternalError: (err) => logger.error({ err }, 'mcp tool failed'),
-  });
+  if (on('graphql')) await app.register(graphqlRoutes, { yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
+  if (on('rest')) {
+    await app.register(answerRoutes, { engine, maxBodyBytes });
+    await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
+  }
+  if (on('callbacks')) {
+    await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
+    await app.register(channelRoutes, { engine, maxBodyBytes, publicBaseUrl });
+  }
+  if (on('inbox')) await app.register(inboxRoutes, { logger });
+  if (on('mcp')) {
+    await app.register(mcpRoutes, {
+      ...mcp,
+      engine,
+      maxBodyBytes: GRAPHQL_MAX_BODY_BYTES,
+      onError: (err) => logger.warn({ err: err.message }, 'mcp request refused'),
+      onInternalError: (err) => logger.error({ err }, 'mcp tool failed'),
+    });
+  }
   return app;
 }

@@ -53,6 +53,14 @@ export const askUserInput = z.object({
     .string()
     .optional()
     .describe('Asking again with the same key returns the same question instead of a second one.'),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Your own JSON object (e.g. a run id), returned with the question and in its resume webhook.'),
+  notify: z
+    .string()
+    .optional()
+    .describe('A resume-webhook endpoint named in the server manifest, called when the question resolves.'),
   wait_seconds: waitSeconds,
 });
 

@@ -130,25 +130,23 @@ function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown>
     timeoutSeconds: args.timeout_seconds,
     sensitive: args.sensitive,
     idempotencyKey: args.idempotency_key,
+    metadata: args.metadata,
+    notify: args.notify,
   };
   for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
   return input;
 }
 
-export function createMcpTools(port: InteractionsPort, options: McpToolsOptions = {}): McpServer {
-  const server = new McpServer(SERVER_INFO, {
-    instructions:
-      'Ask a person a question and wait for the typed answer. ask_user waits a while; when it returns PENDING, call await_answer with the id until the status is no longer PENDING.',
-  });
-  const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
-  const guard = async (run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
-    try {
-      return await run();
-    } catch (err) {
-      return toErrorResult(err, options);
-    }
-  };
+/** Runs a tool's body; a thrown error becomes the tool's isError result. */
+type Guard = (run: () => Promise<CallToolResult>) => Promise<CallToolResult>;
 
+/** ask_user and await_answer: the calls that hold, with progress while they wait. */
+function registerWaitingTools(
+  server: McpServer,
+  port: InteractionsPort,
+  guard: Guard,
+  interval: number,
+): void {
   server.registerTool(
     'ask_user',
     {
@@ -184,7 +182,10 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
         return waitResult(outcome);
       }),
   );
+}
 
+/** get_question, list_questions and cancel_question: one store read or change each. */
+function registerRecordTools(server: McpServer, port: InteractionsPort, guard: Guard): void {
   server.registerTool(
     'get_question',
     {
@@ -248,6 +249,22 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
         };
       }),
   );
+}
 
+export function createMcpTools(port: InteractionsPort, options: McpToolsOptions = {}): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions:
+      'Ask a person a question and wait for the typed answer. ask_user waits a while; when it returns PENDING, call await_answer with the id until the status is no longer PENDING.',
+  });
+  const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const guard: Guard = async (run) => {
+    try {
+      return await run();
+    } catch (err) {
+      return toErrorResult(err, options);
+    }
+  };
+  registerWaitingTools(server, port, guard, interval);
+  registerRecordTools(server, port, guard);
   return server;
 }

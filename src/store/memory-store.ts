@@ -4,6 +4,7 @@
 import type { QuestionSpec } from '../domain/question.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
+import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
 import { resolutionOf, timedOutResolution } from './resolution.ts';
@@ -65,6 +66,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
   return {
     kind: 'memory',
     outbox: t.outbox.outbox,
+    receipts: createMemoryReceipts(t),
 
     create: async (spec, o) => createQuestion(t, spec, o),
 

@@ -1,6 +1,7 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
 import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
+import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
 export const REPLY_GRACE_MS = 60_000;
@@ -118,6 +119,8 @@ export interface QuestionStore {
   readonly kind: 'memory' | 'redis';
   /** Follow-ups of resolved questions (enqueued by create's followUps and the claim). */
   readonly outbox: Outbox;
+  /** What channels returned on delivery, kept with each question and indexed per channel. */
+  readonly receipts: ChannelReceipts;
   /** Atomically: idempotency check, MAX_PENDING check, write record + indexes + ticket, publish ASKED. */
   create(spec: QuestionSpec, opts: CreateOptions): Promise<CreateResult>;
   /** The single guard every resolution goes through: exactly one claim of a pending question wins. */

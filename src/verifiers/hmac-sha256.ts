@@ -2,20 +2,16 @@
 // as `sha256=<hex>` or bare `<hex>`, or with `encoding: "base64"` as (standard or URL-safe) base64.
 
 import { badInput } from '../domain/errors.ts';
+import { createBodyHmacVerifier } from './body-hmac.ts';
 import {
-  anyMatches,
   CONFIG_FIELD,
   checkSecretEnv,
   checkShape,
-  configForRun,
   decodeBase64Mac,
   decodeSha256Hex,
-  hmacSha256,
   optional,
-  readSecret,
-  signatureCandidates,
 } from './common.ts';
-import { VerificationFailed, type Verifier } from './types.ts';
+import type { Verifier } from './types.ts';
 
 export const HMAC_DEFAULT_HEADER = 'X-Signature-256';
 const HEADER_NAME_MAX = 128;
@@ -47,19 +43,10 @@ function parseConfig(config: unknown): HmacConfig {
   return { secretEnv, header, encoding: encoding as Encoding };
 }
 
-export const hmacSha256Verifier: Verifier = Object.freeze({
+export const hmacSha256Verifier: Verifier = createBodyHmacVerifier({
   name: 'hmac-sha256',
-  signsBody: true,
-  checkConfig(config: Record<string, unknown>): void {
-    parseConfig(config);
-  },
-  verify(req, config, env): void {
-    const { secretEnv, header, encoding } = configForRun(() => parseConfig(config));
-    const secret = readSecret(secretEnv, env);
-    const candidates = signatureCandidates(req.headers, header).map((c) =>
-      encoding === 'hex' ? decodeSha256Hex(c, true) : decodeBase64Mac(c),
-    );
-    const expected = hmacSha256(secret, req.rawBody);
-    if (!anyMatches(expected, candidates)) throw new VerificationFailed('signature mismatch');
-  },
-} satisfies Verifier);
+  parseConfig,
+  header: (config) => config.header,
+  decode: (candidate, config) =>
+    config.encoding === 'hex' ? decodeSha256Hex(candidate, true) : decodeBase64Mac(candidate),
+});

@@ -1,23 +1,25 @@
-// graphql-sse single-connection tokens (the opt-in /graphql/stream mode): random, and bound to
-// the key that reserved them. Off by default, the mode reserves nothing.
+// graphql-sse single-connection tokens (/graphql/stream, on by default): random, bound to the
+// key that reserved them, and at most DEFAULT_STREAM_LIMITS.perKey per key. Switched off
+// (INTERACTIONS_GRAPHQL_STREAM=false), the mode reserves nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auth, startServer, type TestServer } from '../support/server.ts';
+import { DEFAULT_STREAM_LIMITS } from '../../src/graphql/stream-tokens.ts';
+import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
 
 describe('/graphql/stream tokens', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startServer({ store: 'memory', env: { INTERACTIONS_GRAPHQL_STREAM: 'true' } });
+    t = await startServer({ store: 'memory' });
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const reserve = async (who: 'alice' | 'bob') => {
+  const reserve = async (who: Who) => {
     const r = await t.server.inject({ method: 'PUT', url: '/graphql/stream', headers: auth(who) });
     expect(r.statusCode).toBe(201);
     return r.body.trim();
   };
-  const subscribe = (who: 'alice' | 'bob', token: string) =>
+  const subscribe = (who: Who, token: string) =>
     t.server.inject({
       method: 'POST',
       url: '/graphql/stream',
@@ -25,8 +27,8 @@ describe('/graphql/stream tokens', () => {
       payload: { query: 'subscription { pendingQuestions { type } }', extensions: { operationId: 'op1' } },
     });
 
-  it('is off by default: no reservation is made', async () => {
-    const off = await startServer({ store: 'memory' });
+  it('can be switched off: no reservation is made', async () => {
+    const off = await startServer({ store: 'memory', env: { INTERACTIONS_GRAPHQL_STREAM: 'false' } });
     try {
       const r = await off.server.inject({ method: 'PUT', url: '/graphql/stream', headers: auth('alice') });
       expect(r.statusCode).toBe(404);
@@ -67,6 +69,52 @@ describe('/graphql/stream tokens', () => {
       });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toMatchObject({ errors: [{ extensions: { code: 'BAD_USER_INPUT' } }] });
+    }
+  });
+
+  it(`holds ${DEFAULT_STREAM_LIMITS.perKey} streams per key: one more evicts the oldest unopened; with all open it is refused`, async () => {
+    const base = await t.listen();
+    const cap = DEFAULT_STREAM_LIMITS.perKey;
+    const tokens: string[] = [];
+    for (let i = 0; i < cap; i++) tokens.push(await reserve('ops'));
+    for (const token of tokens) expect((await subscribe('ops', token)).statusCode).toBe(202);
+    const past = await reserve('ops');
+    // The oldest is forgotten (here and in the library); the rest and the new one stay usable.
+    expect((await subscribe('ops', tokens[0]!)).statusCode).toBe(404);
+    for (const token of [...tokens.slice(1), past]) {
+      const r = await t.server.inject({
+        method: 'POST',
+        url: '/graphql/stream',
+        headers: {
+          ...auth('ops'),
+          'content-type': 'application/json',
+          'x-graphql-event-stream-token': token,
+        },
+        payload: { query: '{ viewer { id } }', extensions: { operationId: 'kept' } },
+      });
+      expect(r.statusCode).toBe(202);
+    }
+    // Every held stream opened: nothing can be evicted, so the next reservation is refused.
+    const streams = new AbortController();
+    try {
+      for (const token of [...tokens.slice(1), past]) {
+        const opened = await fetch(`${base}/graphql/stream`, {
+          headers: { ...auth('ops'), accept: 'text/event-stream', 'x-graphql-event-stream-token': token },
+          signal: streams.signal,
+        });
+        expect(opened.status).toBe(200);
+      }
+      const refused = await t.server.inject({ method: 'PUT', url: '/graphql/stream', headers: auth('ops') });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({
+        errors: [
+          { message: `A key holds at most ${cap} streams at once`, extensions: { code: 'LIMIT_EXCEEDED' } },
+        ],
+      });
+      // Another key is not affected.
+      await reserve('agent');
+    } finally {
+      streams.abort();
     }
   });
 });

@@ -1,5 +1,5 @@
-// One error class per API code (API.md §3): the SDK's own copy of the code list matches the
-// server's, and each class is raised from its code as the real server sends it.
+// One error class per API code (API.md §3): the SDK's code list is the server's, and each
+// class is raised from its code as the real server sends it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AlreadyAnsweredError,

@@ -164,6 +164,25 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     expect(textOf(noOptions)).toMatch(/^BAD_USER_INPUT: /);
   });
 
+  it('ask_user takes metadata and notify: metadata comes back, an unknown endpoint is BAD_USER_INPUT', async () => {
+    const asked = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Resume?', metadata: { runId: 'r9' }, wait_seconds: 0 },
+    });
+    const { id } = asked.structuredContent as { id: string };
+    const got = await client.callTool({ name: 'get_question', arguments: { id } });
+    expect((got.structuredContent as { question: unknown }).question).toMatchObject({
+      metadata: { runId: 'r9' },
+      notify: null,
+    });
+    const unknown = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Resume?', notify: 'nowhere', wait_seconds: 0 },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^BAD_USER_INPUT: /);
+  });
+
   it('wait_seconds at the limit (300) is accepted', async () => {
     const r = await client.callTool({
       name: 'await_answer',
@@ -297,5 +316,57 @@ describe('/mcp and a client that goes away mid-wait', () => {
     await expect(call).rejects.toThrow();
     await until(() => engine.waiterCount() === 0, 'the waiter is released');
     expect((await engine.get(OPS, qid))?.status).toBe('PENDING');
+  });
+});
+
+/**
+ * Node's fetch with idle sockets kept ten minutes (its default, 4 s, would hide a server that
+ * waits for the client to give them up). The Agent class is the one behind the global fetch,
+ * taken from undici's documented global-dispatcher slot rather than a second copy of undici.
+ */
+async function patientFetch(): Promise<typeof fetch> {
+  await fetch('data:,').then((r) => r.text());
+  const slot = Symbol.for('undici.globalDispatcher.1');
+  const global = (globalThis as Record<symbol, object | undefined>)[slot];
+  if (!global) throw new Error("Node's fetch exposes no global dispatcher");
+  const Agent = global.constructor as new (o: {
+    keepAliveTimeout: number;
+    keepAliveMaxTimeout: number;
+  }) => object;
+  const dispatcher = new Agent({ keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000 });
+  return ((input: RequestInfo | URL, init?: RequestInit) =>
+    fetch(input, { ...init, dispatcher } as RequestInit)) as typeof fetch;
+}
+
+describe('/mcp and the official client dropping a held call', () => {
+  // Without the fix close() waited for the client's idle sockets: here ten minutes, so the
+  // test's own timeout is what fails it.
+  it.each(ERAS)('(%s era) close() waits for no socket the client keeps', async (era) => {
+    const own = await startServer({ store: 'memory', plugins: { mcpProgressIntervalMs: 20 } });
+    const ownUrl = await own.listen();
+    const engine = own.server.engine as Engine;
+    const client = await connectMcp(ownUrl, KEYS.agent, era, await patientFetch());
+    try {
+      const id = nextAsked(engine);
+      const aborter = new AbortController();
+      const call = client.callTool(
+        { name: 'ask_user', arguments: { text: 'Drop me', wait_seconds: 60 } },
+        { signal: aborter.signal },
+      );
+      const qid = await id;
+      await until(() => engine.waiterCount() > 0, 'the wait is held');
+      aborter.abort();
+      await expect(call).rejects.toThrow();
+      // A 2026-era client drops the call's own stream, which releases the wait. A 2025-era client
+      // posts notifications/cancelled, which a stateless server cannot route to the held call:
+      // that wait runs on until close() ends it.
+      if (era === 'modern') await until(() => engine.waiterCount() === 0, 'the waiter is released');
+      expect((await engine.get(OPS, qid))?.status).toBe('PENDING');
+      await own.close();
+      expect(engine.waiterCount()).toBe(0);
+    } finally {
+      await client.close();
+      await own.close().catch(() => undefined);
+    }
   });
 });

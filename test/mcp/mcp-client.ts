@@ -6,13 +6,19 @@ import type { Interactions } from '../../src/engine/types.ts';
 export const ERAS = ['legacy', 'modern'] as const;
 export type Era = (typeof ERAS)[number];
 
-export async function connectMcp(baseUrl: string, key: string | null, era: Era): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  key: string | null,
+  era: Era,
+  fetchImpl?: typeof fetch,
+): Promise<Client> {
   const client = new Client(
     { name: 'tai-test', version: '1.0.0' },
     era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
     requestInit: { headers: key === null ? {} : { authorization: `Bearer ${key}` } },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
     // A dropped stream is a test's own doing: no resumption attempts that outlive the test.
     reconnectionOptions: {
       maxRetries: 0,

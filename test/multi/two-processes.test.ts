@@ -189,6 +189,56 @@ describe('two server processes on one Redis', () => {
     }
   }, 90_000);
 
+  it('an instance killed while waking its askers loses no sensitive answer: each one is read again on B', async () => {
+    // Thirty sensitive asks held on C; the answers land through B; C dies while it wakes its
+    // askers, at the moment the issue measured the loss (about 30 ms after the answers) or
+    // earlier if a woken asker's response arrives first. Whichever moment that is, a reply C
+    // read but never delivered (or delivered) must still be there for the asker's re-attach.
+    const n = 30;
+    const c = await spawnServer(clusterEnv());
+    extra.push(c);
+    const feedB = await restStream(b.url);
+    try {
+      const held = Array.from({ length: n }, (_, i) =>
+        gqlAt(c.url, KEYS.agent, ASK, {
+          input: { text: `Secret ${i}?`, format: 'TEXT', sensitive: true },
+          hold: 60,
+        }),
+      );
+      const ids = new Set<string>();
+      while (ids.size < n) ids.add((await nextFrame(feedB, 'interaction.add')).id);
+
+      let killed: Promise<unknown> | undefined;
+      const killC = (): void => {
+        killed ??= c.kill('SIGKILL');
+      };
+      // Whatever each held call ends with (an answer or a cut connection), the first one to end
+      // means C is waking its askers now.
+      const ended = held.map((h) => h.then(killC, killC));
+      const answers = new Map([...ids].map((id, i) => [id, `secret-${i}`]));
+      const answered = await Promise.all(
+        [...answers].map(([id, answer]) => gqlAt(b.url, KEYS.ops, ANSWER, { id, answer })),
+      );
+      for (const r of answered) expect(r.errors).toBeUndefined();
+      // The operator's view never carries a sensitive answer.
+      for (const r of answered) expect(r.data.answer.answer).toBeNull();
+      const timer = setTimeout(killC, 30);
+      await Promise.all(ended);
+      clearTimeout(timer);
+      killC();
+      expect(await killed).toMatchObject({ signal: 'SIGKILL' });
+
+      // Every asker re-attaches on B and gets its own answer, whether or not C delivered it.
+      const again = await Promise.all([...ids].map((id) => gqlAt(b.url, KEYS.agent, AWAIT, { id, hold: 5 })));
+      expect(again.map((r) => r.errors)).toEqual(again.map(() => undefined));
+      expect(again.map((r) => r.data.awaitAnswer)).toEqual(
+        [...answers].map(([id, answer]) => ({ status: 'ANSWERED', answer, question: { id } })),
+      );
+    } finally {
+      await feedB.close();
+    }
+  }, 90_000);
+
   it('no instance logged an error', () => {
     for (const p of [a, b, ...extra]) expect(errorLines(p)).toEqual([]);
   });

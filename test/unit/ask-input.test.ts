@@ -57,6 +57,8 @@ describe('validateAskInput: the input object', () => {
       timeoutSeconds: null,
       sensitive: false,
       idempotencyKey: null,
+      metadata: null,
+      notify: null,
     });
   });
 
@@ -75,6 +77,8 @@ describe('validateAskInput: the input object', () => {
       timeoutSeconds: null,
       sensitive: null,
       idempotencyKey: null,
+      metadata: null,
+      notify: null,
     };
     expect(ask({ text: 'hi', ...nulls })).toEqual(ask({ text: 'hi' }));
   });

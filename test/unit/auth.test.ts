@@ -181,8 +181,13 @@ describe('credentialFrom', () => {
 });
 
 describe('door policy', () => {
-  it('defaults: callback, inbox, health public; graphql, stream, answer authenticated', () => {
-    expect(DOORS.filter((d) => isPublic(DEFAULT_DOOR_POLICY, d))).toEqual(['callback', 'inbox', 'health']);
+  it('defaults: callback, channels, inbox, health public; graphql, stream, answer authenticated', () => {
+    expect(DOORS.filter((d) => isPublic(DEFAULT_DOOR_POLICY, d))).toEqual([
+      'callback',
+      'channels',
+      'inbox',
+      'health',
+    ]);
   });
 
   it('overrides any subset', () => {

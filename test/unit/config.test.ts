@@ -59,7 +59,7 @@ describe('defaults', () => {
       corsOrigins: [],
       trustProxyHops: 0,
       graphiql: false,
-      graphqlStream: false,
+      graphqlStream: true,
     });
   });
 

@@ -30,6 +30,8 @@ function q(over: Partial<Question> = {}): Question {
     channel: null,
     recipient: null,
     sensitive: false,
+    metadata: null,
+    notify: null,
     status: 'PENDING',
     askedBy: 'agent',
     createdAt: new Date(Date.UTC(2025, 0, 1, 12, 0, seq)).toISOString(),

@@ -1,15 +1,64 @@
-// `tai channels list`: the channels the server can deliver through.
+// `tai channels list`: the configured channels, their plugin and whether each is ready.
+// `tai channels test <name>`: a real test message — a CONFIRM question asked through the channel
+// and cancelled as soon as it is recorded, so the person sees it arrive and then turn into
+// "Cancelled: test message" (the whole path: delivery, receipt, the edit after resolution).
 import { Command } from 'commander';
+import type { ChannelDetail } from '../../client/types.ts';
 import type { CommandContext } from '../context.ts';
+
+export const TEST_CANCEL_REASON = 'test message';
+
+function line(c: ChannelDetail, width: number): string {
+  const state = c.ready ? 'ready' : `not ready: ${c.missing.join(', ')} missing`;
+  const to = c.defaultRecipient ? `  default recipient ${c.defaultRecipient}` : '';
+  return `${c.name.padEnd(width)}  ${(c.plugin ?? '-').padEnd(10)}  ${state}${to}\n`;
+}
 
 export function channelsCommand(ctx: CommandContext): Command {
   const list = new Command('list')
-    .description('names of the channels the server can deliver questions through')
+    .description('the channels the server can deliver questions through, and whether each is ready')
     .action(async (_o: unknown, cmd: Command) => {
-      const names = await ctx.clientOf(cmd).channels();
-      ctx.print(cmd, names, () =>
-        names.length === 0 ? 'No channels are registered.\n' : `${names.join('\n')}\n`,
+      const channels = await ctx.clientOf(cmd).channelDetails();
+      const width = Math.max(4, ...channels.map((c) => c.name.length));
+      ctx.print(cmd, channels, () =>
+        channels.length === 0
+          ? 'No channels are registered.\n'
+          : channels.map((c) => line(c, width)).join(''),
       );
     });
-  return new Command('channels').description('delivery channels').addCommand(list);
+
+  const test = new Command('test')
+    .description('send a test message through a channel (a question that is cancelled at once)')
+    .argument('<name>', 'the channel name')
+    .option('--recipient <recipient>', "who receives it (default: the channel's defaultRecipient)")
+    .action(async (name: string, o: { recipient?: string }, cmd: Command) => {
+      const client = ctx.clientOf(cmd);
+      let id: string | null = null;
+      let cancelling: Promise<unknown> = Promise.resolve();
+      const outcome = await client
+        .askUser(
+          {
+            text: `Test message from tai-interactions: channel ${name} reaches you. No answer is needed.`,
+            format: 'CONFIRM',
+            channel: name,
+            ...(o.recipient ? { recipient: o.recipient } : {}),
+            timeoutSeconds: 300,
+          },
+          {
+            // Delivered and recorded: cancel it, which ends the wait with CANCELLED.
+            onAsked: (q) => {
+              id = q.id;
+              cancelling = client.cancel(q.id, TEST_CANCEL_REASON).catch(() => undefined);
+            },
+          },
+        )
+        .catch((err: unknown) => err);
+      await cancelling;
+      // Not asked at all: delivery failed or the input was refused; the error says why.
+      if (id === null) throw outcome;
+      const sent = { channel: name, questionId: id, recipient: o.recipient ?? null };
+      ctx.print(cmd, sent, () => `Sent a test message through ${name} (question ${id}, now cancelled).\n`);
+    });
+
+  return new Command('channels').description('delivery channels').addCommand(list).addCommand(test);
 }

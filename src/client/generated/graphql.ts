@@ -37,6 +37,10 @@ export type AskUserInput = {
   link?: string | null | undefined;
   /** Up to 8 images and links to show with the question. Omit rather than send an empty list. */
   media?: Array<MediaItemInput> | null | undefined;
+  /** Your own JSON object (e.g. a run id), at most 4096 bytes as UTF-8 JSON: returned on the question, in events and in resume webhooks. */
+  metadata?: Record<string, unknown> | null | undefined;
+  /** A resume-webhook endpoint named in the server manifest: it is called, signed, when the question resolves. */
+  notify?: string | null | undefined;
   /** SELECT only (and required there): 1 to 100 distinct, non-blank options. */
   options?: Array<string> | null | undefined;
   /** Who the channel delivers to; requires `channel`. */
@@ -131,6 +135,8 @@ export type ClientAskResultFieldsFragment = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -168,6 +174,8 @@ export type ClientAskUserMutation = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -205,6 +213,8 @@ export type ClientAwaitAnswerQuery = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -246,6 +256,8 @@ export type ClientAnswerMutation = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -278,6 +290,8 @@ export type ClientCancelQuestionMutation = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -309,6 +323,8 @@ export type ClientQuestionQuery = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -347,6 +363,8 @@ export type ClientQuestionsQuery = {
         channel: string | null;
         recipient: string | null;
         sensitive: boolean;
+        metadata: Record<string, unknown> | null;
+        notify: string | null;
         status: QuestionStatus;
         askedBy: string;
         createdAt: string;
@@ -365,6 +383,19 @@ export type ClientQuestionsQuery = {
 export type ClientChannelsQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ClientChannelsQuery = { channels: Array<string> };
+
+export type ClientChannelDetailsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ClientChannelDetailsQuery = {
+  channelDetails: Array<{
+    name: string;
+    plugin: string | null;
+    inbound: boolean;
+    defaultRecipient: string | null;
+    ready: boolean;
+    missing: Array<string>;
+  }>;
+};
 
 export type ClientViewerQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -388,6 +419,8 @@ export type ClientPendingQuestionsSubscription = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -424,6 +457,8 @@ export type InboxFeedSubscription = {
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
+      metadata: Record<string, unknown> | null;
+      notify: string | null;
       status: QuestionStatus;
       askedBy: string;
       createdAt: string;
@@ -457,6 +492,8 @@ export type InboxAnswerMutation = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -488,6 +525,8 @@ export type InboxQuestionQuery = {
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
     status: QuestionStatus;
     askedBy: string;
     createdAt: string;
@@ -524,6 +563,8 @@ export type InboxHistoryQuery = {
         channel: string | null;
         recipient: string | null;
         sensitive: boolean;
+        metadata: Record<string, unknown> | null;
+        notify: string | null;
         status: QuestionStatus;
         askedBy: string;
         createdAt: string;
@@ -552,6 +593,8 @@ export type QuestionFieldsFragment = {
   channel: string | null;
   recipient: string | null;
   sensitive: boolean;
+  metadata: Record<string, unknown> | null;
+  notify: string | null;
   status: QuestionStatus;
   askedBy: string;
   createdAt: string;
@@ -602,6 +645,8 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -643,6 +688,8 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -687,6 +734,8 @@ fragment QuestionFields on Question {
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -729,6 +778,8 @@ fragment QuestionFields on Question {
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -775,6 +826,8 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -809,6 +862,8 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -843,6 +898,8 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -887,6 +944,8 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -902,6 +961,18 @@ export const ClientChannelsDocument = new TypedDocumentString(`
   channels
 }
     `) as unknown as TypedDocumentString<ClientChannelsQuery, ClientChannelsQueryVariables>;
+export const ClientChannelDetailsDocument = new TypedDocumentString(`
+    query ClientChannelDetails {
+  channelDetails {
+    name
+    plugin
+    inbound
+    defaultRecipient
+    ready
+    missing
+  }
+}
+    `) as unknown as TypedDocumentString<ClientChannelDetailsQuery, ClientChannelDetailsQueryVariables>;
 export const ClientViewerDocument = new TypedDocumentString(`
     query ClientViewer {
   viewer {
@@ -938,6 +1009,8 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -987,6 +1060,8 @@ export const InboxFeedDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -1021,6 +1096,8 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -1055,6 +1132,8 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt
@@ -1102,6 +1181,8 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   channel
   recipient
   sensitive
+  metadata
+  notify
   status
   askedBy
   createdAt

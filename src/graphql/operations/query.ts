@@ -2,6 +2,7 @@
 import { builder } from '../builder.ts';
 import { firstRange, holdSecondsRange } from '../ranges.ts';
 import { AskResult } from '../types/ask-result.ts';
+import { ChannelDetail } from '../types/channel-detail.ts';
 import { Question } from '../types/question.ts';
 import { QuestionConnection } from '../types/question-connection.ts';
 import { QuestionFilter } from '../types/question-filter.ts';
@@ -60,6 +61,12 @@ builder.queryFields((t) => ({
     description: 'Names of the channels this server can deliver questions through.',
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => ctx.engine.channels(),
+  }),
+  channelDetails: t.field({
+    type: [ChannelDetail],
+    description: 'The channels this server can deliver questions through, with their plugin and readiness.',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.engine.channelDetails(),
   }),
   viewer: t.field({
     type: Viewer,

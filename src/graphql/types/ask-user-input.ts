@@ -53,5 +53,14 @@ export const AskUserInput = builder.inputType('AskUserInput', {
       description:
         'Same asker and same key: the same question, never a second one (kept for the retention period).',
     }),
+    metadata: t.field({
+      type: JSONObjectScalar,
+      description:
+        'Your own JSON object (e.g. a run id), at most 4096 bytes as UTF-8 JSON: returned on the question, in events and in resume webhooks.',
+    }),
+    notify: t.string({
+      description:
+        'A resume-webhook endpoint named in the server manifest: it is called, signed, when the question resolves.',
+    }),
   }),
 });

@@ -59,6 +59,17 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
       sensitive: t.exposeBoolean('sensitive', {
         description: 'The answer reaches only the asker, once, and is never stored or shown here.',
       }),
+      metadata: t.field({
+        type: JSONObjectScalar,
+        nullable: true,
+        description: 'The JSON object the asker attached (`metadata`), or null.',
+        resolve: (q) => q.metadata ?? null,
+      }),
+      notify: t.string({
+        nullable: true,
+        description: 'The resume-webhook endpoint called when it resolves, or null.',
+        resolve: (q) => q.notify ?? null,
+      }),
       status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),
       askedBy: t.exposeString('askedBy', { description: 'The principal id of the asker.' }),
       createdAt: moment('createdAt', 'When it was asked.'),

@@ -19,6 +19,7 @@ import {
 } from '../types.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readRecords } from './pending-reader.ts';
+import { createRedisReceipts } from './receipts.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
 
@@ -124,6 +125,7 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
   return {
     kind: 'redis',
     outbox: createRedisOutbox(run),
+    receipts: createRedisReceipts(redis, prefix, run),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);

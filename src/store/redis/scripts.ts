@@ -25,6 +25,8 @@ const SCRIPTS = {
   reply: script('reply'),
   outboxLease: script('outbox-lease'),
   outboxSettle: script('outbox-settle'),
+  receiptSave: script('receipt-save'),
+  receiptLatest: script('receipt-latest'),
   ticket: script('ticket'),
 };
 

@@ -18,6 +18,8 @@ export interface FakeSlack {
   responseUrl: string;
   calls: SlackCall[];
   callsTo(method: string): SlackCall[];
+  /** Resolves with the first call (already recorded or not) to `method` that `pred` accepts. */
+  waitFor(method: string, pred?: (c: SlackCall) => boolean): Promise<SlackCall>;
   /** The next call to `method` answers `{ok:false, error}`. */
   failNext(method: string, error: string): void;
   close(): Promise<void>;
@@ -37,7 +39,18 @@ function parseArgs(body: string, contentType: string | undefined): Record<string
 export async function startFakeSlack(token: string): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
   const failures = new Map<string, string>();
+  const waiters: { method: string; pred: (c: SlackCall) => boolean; resolve(c: SlackCall): void }[] = [];
   let seq = 0;
+
+  function record(call: SlackCall): void {
+    calls.push(call);
+    for (const w of [...waiters]) {
+      if (w.method === call.method && w.pred(call)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(call);
+      }
+    }
+  }
 
   function answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
     const failure = failures.get(method);
@@ -76,7 +89,7 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
       const body = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '';
       if (path.startsWith('/response')) {
-        calls.push({
+        record({
           method: 'response_url',
           token: null,
           args: JSON.parse(body || '{}') as Record<string, unknown>,
@@ -88,7 +101,7 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
       const auth = req.headers.authorization;
       const given = auth?.startsWith('Bearer ') ? auth.slice(7) : null;
       const args = parseArgs(body, req.headers['content-type']);
-      calls.push({ method, token: given, args });
+      record({ method, token: given, args });
       const reply = given === token ? answer(method, args) : { ok: false, error: 'invalid_auth' };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
@@ -100,6 +113,11 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
     responseUrl: `${base}/response/T1/B1`,
     calls,
     callsTo: (method) => calls.filter((c) => c.method === method),
+    waitFor: (method, pred = () => true) => {
+      const found = calls.find((c) => c.method === method && pred(c));
+      if (found) return Promise.resolve(found);
+      return new Promise<SlackCall>((resolve) => waiters.push({ method, pred, resolve }));
+    },
     failNext: (method, error) => {
       failures.set(method, error);
     },

@@ -1,0 +1,46 @@
+// The `channel:<name>` follow-up (performed by the outbox worker): after any resolution, the
+// channel edits the message it sent, e.g. "Answered by …". Best effort: a throw is retried with
+// backoff and given up after MAX_CHANNEL_FOLLOW_UP_ATTEMPTS; it never changes the outcome.
+import { channelQuestionOf } from '../channels/channel-set.ts';
+import type { DeliveryReceipt } from '../channels/types.ts';
+import type { QuestionStore } from '../store/types.ts';
+import { defaultBackoffMs, type FollowUpHandler } from './outbox-worker.ts';
+import type { ChannelPort } from './ports.ts';
+
+/** Attempts (first one included) before an edit is given up. */
+export const MAX_CHANNEL_FOLLOW_UP_ATTEMPTS = 10;
+
+export interface ChannelFollowUpDeps {
+  store: QuestionStore;
+  channels: ChannelPort;
+  clock?: () => number;
+  backoffMs?: (attempt: number) => number;
+}
+
+export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandler {
+  const clock = deps.clock ?? Date.now;
+  const backoff = deps.backoffMs ?? defaultBackoffMs;
+  return async (item, question, name) => {
+    if (!question) return { kind: 'drop', reason: 'the question is gone' };
+    const instance = deps.channels.instance?.(name);
+    if (!instance) return { kind: 'drop', reason: 'the channel is not configured' };
+    if (!instance.onResolved) return { kind: 'done' };
+    const last = item.attempt + 1 >= MAX_CHANNEL_FOLLOW_UP_ATTEMPTS;
+    const recorded = await deps.store.receipts.get(question.id);
+    if (recorded === undefined) {
+      // Delivery may still be in flight (the question was resolved while it was being sent).
+      return last
+        ? { kind: 'drop', reason: 'no delivery receipt was recorded' }
+        : { kind: 'retry', at: clock() + backoff(item.attempt), reason: 'no delivery receipt yet' };
+    }
+    // Delivery failed: no message was sent, so there is nothing to edit.
+    if (recorded.receipt === null) return { kind: 'done' };
+    try {
+      await instance.onResolved(channelQuestionOf(question), recorded.receipt as DeliveryReceipt);
+      return { kind: 'done' };
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : 'failed';
+      return last ? { kind: 'drop', reason } : { kind: 'retry', at: clock() + backoff(item.attempt), reason };
+    }
+  };
+}

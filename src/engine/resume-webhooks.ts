@@ -1,0 +1,102 @@
+// Resume webhooks (API.md §12): the outbox handler for `webhook:<name>` targets. It POSTs
+// {"type":"question.resolved","question":…} to the named endpoint, signed per Standard
+// Webhooks with the endpoint's secret, and says whether the item is done, due again
+// (webhook-schedule.ts) or dropped (410, or the 24-hour window is over).
+import { createHash } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { questionView } from '../domain/question-view.ts';
+import type { Logger } from './logger.ts';
+import type { FollowUpHandler, FollowUpResult } from './outbox-worker.ts';
+import { nextAttemptAt } from './webhook-schedule.ts';
+
+export interface WebhookEndpoint {
+  url: string;
+  /** The Standard Webhooks secret (`whsec_` + base64). Never logged. */
+  secret: string;
+}
+
+export interface ResumeWebhookOptions {
+  endpoints: Readonly<Record<string, WebhookEndpoint>>;
+  logger: Logger;
+  clock?: () => number;
+  random?: () => number;
+  /** Longest one attempt may take before it counts as failed. */
+  timeoutMs?: number;
+  /** Shrinks the retry schedule (tests); 1 in production. */
+  scheduleScale?: number;
+}
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const RESOLVED_EVENT = 'question.resolved';
+
+/** Stable per question and endpoint (the outbox item id), so receivers can deduplicate. */
+export function webhookIdOf(itemId: string): string {
+  return `msg_${createHash('sha256').update(itemId).digest('base64url').slice(0, 32)}`;
+}
+
+export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
+  const clock = o.clock ?? Date.now;
+  const random = o.random ?? Math.random;
+  const timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const signers = new Map<string, { url: string; signer: Webhook }>();
+  for (const [name, e] of Object.entries(o.endpoints)) {
+    let signer: Webhook;
+    try {
+      signer = new Webhook(e.secret);
+    } catch {
+      // The secret itself is never part of the message.
+      throw new Error(`webhook ${name}: the secret is not a Standard Webhooks secret (whsec_ + base64)`);
+    }
+    signers.set(name, { url: e.url, signer });
+  }
+
+  async function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      // A redirect is not a delivery: it is retried like any other non-2xx answer.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.body?.cancel().catch(() => {});
+    return res.status;
+  }
+
+  return async (item, question, name): Promise<FollowUpResult> => {
+    const endpoint = signers.get(name);
+    if (!endpoint) return { kind: 'drop', reason: `no webhook endpoint ${name}` };
+    if (!question) return { kind: 'drop', reason: 'the question is gone' };
+    const id = webhookIdOf(item.id);
+    const body = JSON.stringify({ type: RESOLVED_EVENT, question: questionView(question) });
+    const sentAt = new Date(clock());
+    let failure: string;
+    try {
+      const status = await post(
+        endpoint.url,
+        {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': endpoint.signer.sign(id, sentAt, body),
+        },
+        body,
+      );
+      if (status >= 200 && status < 300) return { kind: 'done' };
+      if (status === 410) return { kind: 'drop', reason: `webhook ${name} answered 410 Gone` };
+      failure = `webhook ${name} answered ${status}`;
+    } catch (err) {
+      const timedOut = err instanceof Error && err.name === 'TimeoutError';
+      failure = timedOut ? `webhook ${name} timed out` : `webhook ${name} unreachable`;
+    }
+    const at = nextAttemptAt({
+      attempt: item.attempt,
+      firstAt: item.enqueuedAt,
+      now: clock(),
+      random: random(),
+      ...(o.scheduleScale === undefined ? {} : { scale: o.scheduleScale }),
+    });
+    if (at === null) return { kind: 'drop', reason: `${failure}; retries ended after 24 h` };
+    return { kind: 'retry', at, reason: failure };
+  };
+}

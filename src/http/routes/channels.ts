@@ -1,0 +1,70 @@
+// The channel inbound doors (API.md §9): `POST /api/interactions/channels/{name}`, public by
+// default (door `channels`). In order: the size cap on the bytes received → an unknown name or
+// a channel without inbound requests gets the callback doors' uniform 404 → the engine (the
+// plugin checks the provider's signature on the raw bytes, then the answer is claimed) → the
+// plugin's response, sent as is.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ChannelResponse } from '../../channels/types.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
+import type { Interactions } from '../../engine/types.ts';
+import { sendRestError } from '../errors.ts';
+import { sendTicketNotFound } from './callback.ts';
+
+export const CHANNELS_PREFIX = '/api/interactions/channels';
+
+export interface ChannelRouteOptions {
+  engine: Interactions;
+  maxBodyBytes: number;
+  /** The server's public base URL (the URL providers sign, e.g. Twilio), without a trailing slash. */
+  publicBaseUrl: string | null;
+}
+
+type ChannelRequest = FastifyRequest<{ Params: { '*'?: string } }>;
+
+const REFUSED: Record<number, [ErrorCode, string]> = {
+  400: ['BAD_USER_INPUT', 'the request is not a valid event for this channel'],
+  401: ['UNAUTHENTICATED', 'the request signature is missing or not valid'],
+  403: ['FORBIDDEN', 'the request is not allowed'],
+  500: ['INTERNAL', 'the channel cannot check this request'],
+};
+
+function send(reply: FastifyReply, r: ChannelResponse): FastifyReply {
+  reply.status(r.status);
+  for (const [name, value] of Object.entries(r.headers ?? {})) reply.header(name, value);
+  if (r.body === undefined) return reply.send('');
+  if (typeof r.body === 'string') {
+    if (!r.headers || !Object.keys(r.headers).some((h) => h.toLowerCase() === 'content-type')) {
+      reply.type('text/plain; charset=utf-8');
+    }
+    return reply.send(r.body);
+  }
+  return reply.type('application/json').send(JSON.stringify(r.body));
+}
+
+export async function channelRoutes(app: FastifyInstance, o: ChannelRouteOptions): Promise<void> {
+  // Raw bytes: providers sign exactly what they sent. The limit counts bytes received.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: o.maxBodyBytes }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  const config = { door: 'channels' } as const;
+  const base = o.publicBaseUrl ?? '';
+  app.post(`${CHANNELS_PREFIX}/*`, { config }, async (req: ChannelRequest, reply: FastifyReply) => {
+    const name = req.params['*'] ?? '';
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    const result = await o.engine.channelInbound(name, {
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      headers: req.headers,
+      url: `${base}${CHANNELS_PREFIX}/${encodeURIComponent(name)}${query}`,
+      now: Date.now(),
+    });
+    if (result.kind === 'not-found') return sendTicketNotFound(reply, req.method);
+    if (result.kind === 'refused') {
+      if (result.response) return send(reply, result.response);
+      const [code, message] = REFUSED[result.status] ?? REFUSED[500]!;
+      return sendRestError(reply, code, message);
+    }
+    return send(reply, result.response);
+  });
+}

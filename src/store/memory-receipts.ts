@@ -1,0 +1,65 @@
+// Delivery receipts in the memory store (contract: receipts.ts). Entries live exactly as long as
+// their question: every read goes through the question's own liveness check.
+import type { MemoryTables } from './memory-tables.ts';
+import {
+  type ChannelReceipts,
+  encodeReceipt,
+  RECIPIENT_INDEX_DEPTH,
+  receiptKeys,
+  type StoredReceipt,
+} from './receipts.ts';
+
+const indexKey = (channel: string, key: string): string => `${channel}\n${key}`;
+
+export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
+  const receipts = new Map<string, string>();
+  const refs = new Map<string, string>();
+  const recipients = new Map<string, string[]>();
+
+  /** The id if its question still lives (dropping what belonged to a question that is gone). */
+  function live(id: string | undefined): string | null {
+    if (id === undefined) return null;
+    if (t.entry(id)) return id;
+    receipts.delete(id);
+    return null;
+  }
+
+  return {
+    async save(id, receipt) {
+      const e = t.entry(id);
+      const channel = e?.spec.channel;
+      if (!e || !channel) return false;
+      receipts.set(id, encodeReceipt(receipt));
+      const { ref, recipient } = receiptKeys(receipt);
+      if (ref !== null) refs.set(indexKey(channel, ref), id);
+      if (recipient !== null) {
+        const k = indexKey(channel, recipient);
+        const ids = [id, ...(recipients.get(k) ?? []).filter((x) => x !== id && t.entry(x))];
+        recipients.set(k, ids.slice(0, RECIPIENT_INDEX_DEPTH));
+      }
+      return true;
+    },
+
+    async get(id) {
+      const text = live(id) ? receipts.get(id) : undefined;
+      return text === undefined ? undefined : { receipt: JSON.parse(text) as StoredReceipt | null };
+    },
+
+    async byRef(channel, ref) {
+      const k = indexKey(channel, ref);
+      const id = live(refs.get(k));
+      if (id === null) refs.delete(k);
+      return id;
+    },
+
+    async latestFor(channel, recipient) {
+      const ids = recipients.get(indexKey(channel, recipient)) ?? [];
+      // Saved newest first; a later ask delivered earlier still counts by when it was asked.
+      const pending = ids
+        .map((id) => t.entry(id))
+        .filter((e) => e !== undefined && e.resolution === null)
+        .sort((a, b) => b!.spec.createdAt - a!.spec.createdAt);
+      return pending[0]?.spec.id ?? null;
+    },
+  };
+}

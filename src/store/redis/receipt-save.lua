@@ -1,0 +1,21 @@
+-- ARGV: prefix, id, receipt (JSON; 'null' = delivery failed), ref, recipient ('' = none),
+--       recipientIndexDepth
+-- The receipt and its indexes in one step; index keys live as long as the question does.
+local q = qkey(ARGV[2])
+local cur = redis.call('HMGET', q, 'chan', 'ca')
+local chan = cur[1]
+if not chan or chan == '' then return 0 end
+local ttl = redis.call('PTTL', q)
+if ttl <= 0 then return 0 end
+redis.call('HSET', q, 'rc', ARGV[3])
+if ARGV[4] ~= '' then
+  redis.call('SET', prefix .. 'chref:' .. chan .. ':' .. ARGV[4], ARGV[2], 'PX', ttl)
+end
+if ARGV[5] ~= '' then
+  local k = prefix .. 'chto:' .. chan .. ':' .. ARGV[5]
+  redis.call('ZADD', k, cur[2], ARGV[2])
+  -- Keep the newest few only; the set lives as long as its longest-lived question.
+  redis.call('ZREMRANGEBYRANK', k, 0, -(tonumber(ARGV[6]) + 1))
+  if redis.call('PTTL', k) < ttl then redis.call('PEXPIRE', k, ttl) end
+end
+return 1

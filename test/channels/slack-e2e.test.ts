@@ -1,0 +1,398 @@
+// The slack channel end to end (issue 11): the real server on Redis with a manifest naming the
+// channel, a local fake of the Slack Web API, and interactivity requests exactly as Slack sends
+// them, signed with the app's signing secret, posted to the channel's inbound door.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifestSettings } from '../../src/app/config.ts';
+import {
+  ACTION,
+  BLOCK_PREFIX,
+  FIELD_ACTION,
+  FIELD_PREFIX,
+  FORM_CALLBACK_ID,
+} from '../../src/channels/slack/blocks.ts';
+import { runCli } from '../../src/cli/program.ts';
+import { inquirerPrompter } from '../../src/cli/prompt.ts';
+import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
+import { click, signSlack } from '../support/fakes/slack-requests.ts';
+import { auth, KEYS, startServer, type TestServer, type Who } from '../support/server.ts';
+
+const TOKEN = 'xoxb-e2e-token-0001';
+const SIGNING = 'e2e-signing-secret-0001';
+const USER = 'U024BE7LH';
+let slack: FakeSlack;
+let t: TestServer;
+let base: string;
+
+beforeAll(async () => {
+  slack = await startFakeSlack(TOKEN);
+  const dir = mkdtempSync(join(tmpdir(), 'tai-slack-e2e-'));
+  writeFileSync(
+    join(dir, 'interactions.yaml'),
+    [
+      'channels:',
+      '  ops-slack:',
+      '    plugin: slack',
+      '    config:',
+      '      botTokenEnv: SLACK_BOT_TOKEN',
+      '      signingSecretEnv: SLACK_SIGNING_SECRET',
+      '      defaultRecipient: C0123456789',
+      `      apiUrl: ${slack.apiUrl}`,
+    ].join('\n'),
+  );
+  const manifest = await loadManifestSettings({ SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING }, dir);
+  t = await startServer({
+    store: 'redis',
+    env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000', INTERACTIONS_CALLBACK_MAX_BODY_BYTES: '65536' },
+    plugins: { manifest, outbox: { pollMs: 50 } },
+  });
+  base = await t.listen();
+});
+afterAll(async () => {
+  await t?.close();
+  await slack?.close();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, who: Who = 'agent') {
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { ...auth(who), 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as {
+    // biome-ignore lint/suspicious/noExplicitAny: responses are read field by field in assertions
+    data?: Record<string, any>;
+    errors?: { message: string; extensions: { code: string; field?: string } }[];
+  };
+}
+
+const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
+  status callbackUrl question { id status recipient } } }`;
+
+/** Asks through the channel; returns the question id and the chat.postMessage Slack received. */
+async function ask(
+  input: Record<string, unknown>,
+): Promise<{ id: string; callbackUrl: string; post: SlackCall }> {
+  const r = await gql(ASK, { input: { channel: 'ops-slack', ...input } });
+  expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+  const id = r.data!.askUser.question.id as string;
+  const post = await slack.waitFor('chat.postMessage', (c) => JSON.stringify(c.args.blocks).includes(id));
+  return { id, callbackUrl: r.data!.askUser.callbackUrl as string, post };
+}
+
+async function question(id: string) {
+  const r = await gql(
+    'query($id: ID!) { question(id: $id) { status answer answeredBy cancelReason } }',
+    { id },
+    'ops',
+  );
+  return r.data!.question as {
+    status: string;
+    answer: unknown;
+    answeredBy: string | null;
+    cancelReason: string | null;
+  };
+}
+
+/** Posts an interactivity payload to the inbound door as Slack would. */
+async function interact(
+  payload: unknown,
+  opts: { signedAt?: number; signature?: string; name?: string } = {},
+) {
+  const ts = opts.signedAt ?? Math.floor(Date.now() / 1000);
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return fetch(`${base}/api/interactions/channels/${opts.name ?? 'ops-slack'}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(ts),
+      'x-slack-signature': opts.signature ?? signSlack(SIGNING, ts, body),
+    },
+    body,
+  });
+}
+
+const withResponseUrl = (p: Record<string, unknown>) => ({ ...p, response_url: slack.responseUrl });
+
+describe('slack channel end to end (redis)', () => {
+  it('`channels` and `channelDetails` list the configured channel', async () => {
+    const r = await gql('{ channels channelDetails { name plugin inbound defaultRecipient ready missing } }');
+    expect(r.data).toEqual({
+      channels: ['ops-slack'],
+      channelDetails: [
+        {
+          name: 'ops-slack',
+          plugin: 'slack',
+          inbound: true,
+          defaultRecipient: 'C0123456789',
+          ready: true,
+          missing: [],
+        },
+      ],
+    });
+  });
+
+  it('CONFIRM: a Yes click answers as ops-slack:<user>, a replay changes nothing, the message is edited', async () => {
+    const { id, post } = await ask({ text: 'Ship it?', format: 'CONFIRM' });
+    expect(post.args.channel).toBe('C0123456789');
+    const yes = click(`${id}:1`, `${ACTION.confirm}_yes`);
+    const res = await interact(yes);
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: true,
+      answeredBy: `ops-slack:${USER}`,
+    });
+    // Slack retries an event it thinks failed: the same click again is success and no change.
+    const again = await interact(yes);
+    expect(again.status).toBe(200);
+    // A different click afterwards is refused to the clicker only, and changes nothing either.
+    const before = slack.callsTo('response_url').length;
+    expect((await interact(withResponseUrl(click(`${id}:0`, `${ACTION.confirm}_no`)))).status).toBe(200);
+    await slack.waitFor('response_url', () => slack.callsTo('response_url').length > before);
+    expect(slack.callsTo('response_url').at(-1)!.args.text).toMatch(/already answered/);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
+    const edit = await slack.waitFor('chat.update', (c) =>
+      JSON.stringify(c.args.blocks).includes('Ship it?'),
+    );
+    expect(edit.args.text).toBe(`Answered by <@${USER}>: Yes`);
+  });
+
+  it('a bad signature and a stale timestamp are 401 and leave the question pending', async () => {
+    const { id } = await ask({ text: 'Bad signatures?', format: 'CONFIRM' });
+    const yes = click(`${id}:1`, `${ACTION.confirm}_yes`);
+    expect((await interact(yes, { signature: `v0=${'0'.repeat(64)}` })).status).toBe(401);
+    const stale = Math.floor(Date.now() / 1000) - 301;
+    expect((await interact(yes, { signedAt: stale })).status).toBe(401);
+    expect((await question(id)).status).toBe('PENDING');
+  });
+
+  it('SELECT with 3 options (buttons) and with 12 (a static_select)', async () => {
+    const three = await ask({ text: 'Which?', format: 'SELECT', options: ['a', 'b', 'c'] });
+    expect(JSON.stringify(three.post.args.blocks)).toContain(`${ACTION.selectButton}_2`);
+    expect((await interact(click(`${three.id}:2`, `${ACTION.selectButton}_2`))).status).toBe(200);
+    expect(await question(three.id)).toMatchObject({ status: 'ANSWERED', answer: 'c' });
+
+    const options = Array.from({ length: 12 }, (_, i) => `option ${i}`);
+    const twelve = await ask({ text: 'Which of many?', format: 'SELECT', options });
+    expect(JSON.stringify(twelve.post.args.blocks)).toContain('static_select');
+    const menu = {
+      ...click('', ACTION.selectMenu),
+      actions: [
+        {
+          action_id: ACTION.selectMenu,
+          block_id: 'b',
+          type: 'static_select',
+          selected_option: { value: `${twelve.id}:11` },
+        },
+      ],
+    };
+    expect((await interact(menu)).status).toBe(200);
+    expect(await question(twelve.id)).toMatchObject({ status: 'ANSWERED', answer: 'option 11' });
+  });
+
+  it('TEXT: the dispatch_action input answers with what was typed', async () => {
+    const { id } = await ask({ text: 'Why?', format: 'TEXT' });
+    const typed = {
+      ...click('', ACTION.text),
+      actions: [
+        {
+          action_id: ACTION.text,
+          block_id: `${BLOCK_PREFIX}${id}`,
+          type: 'plain_text_input',
+          value: 'because',
+        },
+      ],
+    };
+    expect((await interact(typed)).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: 'because' });
+  });
+
+  it('FORM via modal: the button opens views.open, the submission answers', async () => {
+    const schema = {
+      type: 'object',
+      properties: { reason: { type: 'string' }, count: { type: 'integer' } },
+      required: ['reason', 'count'],
+    };
+    const { id } = await ask({ text: 'Details?', format: 'FORM', schema });
+    const open = { ...click(id, ACTION.openForm), trigger_id: 'trig.1' };
+    expect((await interact(open)).status).toBe(200);
+    const modal = await slack.waitFor('views.open', (c) => c.args.trigger_id === 'trig.1');
+    expect(JSON.stringify(modal.args.view)).toContain(FORM_CALLBACK_ID);
+    const submission = {
+      type: 'view_submission',
+      user: { id: USER },
+      view: {
+        callback_id: FORM_CALLBACK_ID,
+        private_metadata: id,
+        state: {
+          values: {
+            [`${FIELD_PREFIX}reason`]: { [FIELD_ACTION]: { type: 'plain_text_input', value: 'disk full' } },
+            [`${FIELD_PREFIX}count`]: { [FIELD_ACTION]: { type: 'number_input', value: '3' } },
+          },
+        },
+      },
+    };
+    expect((await interact(submission)).status).toBe(200);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: { reason: 'disk full', count: 3 },
+    });
+  });
+
+  it('FORM via link: a nested schema gets a link button to the callback page, answered there', async () => {
+    const schema = {
+      type: 'object',
+      properties: { owner: { type: 'object', properties: { name: { type: 'string' } } } },
+    };
+    const { id, callbackUrl, post } = await ask({ text: 'Owner?', format: 'FORM', schema });
+    expect(JSON.stringify(post.args.blocks)).toContain(callbackUrl);
+    const ticket = callbackUrl.split('/').at(-1)!;
+    const res = await fetch(`${base}/api/interactions/callback/${ticket}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answer: { owner: { name: 'ana' } } }),
+    });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answeredBy: 'callback' });
+    const edit = await slack.waitFor('chat.update', (c) => JSON.stringify(c.args.blocks).includes('Owner?'));
+    expect(edit.args.text).toMatch(/^Answered on the answer page/);
+  });
+
+  it('answered in the inbox, cancelled, timed out: each edits the Slack message', async () => {
+    const inbox = await ask({ text: 'Inbox answer?', format: 'CONFIRM' });
+    const r = await gql(
+      'mutation($id: ID!) { answer(id: $id, answer: true) { status } }',
+      { id: inbox.id },
+      'ops',
+    );
+    expect(r.errors).toBeUndefined();
+    const edited = await slack.waitFor('chat.update', (c) =>
+      JSON.stringify(c.args.blocks).includes('Inbox answer?'),
+    );
+    expect(edited.args.text).toBe('Answered in the inbox by ops');
+
+    const cancelled = await ask({ text: 'Cancel me?', format: 'CONFIRM' });
+    await gql('mutation($id: ID!) { cancelQuestion(id: $id, reason: "not needed") { status } }', {
+      id: cancelled.id,
+    });
+    const c = await slack.waitFor('chat.update', (call) =>
+      JSON.stringify(call.args.blocks).includes('Cancel me?'),
+    );
+    expect(c.args.text).toBe('Cancelled: not needed');
+
+    const timed = await ask({ text: 'Time me out?', format: 'CONFIRM', timeoutSeconds: 1 });
+    const tm = await slack.waitFor('chat.update', (call) =>
+      JSON.stringify(call.args.blocks).includes('Time me out?'),
+    );
+    expect(tm.args.text).toBe('Timed out');
+    expect((await question(timed.id)).status).toBe('TIMED_OUT');
+  });
+
+  it('a provider error on delivery is CHANNEL_DELIVERY_FAILED and leaves no pending question', async () => {
+    slack.failNext('chat.postMessage', 'channel_not_found');
+    const r = await gql(ASK, {
+      input: { channel: 'ops-slack', text: 'Nobody hears this', format: 'CONFIRM' },
+    });
+    expect(r.errors?.[0]?.extensions.code).toBe('CHANNEL_DELIVERY_FAILED');
+    const pending = await gql(
+      '{ questions(filter: { status: [PENDING] }) { edges { node { text } } } }',
+      {},
+      'ops',
+    );
+    expect(JSON.stringify(pending.data)).not.toContain('Nobody hears this');
+  });
+
+  it('a recipient Slack cannot address is BAD_USER_INPUT at input.recipient, before anything is sent', async () => {
+    const before = slack.callsTo('chat.postMessage').length;
+    const r = await gql(ASK, {
+      input: { channel: 'ops-slack', recipient: '#general', text: 'x', format: 'CONFIRM' },
+    });
+    expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.recipient' });
+    expect(slack.callsTo('chat.postMessage').length).toBe(before);
+  });
+
+  it('hostile text is escaped, and media is never forwarded', async () => {
+    const { post } = await ask({
+      text: '<!channel> ping <https://evil.example|click> & <@U999>',
+      format: 'CONFIRM',
+      media: [{ kind: 'IMAGE', url: 'https://media.example/secret.png' }],
+    });
+    const sent = JSON.stringify(post.args);
+    expect(sent).toContain('&lt;!channel&gt; ping &lt;https://evil.example|click&gt; &amp; &lt;@U999&gt;');
+    expect(sent).not.toContain('<!channel>');
+    expect(sent).not.toContain('media.example');
+  });
+
+  it('the inbound door: an unknown channel is the uniform 404; a body over the cap is 413', async () => {
+    const unknown = await interact(click('x:1', `${ACTION.confirm}_yes`), { name: 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'not found', code: 'NOT_FOUND' });
+    const big = await fetch(`${base}/api/interactions/channels/ops-slack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'x'.repeat(65537),
+    });
+    expect(big.status).toBe(413);
+    const atCap = await fetch(`${base}/api/interactions/channels/ops-slack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'x'.repeat(65536),
+    });
+    // At the cap the body is read and the signature check refuses it.
+    expect(atCap.status).toBe(401);
+  });
+});
+
+describe('tai channels (against the same server)', () => {
+  async function tai(args: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, {
+      out: (s) => {
+        stdout += s;
+      },
+      err: (s) => {
+        stderr += s;
+      },
+      env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
+      interactive: false,
+      prompter: inquirerPrompter(),
+      onInterrupt: () => () => {},
+      serve: () => Promise.reject(new Error('not served in process')),
+    });
+    return { code, stdout, stderr };
+  }
+
+  it('list: name, plugin, readiness and default recipient', async () => {
+    expect(await tai(['channels', 'list'])).toEqual({
+      code: 0,
+      stdout: 'ops-slack  slack       ready  default recipient C0123456789\n',
+      stderr: '',
+    });
+  });
+
+  it('test: the message arrives, then is edited to "Cancelled: test message"', async () => {
+    const r = await tai(['channels', 'test', 'ops-slack', '--recipient', 'U0TESTER1', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sent = JSON.parse(r.stdout) as { questionId: string };
+    const post = await slack.waitFor('chat.postMessage', (c) =>
+      JSON.stringify(c.args.blocks).includes(sent.questionId),
+    );
+    expect(post.args.channel).toBe('U0TESTER1');
+    const edit = await slack.waitFor('chat.update', (c) =>
+      JSON.stringify(c.args.blocks).includes('channel ops-slack reaches you'),
+    );
+    expect(edit.args.text).toBe('Cancelled: test message');
+  });
+
+  it('test: a delivery failure is the server’s CHANNEL_DELIVERY_FAILED', async () => {
+    slack.failNext('chat.postMessage', 'user_not_found');
+    const r = await tai(['channels', 'test', 'ops-slack', '--recipient', 'U0NOBODY1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: CHANNEL_DELIVERY_FAILED: /);
+  });
+});

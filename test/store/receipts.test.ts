@@ -1,0 +1,119 @@
+// Delivery receipts on both stores: saved with the question, indexed by ref and by recipient
+// within the question's channel, gone with the question.
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createMemoryStore } from '../../src/store/memory-store.ts';
+import { MAX_RECEIPT_BYTES, RECIPIENT_INDEX_DEPTH } from '../../src/store/receipts.ts';
+import { createRedisStore } from '../../src/store/redis/redis-store.ts';
+import type { QuestionStore } from '../../src/store/types.ts';
+import { redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
+
+const opts = { maxPending: 1000, retentionMs: 60_000 };
+
+for (const kind of ['memory', 'redis'] as const) {
+  describe(`channel receipts (${kind})`, () => {
+    let store: QuestionStore;
+    let close: () => Promise<void>;
+
+    beforeEach(async () => {
+      if (kind === 'memory') {
+        store = createMemoryStore();
+        close = () => store.close();
+      } else {
+        const conn = redisPair(inject('redisUrl'));
+        store = createRedisStore({ redis: conn.redis, subscriber: conn.subscriber, prefix: uniquePrefix() });
+        close = async () => {
+          await store.close();
+          await conn.close();
+        };
+      }
+    });
+    afterEach(() => close());
+
+    async function ask(channel: string | null, createdAt = Date.now()): Promise<string> {
+      const spec = specOf({ channel, createdAt });
+      const r = await store.create(spec, opts);
+      expect(r.kind).toBe('created');
+      return spec.id;
+    }
+
+    it('nothing is recorded before save; after it the receipt reads back and its ref resolves', async () => {
+      const id = await ask('ops-slack');
+      expect(await store.receipts.get(id)).toBeUndefined();
+      expect(await store.receipts.save(id, { ref: 'K7', recipient: 'C1', ts: '1.2' })).toBe(true);
+      expect(await store.receipts.get(id)).toEqual({ receipt: { ref: 'K7', recipient: 'C1', ts: '1.2' } });
+      expect(await store.receipts.byRef('ops-slack', 'K7')).toBe(id);
+      // Within its own channel only.
+      expect(await store.receipts.byRef('other', 'K7')).toBeNull();
+      expect(await store.receipts.latestFor('other', 'C1')).toBeNull();
+    });
+
+    it('a failed delivery is recorded as null, distinct from nothing recorded', async () => {
+      const id = await ask('ops-slack');
+      expect(await store.receipts.save(id, null)).toBe(true);
+      expect(await store.receipts.get(id)).toEqual({ receipt: null });
+    });
+
+    it('refuses a question without a channel or one that is gone', async () => {
+      const id = await ask(null);
+      expect(await store.receipts.save(id, { ref: 'x' })).toBe(false);
+      expect(await store.receipts.get(id)).toBeUndefined();
+      expect(await store.receipts.save('no-such-question', { ref: 'x' })).toBe(false);
+    });
+
+    it('latestFor is the newest pending question to that recipient, skipping resolved ones', async () => {
+      const t0 = Date.now();
+      const older = await ask('sms', t0);
+      const newer = await ask('sms', t0 + 1);
+      // Saved out of order: the newer ask was delivered first.
+      await store.receipts.save(newer, { recipient: '+15550001' });
+      await store.receipts.save(older, { recipient: '+15550001' });
+      expect(await store.receipts.latestFor('sms', '+15550001')).toBe(newer);
+      await store.claim(newer, {
+        status: 'CANCELLED',
+        cancelReason: null,
+        now: Date.now(),
+        retentionMs: 60_000,
+      });
+      expect(await store.receipts.latestFor('sms', '+15550001')).toBe(older);
+      await store.claim(older, {
+        status: 'CANCELLED',
+        cancelReason: null,
+        now: Date.now(),
+        retentionMs: 60_000,
+      });
+      expect(await store.receipts.latestFor('sms', '+15550001')).toBeNull();
+      expect(await store.receipts.latestFor('sms', '+15550002')).toBeNull();
+    });
+
+    it(`the recipient index keeps the newest ${RECIPIENT_INDEX_DEPTH}`, async () => {
+      const t0 = Date.now();
+      const ids: string[] = [];
+      for (let i = 0; i <= RECIPIENT_INDEX_DEPTH; i++) {
+        const id = await ask('sms', t0 + i);
+        ids.push(id);
+        await store.receipts.save(id, { recipient: 'r' });
+      }
+      for (const id of ids.slice(1)) {
+        await store.claim(id, {
+          status: 'CANCELLED',
+          cancelReason: null,
+          now: Date.now(),
+          retentionMs: 60_000,
+        });
+      }
+      // The oldest fell out of the index when the 101st arrived.
+      expect(await store.receipts.latestFor('sms', 'r')).toBeNull();
+    });
+
+    it(`a receipt of ${MAX_RECEIPT_BYTES} bytes is kept; one byte more is refused and changes nothing`, async () => {
+      const id = await ask('hook');
+      const pad = (n: number) => ({ p: 'x'.repeat(n - JSON.stringify({ p: '' }).length) });
+      expect(await store.receipts.save(id, pad(MAX_RECEIPT_BYTES))).toBe(true);
+      await expect(store.receipts.save(id, { ...pad(MAX_RECEIPT_BYTES + 1), ref: 'z' })).rejects.toThrow(
+        RangeError,
+      );
+      expect(await store.receipts.byRef('hook', 'z')).toBeNull();
+      expect((await store.receipts.get(id))?.receipt).toEqual(pad(MAX_RECEIPT_BYTES));
+    });
+  });
+}
