@@ -3,13 +3,17 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { slackPlugin } from './slack/plugin.ts';
+import { telegramPlugin } from './telegram/plugin.ts';
+import { twilioPlugin } from './twilio/plugin.ts';
 import type { ChannelPlugin } from './types.ts';
 import { webhookPlugin } from './webhook.ts';
 
-/** The built-ins by name (`telegram` and `twilio` join them in the next round). */
+/** The built-ins by name. */
 export function builtinChannelPlugins(): ReadonlyMap<string, ChannelPlugin> {
   return new Map<string, ChannelPlugin>([
     [slackPlugin.name, slackPlugin as ChannelPlugin],
+    [telegramPlugin.name, telegramPlugin as ChannelPlugin],
+    [twilioPlugin.name, twilioPlugin as ChannelPlugin],
     [webhookPlugin.name, webhookPlugin as ChannelPlugin],
   ]);
 }

@@ -101,6 +101,19 @@ export type QuestionRef =
   /** The latest PENDING question this instance delivered to that `recipient` (receipt.recipient). */
   | { latestFor: string };
 
+/**
+ * What the engine may tell `answer` besides the question (each field optional: an engine that
+ * does not know it leaves it out, and the plugin then assumes the simple case).
+ */
+export interface AnswerHints {
+  /**
+   * For a `{latestFor}` reference: how many PENDING questions of this channel instance were
+   * delivered to that recipient, the found one included. A plugin can then refuse a free-text
+   * reply that could belong to another of them (Twilio TEXT) and ask for the reference.
+   */
+  pendingForRecipient?: number;
+}
+
 /** What the engine did with an `answer` event; `respond` renders it for the provider. */
 export type ClaimOutcome =
   | { kind: 'recorded'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
@@ -132,7 +145,7 @@ export type InboundEvent =
        * The answer for the question the engine found (e.g. an option index becomes the option).
        * Returning undefined means "this reply does not answer that question": outcome `invalid`.
        */
-      answer(question: ChannelQuestion): unknown;
+      answer(question: ChannelQuestion, hints?: AnswerHints): unknown;
       /** The provider's user id; the engine records `answeredBy` as `<channel>:<by>`. */
       by: string;
       respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
@@ -164,6 +177,12 @@ export interface ChannelInstance {
   inbound?(request: InboundRequest): Promise<InboundEvent>;
   /** After any resolution: edit the message. Best effort; throwing means "retry later". */
   onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
+  /**
+   * One-time provider set-up for `tai channels setup <name>` (e.g. Telegram's setWebhook with the
+   * secret token and `inboundUrl`). Returns a line to show the operator; throws with a message
+   * that names no secret when the provider refuses.
+   */
+  setup?(): Promise<string>;
   close?(): Promise<void>;
 }
 

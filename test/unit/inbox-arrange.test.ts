@@ -39,6 +39,8 @@ function q(over: Partial<Question> = {}): Question {
     answeredAt: null,
     closedAt: null,
     cancelReason: null,
+    metadata: null,
+    notify: null,
     ...over,
   };
 }

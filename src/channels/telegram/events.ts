@@ -1,0 +1,78 @@
+// A parsed Telegram update as an event for the engine: which question (the message a button is
+// on, or the message a reply answers), the answer it gives, and how the person is told the outcome.
+import type { ChannelQuestion, ChannelResponse, ClaimOutcome, InboundEvent } from '../types.ts';
+import { cutUnits, NOTICE_MAX_CHARS } from './format.ts';
+import type { TelegramEvent } from './inbound.ts';
+
+const OK: ChannelResponse = { status: 200 };
+
+/** Why an answer was refused, in a sentence the person can read (null: it was recorded). */
+export function refusal(outcome: ClaimOutcome): string | null {
+  switch (outcome.kind) {
+    case 'recorded':
+    case 'duplicate':
+      return null;
+    case 'invalid':
+      return cutUnits(`Not accepted: ${outcome.message}`, NOTICE_MAX_CHARS);
+    case 'closed': {
+      const status = outcome.question.status;
+      if (status === 'TIMED_OUT') return 'This question timed out.';
+      if (status === 'CANCELLED') return 'This question was cancelled.';
+      return 'This question was already answered.';
+    }
+    default:
+      return 'This question is no longer available.';
+  }
+}
+
+/** How the plugin talks back: a notice on a pressed button, or a reply in the chat. Both best effort. */
+export interface Notifier {
+  acknowledge(callbackId: string, text: string): Promise<void>;
+  tell(chatId: number, replyTo: number, text: string): Promise<void>;
+}
+
+function optionAnswer(index: number) {
+  return (q: ChannelQuestion): unknown => {
+    if (q.format === 'CONFIRM') return index <= 1 ? index === 1 : undefined;
+    if (q.format === 'SELECT') return q.options?.[index];
+    return undefined;
+  };
+}
+
+export function toInboundEvent(
+  event: Exclude<TelegramEvent, { kind: 'stale-button' }>,
+  notify: Notifier,
+): InboundEvent {
+  switch (event.kind) {
+    case 'ignore':
+      return { kind: 'ignore', response: OK };
+    case 'button':
+      return {
+        kind: 'answer',
+        question: { ref: event.ref },
+        by: event.by,
+        answer: optionAnswer(event.index),
+        respond: async (outcome) => {
+          await notify.acknowledge(event.callbackId, refusal(outcome) ?? 'Recorded');
+          return OK;
+        },
+      };
+    default:
+      return {
+        kind: 'answer',
+        question: { ref: event.ref },
+        by: event.by,
+        answer: (q) => (q.format === 'TEXT' && event.text.trim() !== '' ? event.text : undefined),
+        respond: async (outcome) => {
+          // A reply to some other message, or to a question answered by buttons, is ordinary
+          // chat: say nothing.
+          const chat =
+            outcome.kind === 'not-found' ||
+            (outcome.kind === 'invalid' && outcome.question.format !== 'TEXT');
+          const message = chat ? null : refusal(outcome);
+          if (message !== null) await notify.tell(event.chatId, event.messageId, message);
+          return OK;
+        },
+      };
+  }
+}

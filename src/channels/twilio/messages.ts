@@ -1,0 +1,188 @@
+// What a question looks like as a text message, and what a reply means. Every message starts with
+// a short reference ("[K72]") that a reply may start with to name its question.
+import { randomInt } from 'node:crypto';
+import type { ChannelQuestion } from '../types.ts';
+
+/** Twilio refuses longer message bodies (error 14103). */
+export const BODY_MAX_CHARS = 1600;
+/** WhatsApp quick replies: at most 3 buttons with titles of at most 20 characters, a body of at most 1,024. */
+export const QUICK_REPLY_MAX_BUTTONS = 3;
+export const QUICK_REPLY_TITLE_MAX_CHARS = 20;
+export const QUICK_REPLY_BODY_MAX_CHARS = 1024;
+const OPTION_MAX_CHARS = 60;
+
+// No I/O (they read as 1/0) and no 0/1; short enough to type on a phone.
+const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
+const DIGITS = '23456789';
+
+/** A fresh short reference: a letter and two digits ("K72"). Unique enough among one number's open questions. */
+export function newShortRef(): string {
+  return `${LETTERS[randomInt(LETTERS.length)]}${DIGITS[randomInt(DIGITS.length)]}${DIGITS[randomInt(DIGITS.length)]}`;
+}
+
+/** The receipt's ref: scoped to the number, so a sender can only ever name their own questions. */
+export function refFor(recipient: string, short: string): string {
+  return `${recipient}#${short.toUpperCase()}`;
+}
+
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const ch of text) {
+    if (out.length + ch.length > max - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+function optionLines(options: string[], room: number): string {
+  const lines = options.map((o, i) => `${i + 1}) ${cut(o.replace(/\s+/g, ' ').trim(), OPTION_MAX_CHARS)}`);
+  let shown = lines.length;
+  const join = (n: number) =>
+    `${lines.slice(0, n).join('\n')}${n < lines.length ? `\n(+${lines.length - n} more)` : ''}`;
+  while (shown > 1 && join(shown).length > room) shown--;
+  return join(shown);
+}
+
+function instruction(q: ChannelQuestion, callbackUrl: string, room: number): string {
+  switch (q.format) {
+    case 'CONFIRM':
+      return 'Reply 1 for Yes, 2 for No.';
+    case 'SELECT': {
+      const n = q.options?.length ?? 0;
+      const tail = `Reply with a number from 1 to ${n}.`;
+      return `${optionLines(q.options ?? [], room - tail.length - 1)}\n${tail}`;
+    }
+    case 'TEXT':
+      return 'Reply with your answer.';
+    case 'FORM':
+      return `Answer on this page: ${callbackUrl}`;
+    default:
+      return `Open: ${q.link ?? callbackUrl}`;
+  }
+}
+
+/**
+ * The message body within `max` characters: `[K72] text`, a blank line, what to reply. A question
+ * too long for it is cut and points to the answer page, where it is shown whole.
+ */
+export function messageBody(
+  q: ChannelQuestion,
+  short: string,
+  callbackUrl: string,
+  max = BODY_MAX_CHARS,
+  withInstruction = true,
+): string {
+  const head = `[${short}] `;
+  // SELECT lists may use up to two thirds of the room; the question keeps the rest.
+  const how = withInstruction ? `\n\n${instruction(q, callbackUrl, Math.floor((max * 2) / 3))}` : '';
+  const room = max - head.length - how.length;
+  if (q.text.length <= room) return `${head}${q.text}${how}`;
+  const more = ` (full question: ${callbackUrl})`;
+  return `${head}${cut(q.text, room - more.length)}${more}${how}`;
+}
+
+/** The quick-reply buttons for a WhatsApp message, or null when the question needs more than buttons allow. */
+export function quickReplies(q: ChannelQuestion, short: string): { title: string; id: string }[] | null {
+  const labels = q.format === 'CONFIRM' ? ['Yes', 'No'] : q.format === 'SELECT' ? (q.options ?? []) : null;
+  if (!labels || labels.length === 0 || labels.length > QUICK_REPLY_MAX_BUTTONS) return null;
+  if (labels.some((l) => l.trim() === '' || l.length > QUICK_REPLY_TITLE_MAX_CHARS)) return null;
+  return labels.map((title, i) => ({ title, id: `tai:${short}:${i + 1}` }));
+}
+
+/** A button press arrives as its payload; it reads like the typed reply "K72 2". */
+export function payloadAsReply(payload: string | null): string | null {
+  const m = payload === null ? null : /^tai:([A-Z][2-9]{2}):(\d{1,3})$/.exec(payload);
+  return m ? `${m[1]} ${m[2]}` : null;
+}
+
+/** The reference a reply starts with ("K72 2", "[k72] yes", "K72: …"), and what follows it. */
+export function splitReply(body: string): { short: string | null; rest: string } {
+  const m = /^\s*\[?([A-Za-z][2-9]{2})\]?(?:$|[\s:.,;)-]+)/.exec(body);
+  if (!m) return { short: null, rest: body.trim() };
+  return { short: m[1]!.toUpperCase(), rest: body.slice(m[0].length).trim() };
+}
+
+const YES = new Set([
+  '1',
+  'y',
+  'yes',
+  'yep',
+  'yeah',
+  'ok',
+  'okay',
+  'sure',
+  'approve',
+  'approved',
+  'confirm',
+  'true',
+  '👍',
+  '✅',
+]);
+const NO = new Set([
+  '2',
+  'n',
+  'no',
+  'nope',
+  'nah',
+  'deny',
+  'denied',
+  'reject',
+  'decline',
+  'false',
+  '👎',
+  '❌',
+]);
+/** Carrier keywords Twilio acts on itself (opt-out and help); never read as answers. */
+export const RESERVED = new Set([
+  'stop',
+  'stopall',
+  'unsubscribe',
+  'cancel',
+  'end',
+  'quit',
+  'start',
+  'unstop',
+  'help',
+  'info',
+]);
+
+function normalized(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[.!]+$/, '');
+}
+
+/** The answer a reply gives to a question of this format; undefined when it gives none. */
+export function answerFromReply(q: ChannelQuestion, text: string): unknown {
+  const word = normalized(text);
+  switch (q.format) {
+    case 'CONFIRM':
+      return YES.has(word) ? true : NO.has(word) ? false : undefined;
+    case 'SELECT': {
+      const options = q.options ?? [];
+      if (/^\d{1,3}$/.test(word)) return options[Number(word) - 1];
+      const exact = options.filter((o) => o.trim().toLowerCase() === word);
+      return exact.length === 1 ? exact[0] : options.find((o) => o.trim() === text.trim());
+    }
+    case 'TEXT':
+      return text.trim() === '' ? undefined : text;
+    default:
+      return undefined;
+  }
+}
+
+/** What to send, so the person knows how to answer this question. */
+export function howToAnswer(q: ChannelQuestion, short: string): string {
+  switch (q.format) {
+    case 'CONFIRM':
+      return `Reply "${short} 1" for Yes or "${short} 2" for No.`;
+    case 'SELECT':
+      return `Reply "${short}" and a number from 1 to ${q.options?.length ?? 0}, e.g. "${short} 1".`;
+    case 'TEXT':
+      return `Reply "${short}" followed by your answer.`;
+    default:
+      return `${short} cannot be answered by text: use the link in its message.`;
+  }
+}

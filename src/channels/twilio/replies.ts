@@ -1,0 +1,80 @@
+// An inbound text (or WhatsApp button press) as an answer event: which question it names, what
+// it answers, and the TwiML that confirms it or explains what to send instead.
+import type {
+  AnswerHints,
+  ChannelQuestion,
+  ChannelResponse,
+  ClaimOutcome,
+  DeliveryReceipt,
+  InboundEvent,
+} from '../types.ts';
+import { answerFromReply, howToAnswer, refFor, splitReply } from './messages.ts';
+import { twiml } from './twiml.ts';
+
+export function xml(message: string | null): ChannelResponse {
+  return { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: twiml(message) };
+}
+
+function shortOf(receipt: DeliveryReceipt | null): string | null {
+  return typeof receipt?.short === 'string' ? receipt.short : null;
+}
+
+function closedText(q: ChannelQuestion, short: string): string {
+  if (q.status === 'TIMED_OUT') return `${short} timed out; your reply was not recorded.`;
+  if (q.status === 'CANCELLED') return `${short} was cancelled; your reply was not recorded.`;
+  return `${short} was already answered; your reply was not recorded.`;
+}
+
+function recordedText(q: ChannelQuestion, short: string): string {
+  if (q.sensitive || (q.format !== 'CONFIRM' && q.format !== 'SELECT')) return `Recorded for ${short}.`;
+  const shown = q.format === 'CONFIRM' ? (q.answer === true ? 'Yes' : 'No') : String(q.answer);
+  return `Recorded for ${short}: ${shown}.`;
+}
+
+/** The event for a verified reply from `sender` (as Twilio names it: `+…` or `whatsapp:+…`). */
+export function replyEvent(sender: string, text: string): InboundEvent {
+  const { short, rest } = splitReply(text);
+  // Why `answer` gave nothing, for `respond` to explain.
+  let refusal: 'ambiguous' | 'not-understood' | null = null;
+  return {
+    kind: 'answer',
+    question: short ? { ref: refFor(sender, short) } : { latestFor: sender },
+    by: sender,
+    answer: (q: ChannelQuestion, hints?: AnswerHints) => {
+      // Free text could belong to any of several open questions: ask for the reference.
+      if (!short && q.format === 'TEXT' && (hints?.pendingForRecipient ?? 1) > 1) {
+        refusal = 'ambiguous';
+        return undefined;
+      }
+      const answer = answerFromReply(q, rest);
+      refusal = answer === undefined ? 'not-understood' : null;
+      return answer;
+    },
+    respond: (outcome: ClaimOutcome) => {
+      if (outcome.kind === 'not-found') {
+        return xml(
+          short
+            ? `There is no open question ${short} for this number.`
+            : 'There is no open question for this number.',
+        );
+      }
+      const ref = shortOf(outcome.receipt) ?? short ?? 'the question';
+      switch (outcome.kind) {
+        case 'recorded':
+        case 'duplicate':
+          return xml(recordedText(outcome.question, ref));
+        case 'closed':
+          return xml(closedText(outcome.question, ref));
+        default:
+          if (refusal === 'ambiguous') {
+            return xml(
+              `Several questions are waiting for your answer. ${howToAnswer(outcome.question, ref)}`,
+            );
+          }
+          if (refusal === 'not-understood')
+            return xml(`Not understood. ${howToAnswer(outcome.question, ref)}`);
+          return xml(`Not accepted for ${ref}: ${outcome.message}`);
+      }
+    },
+  };
+}

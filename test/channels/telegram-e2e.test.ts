@@ -1,0 +1,206 @@
+// The telegram channel end to end (issue 12): the real server on Redis with a manifest naming the
+// channel, a local fake of the Telegram Bot API, and updates posted to the channel's inbound door
+// exactly as Telegram posts them, with the secret token header.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifestSettings } from '../../src/app/config.ts';
+import { escapeHtml } from '../../src/channels/telegram/format.ts';
+import {
+  buttonPress,
+  type FakeTelegram,
+  replyTo,
+  startFakeTelegram,
+  type TelegramCall,
+} from '../support/fakes/telegram.ts';
+import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
+
+const TOKEN = '123456:e2e-telegram-token';
+const SECRET = 'e2e_telegram-secret_0001';
+const CHAT = 5150;
+const USER = 777;
+let tg: FakeTelegram;
+let t: TestServer;
+let base: string;
+
+beforeAll(async () => {
+  tg = await startFakeTelegram(TOKEN);
+  const dir = mkdtempSync(join(tmpdir(), 'tai-telegram-e2e-'));
+  writeFileSync(
+    join(dir, 'interactions.yaml'),
+    [
+      'channels:',
+      '  ops-tg:',
+      '    plugin: telegram',
+      '    config:',
+      '      botTokenEnv: TELEGRAM_BOT_TOKEN',
+      '      webhookSecretEnv: TELEGRAM_WEBHOOK_SECRET',
+      `      defaultRecipient: "${CHAT}"`,
+      `      apiRoot: ${tg.apiRoot}`,
+    ].join('\n'),
+  );
+  const manifest = await loadManifestSettings(
+    { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_SECRET: SECRET },
+    dir,
+  );
+  t = await startServer({
+    store: 'redis',
+    env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000' },
+    plugins: { manifest, outbox: { pollMs: 50 } },
+  });
+  base = await t.listen();
+});
+afterAll(async () => {
+  await t?.close();
+  await tg?.close();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, who: Who = 'agent') {
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { ...auth(who), 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as {
+    // biome-ignore lint/suspicious/noExplicitAny: responses are read field by field in assertions
+    data?: Record<string, any>;
+    errors?: { message: string; extensions: { code: string; field?: string } }[];
+  };
+}
+
+const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
+  status callbackUrl question { id status recipient } } }`;
+
+/** Asks through the channel; returns the question id and the message Telegram received. */
+async function ask(
+  input: Record<string, unknown>,
+): Promise<{ id: string; messageId: number; send: TelegramCall }> {
+  const text = String(input.text);
+  const r = await gql(ASK, { input: { channel: 'ops-tg', ...input } });
+  expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+  const send = await tg.waitFor('sendMessage', (c) => String(c.args.text).includes(escapeHtml(text)));
+  const messageId = (send.result as { message_id: number }).message_id;
+  return { id: r.data!.askUser.question.id as string, messageId, send };
+}
+
+async function question(id: string) {
+  const r = await gql('query($id: ID!) { question(id: $id) { status answer answeredBy } }', { id }, 'ops');
+  return r.data!.question as { status: string; answer: unknown; answeredBy: string | null };
+}
+
+async function post(update: unknown, secret: string | null = SECRET, name = 'ops-tg') {
+  return fetch(`${base}/api/interactions/channels/${name}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(secret === null ? {} : { 'x-telegram-bot-api-secret-token': secret }),
+    },
+    body: JSON.stringify(update),
+  });
+}
+
+const editOf = (text: string) => tg.waitFor('editMessageText', (c) => String(c.args.text).startsWith(text));
+
+describe('telegram channel end to end (redis)', () => {
+  it('`channelDetails` lists the configured channel as ready, with its inbound door', async () => {
+    const r = await gql('{ channels channelDetails { name plugin inbound defaultRecipient ready missing } }');
+    expect(r.data).toEqual({
+      channels: ['ops-tg'],
+      channelDetails: [
+        {
+          name: 'ops-tg',
+          plugin: 'telegram',
+          inbound: true,
+          defaultRecipient: String(CHAT),
+          ready: true,
+          missing: [],
+        },
+      ],
+    });
+  });
+
+  it('CONFIRM by button: answered as ops-tg:<user>, the press acknowledged, the message edited', async () => {
+    const { id, messageId, send } = await ask({ text: 'Deploy the hotfix?', format: 'CONFIRM' });
+    expect(send.args.chat_id).toBe(String(CHAT));
+    const res = await post(buttonPress(CHAT, messageId, 'tai:1', USER));
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: true,
+      answeredBy: `ops-tg:${USER}`,
+    });
+    const ack = await tg.waitFor(
+      'answerCallbackQuery',
+      (c) => c.args.callback_query_id === `cq${messageId}tai:1`,
+    );
+    expect(ack.args.text).toBe('Recorded');
+    const edit = await editOf('Deploy the hotfix?');
+    expect(edit.args).toMatchObject({
+      chat_id: String(CHAT),
+      message_id: messageId,
+      reply_markup: { inline_keyboard: [] },
+    });
+    expect(edit.args.text).toBe(`Deploy the hotfix?\n\n<i>Answered by user ${USER}: Yes</i>`);
+    // A second press after the answer is refused with the reason, and changes nothing.
+    await post({ ...buttonPress(CHAT, messageId, 'tai:0', USER), update_id: 9 });
+    const late = await tg.waitFor(
+      'answerCallbackQuery',
+      (c) => c.args.callback_query_id === `cq${messageId}tai:0`,
+    );
+    expect(late.args.text).toBe('This question was already answered.');
+    expect((await question(id)).answer).toBe(true);
+  });
+
+  it('SELECT by button answers with the option', async () => {
+    const { id, messageId } = await ask({
+      text: 'Which region?',
+      format: 'SELECT',
+      options: ['eu', 'us', 'ap'],
+    });
+    expect((await post(buttonPress(CHAT, messageId, 'tai:2'))).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: 'ap' });
+  });
+
+  it('TEXT by reply to the question message', async () => {
+    const { id, messageId, send } = await ask({ text: 'What should the release note say?', format: 'TEXT' });
+    expect(send.args.reply_markup).toMatchObject({ force_reply: true });
+    expect((await post(replyTo(CHAT, messageId, 'Fixes the login loop.'))).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: 'Fixes the login loop.' });
+  });
+
+  it('a wrong or missing secret token is 401 and changes nothing', async () => {
+    const { id, messageId } = await ask({ text: 'Wrong secret?', format: 'CONFIRM' });
+    expect((await post(buttonPress(CHAT, messageId, 'tai:1'), `${SECRET}x`)).status).toBe(401);
+    expect((await post(buttonPress(CHAT, messageId, 'tai:1'), null)).status).toBe(401);
+    expect((await question(id)).status).toBe('PENDING');
+  });
+
+  it('answered in the inbox, and timed out: each edits the Telegram message', async () => {
+    const inbox = await ask({ text: 'Inbox answer here?', format: 'CONFIRM' });
+    const r = await gql(
+      'mutation($id: ID!) { answer(id: $id, answer: false) { status } }',
+      { id: inbox.id },
+      'ops',
+    );
+    expect(r.errors).toBeUndefined();
+    expect((await editOf('Inbox answer here?')).args.text).toBe(
+      'Inbox answer here?\n\n<i>Answered in the inbox by ops</i>',
+    );
+    await ask({ text: 'Time me out on Telegram?', format: 'CONFIRM', timeoutSeconds: 1 });
+    expect((await editOf('Time me out on Telegram?')).args.text).toBe(
+      'Time me out on Telegram?\n\n<i>Timed out</i>',
+    );
+  });
+
+  it('hostile question text is escaped for HTML parse mode', async () => {
+    const { send } = await ask({
+      text: '<b>x</b> <a href="https://evil.example">click</a> & co',
+      format: 'CONFIRM',
+    });
+    expect(send.args.text).toBe(
+      '&lt;b&gt;x&lt;/b&gt; &lt;a href=&quot;https://evil.example&quot;&gt;click&lt;/a&gt; &amp; co',
+    );
+    expect(send.args.parse_mode).toBe('HTML');
+  });
+});

@@ -1,0 +1,220 @@
+// The twilio channel end to end (issue 12): the real server on Redis with a manifest naming an SMS
+// and a WhatsApp channel, a local fake of the Twilio REST API, and inbound messages posted to the
+// channels' inbound doors exactly as Twilio posts them, signed over the public URL.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifestSettings } from '../../src/app/config.ts';
+import { type FakeTwilio, signTwilio, startFakeTwilio } from '../support/fakes/twilio.ts';
+import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
+
+const SID = 'AC22222222222222222222222222222222';
+const TOKEN = 'e2e-twilio-auth-token';
+const PHONE = '+447700900123';
+/** The test server's INTERACTIONS_PUBLIC_BASE_URL: Twilio signs the URL it was configured with. */
+const PUBLIC = 'http://127.0.0.1:4000';
+let twilio: FakeTwilio;
+let t: TestServer;
+let base: string;
+
+beforeAll(async () => {
+  twilio = await startFakeTwilio(SID, TOKEN);
+  const dir = mkdtempSync(join(tmpdir(), 'tai-twilio-e2e-'));
+  const channel = (name: string, from: string, mode: string) => [
+    `  ${name}:`,
+    '    plugin: twilio',
+    '    config:',
+    '      accountSidEnv: TWILIO_ACCOUNT_SID',
+    '      authTokenEnv: TWILIO_AUTH_TOKEN',
+    `      from: "${from}"`,
+    `      mode: ${mode}`,
+    `      defaultRecipient: "${PHONE}"`,
+    `      apiUrl: ${twilio.apiUrl}`,
+    `      contentApiUrl: ${twilio.contentApiUrl}`,
+  ];
+  writeFileSync(
+    join(dir, 'interactions.yaml'),
+    [
+      'channels:',
+      ...channel('ops-sms', '+15005550006', 'sms'),
+      ...channel('ops-wa', 'whatsapp:+14155238886', 'whatsapp'),
+    ].join('\n'),
+  );
+  const manifest = await loadManifestSettings({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN }, dir);
+  t = await startServer({
+    store: 'redis',
+    env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000' },
+    plugins: { manifest, outbox: { pollMs: 50 } },
+  });
+  base = await t.listen();
+});
+afterAll(async () => {
+  await t?.close();
+  await twilio?.close();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, who: Who = 'agent') {
+  const res = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { ...auth(who), 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as {
+    // biome-ignore lint/suspicious/noExplicitAny: responses are read field by field in assertions
+    data?: Record<string, any>;
+    errors?: { message: string; extensions: { code: string; field?: string } }[];
+  };
+}
+
+const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) { question { id } } }`;
+
+/** Asks through a channel; returns the question id, its short reference and the message sent. */
+async function ask(input: Record<string, unknown>, channel = 'ops-sms') {
+  const r = await gql(ASK, { input: { channel, ...input } });
+  expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+  const id = r.data!.askUser.question.id as string;
+  const text = String(input.text);
+  const sent = await twilio.waitForMessage((p) => (p.Body ?? contentBody(p.ContentSid)).includes(text));
+  const short = /^\[([A-Z][2-9]{2})\]/.exec(sent.Body ?? contentBody(sent.ContentSid!))![1]!;
+  return { id, short, sent };
+}
+
+/** The body of the quick-reply template the fake made with this sid. */
+function contentBody(sid: string | undefined): string {
+  const made = twilio.calls.find((c) => c.resource === 'Content' && c.result?.sid === sid);
+  const types = made?.params.types as { 'twilio/quick-reply': { body: string } } | undefined;
+  return types?.['twilio/quick-reply'].body ?? '';
+}
+
+async function question(id: string) {
+  const r = await gql('query($id: ID!) { question(id: $id) { status answer answeredBy } }', { id }, 'ops');
+  return r.data!.question as { status: string; answer: unknown; answeredBy: string | null };
+}
+
+/** An inbound message as Twilio posts it; returns the status and the TwiML. */
+async function text(
+  body: string,
+  opts: { from?: string; channel?: string; signature?: string; extra?: Record<string, string> } = {},
+) {
+  const channel = opts.channel ?? 'ops-sms';
+  const params = {
+    MessageSid: `SM${Math.random().toString(16).slice(2).padEnd(32, '0')}`,
+    AccountSid: SID,
+    From: opts.from ?? PHONE,
+    To: '+15005550006',
+    Body: body,
+    NumMedia: '0',
+    ...opts.extra,
+  };
+  const url = `${PUBLIC}/api/interactions/channels/${channel}`;
+  const res = await fetch(`${base}/api/interactions/channels/${channel}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': opts.signature ?? signTwilio(TOKEN, url, params),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  return { status: res.status, type: res.headers.get('content-type'), twiml: await res.text() };
+}
+
+const message = (twiml: string) => /<Message>(.*)<\/Message>/s.exec(twiml)?.[1] ?? null;
+
+describe('twilio channel end to end (redis)', () => {
+  it('`channels` lists both configured Twilio channels', async () => {
+    const r = await gql('{ channels channelDetails { name plugin inbound ready } }');
+    expect(r.data!.channels).toEqual(['ops-sms', 'ops-wa']);
+    expect(r.data!.channelDetails).toEqual([
+      { name: 'ops-sms', plugin: 'twilio', inbound: true, ready: true },
+      { name: 'ops-wa', plugin: 'twilio', inbound: true, ready: true },
+    ]);
+  });
+
+  it('SMS CONFIRM by "1": recorded as ops-sms:<number>, confirmed in TwiML', async () => {
+    const { id, short, sent } = await ask({ text: 'Restart the API?', format: 'CONFIRM' });
+    expect(sent).toMatchObject({ To: PHONE, From: '+15005550006' });
+    expect(sent.Body).toContain('Reply 1 for Yes, 2 for No.');
+    const res = await text('1');
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^text\/xml/);
+    expect(message(res.twiml)).toBe(`Recorded for ${short}: Yes.`);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: true,
+      answeredBy: `ops-sms:${PHONE}`,
+    });
+  });
+
+  it('SMS CONFIRM by "yes"', async () => {
+    const { id } = await ask({ text: 'Rotate the keys?', format: 'CONFIRM' });
+    expect((await text('Yes')).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
+  });
+
+  it('SELECT by number, and TEXT by free reply', async () => {
+    const select = await ask({
+      text: 'Which size?',
+      format: 'SELECT',
+      options: ['small', 'medium', 'large'],
+    });
+    expect(message((await text('3')).twiml)).toBe(`Recorded for ${select.short}: large.`);
+    expect(await question(select.id)).toMatchObject({ answer: 'large' });
+    const free = await ask({ text: 'Any notes for the release?', format: 'TEXT' });
+    expect(message((await text('Ship after the standup.')).twiml)).toBe(`Recorded for ${free.short}.`);
+    expect(await question(free.id)).toMatchObject({ answer: 'Ship after the standup.' });
+  });
+
+  it('two questions pending to one number are answered by their references', async () => {
+    const first = await ask({ text: 'First: approve budget?', format: 'CONFIRM' });
+    const second = await ask({ text: 'Second: pick a day', format: 'SELECT', options: ['Mon', 'Tue'] });
+    expect(message((await text(`${first.short} no`)).twiml)).toBe(`Recorded for ${first.short}: No.`);
+    expect(message((await text(`${second.short.toLowerCase()} 2`)).twiml)).toBe(
+      `Recorded for ${second.short}: Tue.`,
+    );
+    expect(await question(first.id)).toMatchObject({ answer: false });
+    expect(await question(second.id)).toMatchObject({ answer: 'Tue' });
+  });
+
+  it('an ambiguous or invalid reply is explained and changes nothing', async () => {
+    const { id, short } = await ask({ text: 'Scale up now?', format: 'CONFIRM' });
+    const res = await text('maybe later');
+    expect(res.status).toBe(200);
+    expect(message(res.twiml)).toBe(
+      `Not understood. Reply "${short} 1" for Yes or "${short} 2" for No.`.replace(/"/g, '&quot;'),
+    );
+    expect((await question(id)).status).toBe('PENDING');
+    const unknown = await text('Z99 1');
+    expect(message(unknown.twiml)).toBe('There is no open question Z99 for this number.');
+    expect((await question(id)).status).toBe('PENDING');
+    // Another number cannot answer this number's question, even with its reference.
+    const stranger = await text(`${short} 1`, { from: '+447700900999' });
+    expect(message(stranger.twiml)).toBe(`There is no open question ${short} for this number.`);
+    expect((await question(id)).status).toBe('PENDING');
+    await text('1');
+  });
+
+  it('a bad signature is 401 and changes nothing', async () => {
+    const { id } = await ask({ text: 'Signed properly?', format: 'CONFIRM' });
+    expect((await text('1', { signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' })).status).toBe(401);
+    expect((await question(id)).status).toBe('PENDING');
+    await text('2');
+  });
+
+  it('WhatsApp: quick-reply buttons; a press answers the question', async () => {
+    const { id, short, sent } = await ask({ text: 'Roll back on WhatsApp?', format: 'CONFIRM' }, 'ops-wa');
+    expect(sent).toMatchObject({ To: `whatsapp:${PHONE}`, From: 'whatsapp:+14155238886' });
+    expect(sent.ContentSid).toMatch(/^HX/);
+    const res = await text('Yes', {
+      channel: 'ops-wa',
+      from: `whatsapp:${PHONE}`,
+      extra: { ButtonText: 'Yes', ButtonPayload: `tai:${short}:1` },
+    });
+    expect(message(res.twiml)).toBe(`Recorded for ${short}: Yes.`);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: true,
+      answeredBy: `ops-wa:whatsapp:${PHONE}`,
+    });
+  });
+});
