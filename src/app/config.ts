@@ -92,7 +92,7 @@ function shown(value: string, max = 40): string {
   return JSON.stringify(cut.length > max ? `${cut.slice(0, max).join('')}…` : value);
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 // ---------------------------------------------------------------------------------------------
 // Field schemas: each maps the raw variable (string | undefined) to its typed value. Every issue

@@ -15,6 +15,8 @@ export interface CliIO {
   onInterrupt(stop: () => void): () => void;
   /** `tai serve`: start the server from the environment (and the given overrides). */
   serve(overrides: { port?: string; host?: string }): Promise<void>;
+  /** `tai channels setup <name>`: the channel's one-time provider set-up, from the server's settings. */
+  setupChannel?(name: string): Promise<string>;
 }
 
 /** The CLI of this process: real streams, SIGINT, the real server for `serve`. */
@@ -35,6 +37,13 @@ export function processIO(): CliIO {
       // The only place the CLI loads server code: src/app/main.ts reads the environment, starts,
       // prints the one-off admin key if it mints one, and stops cleanly on SIGINT/SIGTERM.
       await import('../app/main.ts');
+    },
+    async setupChannel(name) {
+      // Like `serve`, this reads the server's settings and manifest: server code loads only here.
+      const { setupChannel } = await import('../app/channel-setup.ts');
+      const log = (obj: object, msg?: string) =>
+        process.stderr.write(`${msg ?? ''} ${JSON.stringify(obj)}\n`);
+      return setupChannel(name, process.env, process.cwd(), { info: log, warn: log, error: log });
     },
   };
 }

@@ -2,6 +2,8 @@
 // `tai channels test <name>`: a real test message — a CONFIRM question asked through the channel
 // and cancelled as soon as it is recorded, so the person sees it arrive and then turn into
 // "Cancelled: test message" (the whole path: delivery, receipt, the edit after resolution).
+// `tai channels setup <name>`: the provider's one-time set-up (Telegram's setWebhook, a Twilio
+// number's webhook), run beside the server with its settings.
 import { Command } from 'commander';
 import type { ChannelDetail } from '../../client/types.ts';
 import type { CommandContext } from '../context.ts';
@@ -60,5 +62,20 @@ export function channelsCommand(ctx: CommandContext): Command {
       ctx.print(cmd, sent, () => `Sent a test message through ${name} (question ${id}, now cancelled).\n`);
     });
 
-  return new Command('channels').description('delivery channels').addCommand(list).addCommand(test);
+  const setup = new Command('setup')
+    .description(
+      "register the channel's inbound door with its provider (e.g. Telegram's webhook); run where the server runs, with its settings and manifest",
+    )
+    .argument('<name>', 'the channel name in the manifest')
+    .action(async (name: string, _o: unknown, cmd: Command) => {
+      if (!ctx.io.setupChannel) throw new Error('channel set-up is not available here');
+      const line = await ctx.io.setupChannel(name);
+      ctx.print(cmd, { channel: name, result: line }, () => `${line}\n`);
+    });
+
+  return new Command('channels')
+    .description('delivery channels')
+    .addCommand(list)
+    .addCommand(test)
+    .addCommand(setup);
 }
