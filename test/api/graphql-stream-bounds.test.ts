@@ -14,7 +14,7 @@ import { AGENT, type EngineSet, startEngines } from '../support/engines.ts';
 import { auth, PRINCIPALS, type Who } from '../support/server.ts';
 
 const LIMITS: StreamLimits = { maxBehind: 20, perKey: 3, total: 4, reservationTtlMs: 3_000 };
-const FEED = 'subscription { pendingQuestions { type questions { id } } }';
+const FEED = 'subscription { pendingQuestions { type more questions { id } } }';
 const RESOLVED = 'subscription ($id: ID!) { questionResolved(id: $id) { status } }';
 
 /** Polls a cheap in-process condition (no I/O); fails if it never holds. */
@@ -180,15 +180,17 @@ describe('/graphql/stream bounds', () => {
     const nexts = seen.filter((m) => m.event === 'next' && m.data.id === 'feed');
     expect(nexts).toHaveLength(LIMITS.maxBehind);
     expect(nexts[0]!.data.payload!.data!.pendingQuestions).toMatchObject({ type: 'SNAPSHOT' });
-    // Caught up: a new subscription is accepted and starts with a SNAPSHOT holding everything.
+    // Caught up: a new subscription is accepted; its SNAPSHOT and the backlog parts after it
+    // (sent while `more` is true) hold everything.
     expect((await post(token, 'feed2', FEED)).status).toBe(202);
-    const again = await stream.until((m) => m.event === 'next' && m.data.id === 'feed2');
-    const snapshot = again.find((m) => m.data.id === 'feed2')!.data.payload!.data!.pendingQuestions as {
-      type: string;
-      questions: { id: string }[];
-    };
-    expect(snapshot.type).toBe('SNAPSHOT');
-    expect(snapshot.questions.map((q) => q.id)).toEqual(expect.arrayContaining(ids));
+    type Part = { type: string; more: boolean; questions: { id: string }[] };
+    const partOf = (m: SseMessage) => m.data.payload!.data!.pendingQuestions as Part;
+    const again = await stream.until(
+      (m) => m.event === 'next' && m.data.id === 'feed2' && partOf(m).more === false,
+    );
+    const parts = again.filter((m) => m.event === 'next' && m.data.id === 'feed2').map(partOf);
+    expect(parts[0]!.type).toBe('SNAPSHOT');
+    expect(parts.flatMap((p) => p.questions.map((q) => q.id))).toEqual(expect.arrayContaining(ids));
   });
 
   // Last: it leaves every stream slot open until its streams are aborted.
