@@ -1,6 +1,6 @@
 // The pending backlog as a feed's SNAPSHOT reads it: the matching ids first (small), then the
-// records in batches sized to a byte budget, so a connecting subscriber holds about one
-// batch of questions however large the backlog. Records resolved since the ids were read
+// records in parts of about one byte budget each, so a connecting subscriber holds about one
+// part of questions however large the backlog, and a backlog within the budget is one part. Records resolved since the ids were read
 // are skipped; the feed's known-ids rule reconciles what changed meanwhile.
 import { visibilityScope } from '../domain/access.ts';
 import type { Principal } from '../domain/principal.ts';
@@ -27,6 +27,11 @@ function nextSize(batch: readonly QuestionRecord[], budget: number): number {
   return Math.max(1, Math.min(MAX_BATCH, Math.floor(budget / avg)));
 }
 
+/**
+ * Yields the backlog in parts of about `budget` bytes each: records are read in growing
+ * sub-batches and gathered until the part is full, so a backlog that fits in one budget
+ * arrives whole in the first part (the SNAPSHOT), and a larger one holds one part at a time.
+ */
 export async function* readBacklog(
   store: QuestionStore,
   p: Principal,
@@ -36,11 +41,22 @@ export async function* readBacklog(
   if (scope === 'none') return;
   const ids = await store.pendingIds(scope);
   let size = FIRST_BATCH;
+  let part: QuestionRecord[] = [];
+  let bytes = 0;
   for (let i = 0; i < ids.length; ) {
     const records = await store.getMany(ids.slice(i, i + size));
     i += records.length;
     const live = records.filter((q): q is QuestionRecord => q?.status === 'PENDING');
     size = nextSize(live, budget);
-    if (live.length > 0) yield live;
+    for (const q of live) {
+      part.push(q);
+      bytes += sizeOf(q);
+    }
+    if (bytes >= budget) {
+      yield part;
+      part = [];
+      bytes = 0;
+    }
   }
+  if (part.length > 0) yield part;
 }
