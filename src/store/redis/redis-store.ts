@@ -1,7 +1,7 @@
 // The Redis store: every state change is one Lua script that also PUBLISHes its
 // announcement, so a change is never committed without it. One subscriber connection per
 // process (owned by the composition root) feeds the listeners.
-import type { Redis } from 'ioredis';
+
 import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
@@ -17,6 +17,8 @@ import {
   type QuestionStore,
   REPLY_GRACE_MS,
 } from '../types.ts';
+import type { RedisClient } from './client.ts';
+import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
@@ -24,10 +26,11 @@ import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts'
 import { createSubscription } from './subscription.ts';
 
 export interface RedisStoreOptions {
-  /** Commands and scripts. */
-  redis: Redis;
+  /** Commands and scripts: a single Redis (standalone or through Sentinel) or a Cluster. */
+  redis: RedisClient;
   /** A connection used only for SUBSCRIBE. */
-  subscriber: Redis;
+  subscriber: RedisClient;
+  /** Key prefix; on a Cluster it gets a hash tag when it has none (see key-prefix.ts). */
   prefix: string;
   /** Longest a ping may take before the store counts as unreachable. */
   pingTimeoutMs?: number;
@@ -102,7 +105,7 @@ async function listPage(run: ScriptRunner, filter: ListFilter, page: PageRequest
   };
 }
 
-async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
+async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
@@ -117,7 +120,8 @@ async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
 }
 
 export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
-  const { redis, prefix } = opts;
+  const { redis } = opts;
+  const prefix = redis.isCluster ? hashTaggedPrefix(opts.prefix) : opts.prefix;
   const run = createScriptRunner(redis, prefix);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
