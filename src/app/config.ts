@@ -34,6 +34,8 @@ export interface Config {
   /** Sentinel mode only: the sentinels and the name of the primary they monitor. */
   readonly redisSentinels: readonly { host: string; port: number }[];
   readonly redisSentinelName: string | null;
+  /** Replicas that must confirm an answer before it is acknowledged (Redis WAIT); 0: none. */
+  readonly redisWaitReplicas: number;
   readonly keyPrefix: string;
   readonly answerTimeoutSeconds: number;
   readonly holdSeconds: number;
@@ -296,6 +298,7 @@ const envSchema = z.object({
   INTERACTIONS_REDIS_MODE: redisModeSchema,
   INTERACTIONS_REDIS_SENTINELS: sentinelsSchema,
   INTERACTIONS_REDIS_SENTINEL_NAME: sentinelNameSchema,
+  INTERACTIONS_REDIS_WAIT_REPLICAS: wholeNumber(0, 0, 16),
   INTERACTIONS_KEY_PREFIX: keyPrefixSchema,
   INTERACTIONS_ANSWER_TIMEOUT_SECONDS: wholeNumber(3600, 1, 31_536_000),
   INTERACTIONS_HOLD_SECONDS: wholeNumber(50, 0, 3600),
@@ -421,6 +424,12 @@ function checkRedisMode(e: z.infer<typeof envSchema>): void {
       `${e.INTERACTIONS_REDIS_MODE} needs INTERACTIONS_REDIS_URL`,
     );
   }
+  if (e.INTERACTIONS_REDIS_WAIT_REPLICAS > 0 && e.INTERACTIONS_REDIS_MODE === 'cluster') {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_WAIT_REPLICAS',
+      'not supported when INTERACTIONS_REDIS_MODE is cluster',
+    );
+  }
   if (sentinel && e.INTERACTIONS_REDIS_SENTINELS.length === 0) {
     throw new ConfigError(
       'INTERACTIONS_REDIS_SENTINELS',
@@ -477,6 +486,7 @@ export function loadConfig(
     redisMode: e.INTERACTIONS_REDIS_MODE,
     redisSentinels: Object.freeze(e.INTERACTIONS_REDIS_SENTINELS),
     redisSentinelName: e.INTERACTIONS_REDIS_SENTINEL_NAME,
+    redisWaitReplicas: e.INTERACTIONS_REDIS_WAIT_REPLICAS,
     keyPrefix: e.INTERACTIONS_KEY_PREFIX,
     answerTimeoutSeconds: e.INTERACTIONS_ANSWER_TIMEOUT_SECONDS,
     holdSeconds: e.INTERACTIONS_HOLD_SECONDS,

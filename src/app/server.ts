@@ -114,7 +114,12 @@ export async function createServer(
         throw new StartupError('INTERACTIONS_REDIS_URL: cannot connect to Redis');
       }
       await checkRedisVersion(redis);
-      store = createRedisStore({ redis, subscriber, prefix: config.keyPrefix });
+      store = createRedisStore({
+        redis,
+        subscriber,
+        prefix: config.keyPrefix,
+        waitReplicas: config.redisWaitReplicas,
+      });
       redisForLimits = redis;
     } else {
       store = createMemoryStore();

@@ -139,7 +139,8 @@ export async function startRedisSentinel(): Promise<LocalSentinel> {
         '',
       ].join('\n'),
     );
-    const sentinel = await startProcess(dir, [conf, '--sentinel'], '+monitor master');
+    // Ready once it has found the replica through the primary: only then can it fail over.
+    const sentinel = await startProcess(dir, [conf, '--sentinel'], '+slave slave');
     procs.push(sentinel);
     return { primary, replica, sentinelPort: sentinel.port, masterName, stop };
   } catch (err) {

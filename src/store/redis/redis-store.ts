@@ -2,6 +2,7 @@
 // announcement, so a change is never committed without it. One subscriber connection per
 // process (owned by the composition root) feeds the listeners.
 
+import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
@@ -36,7 +37,16 @@ export interface RedisStoreOptions {
   pingTimeoutMs?: number;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
   replyGraceMs?: number;
+  /**
+   * Replicas that must hold a won claim before it is acknowledged (Redis WAIT; 0 = none). Not
+   * on a Cluster. When they do not confirm within REPLICA_WAIT_TIMEOUT_MS the claim is still
+   * acknowledged: it is committed on the primary and cannot be taken back.
+   */
+  waitReplicas?: number;
 }
+
+/** Longest a won claim waits for its replicas (only with waitReplicas). */
+export const REPLICA_WAIT_TIMEOUT_MS = 500;
 
 function opt(v: string | null): string {
   return v === null ? '' : `=${v}`;
@@ -124,6 +134,7 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
   const prefix = redis.isCluster ? hashTaggedPrefix(opts.prefix) : opts.prefix;
   const run = createScriptRunner(redis, prefix);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
+  const waitReplicas = opts.waitReplicas ?? 0;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
 
   return {
@@ -147,6 +158,10 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
         hasReply ? '1' : '0',
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
+      // WAIT covers every earlier write of this connection, the claim's among them.
+      if (reply[0] === 'won' && waitReplicas > 0 && !redis.isCluster) {
+        await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
+      }
       return { kind: reply[0] === 'won' ? 'won' : 'lost', question: fromTriple(reply, 1) };
     },
 
