@@ -90,10 +90,12 @@ export async function startRedisCluster(): Promise<LocalCluster> {
     const addrs = procs.map((p) => `127.0.0.1:${p.port}`);
     await run('redis-cli', ['--cluster', 'create', ...addrs, '--cluster-yes']);
     // create returns once slots are assigned; wait until every node agrees the cluster is ok.
+    const until = Date.now() + 15_000;
     for (const p of procs) {
       for (;;) {
         const { stdout } = await run('redis-cli', ['-p', String(p.port), 'cluster', 'info']);
         if (stdout.includes('cluster_state:ok')) break;
+        if (Date.now() > until) throw new Error(`cluster node ${p.port} did not reach cluster_state:ok`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }
