@@ -15,7 +15,7 @@ import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import type { RedisClient } from '../store/redis/client.ts';
-import { createRedisConnections, type RedisTarget } from '../store/redis/connection.ts';
+import { connectAll, createRedisConnections, type RedisTarget } from '../store/redis/connection.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
@@ -109,9 +109,13 @@ export async function createServer(
         subscriber.disconnect();
       });
       try {
-        await Promise.all([redis.connect(), subscriber.connect()]);
+        await connectAll([redis, subscriber]);
       } catch {
-        throw new StartupError('INTERACTIONS_REDIS_URL: cannot connect to Redis');
+        throw new StartupError(
+          config.redisMode === 'sentinel'
+            ? 'INTERACTIONS_REDIS_SENTINELS: cannot connect to Redis through the sentinels'
+            : 'INTERACTIONS_REDIS_URL: cannot connect to Redis',
+        );
       }
       await checkRedisVersion(redis);
       store = createRedisStore({

@@ -3,6 +3,8 @@
 // goes 503 and comes back, an answer acknowledged before the kill is still there, and new
 // questions are asked and answered on the new primary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectAll, createRedisConnections } from '../../src/store/redis/connection.ts';
+import { freePort } from '../support/fixtures.ts';
 import { gqlAt } from '../support/processes.ts';
 import { type LocalSentinel, startRedisSentinel } from '../support/redis-cluster.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
@@ -81,4 +83,22 @@ describe('Redis behind Sentinel', () => {
     expect(read.data.question).toEqual({ id: before, status: 'ANSWERED', answer: 'kept' });
     await askAndAnswer('After?', 'new primary');
   }, 40_000);
+});
+
+describe('Sentinel at start', () => {
+  it('gives up within the start-up bound when no sentinel answers (Sentinel itself retries forever)', async () => {
+    const port = await freePort();
+    const { redis, subscriber } = createRedisConnections({
+      mode: 'sentinel',
+      url: 'redis://ignored.invalid',
+      sentinels: [{ host: '127.0.0.1', port }],
+      name: 'nobody',
+    });
+    try {
+      await expect(connectAll([redis, subscriber], 300)).rejects.toThrow('Redis connect timed out');
+    } finally {
+      redis.disconnect();
+      subscriber.disconnect();
+    }
+  });
 });

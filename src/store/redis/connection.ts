@@ -90,3 +90,25 @@ export function createRedisConnections(target: RedisTarget): { redis: RedisClien
   const o = redisConnectionOptions();
   return { redis: connect(target, o.commands), subscriber: connect(target, o.subscriber) };
 }
+
+/** Longest the first connection may take at start before the server gives up. */
+export const REDIS_STARTUP_TIMEOUT_MS = 10_000;
+
+/**
+ * Connects both clients, or rejects: at the first failure on one server or a Cluster, after
+ * REDIS_STARTUP_TIMEOUT_MS through Sentinel (which keeps asking the sentinels rather than fail).
+ */
+export async function connectAll(
+  clients: readonly RedisClient[],
+  timeoutMs = REDIS_STARTUP_TIMEOUT_MS,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('Redis connect timed out')), timeoutMs);
+  });
+  try {
+    await Promise.race([Promise.all(clients.map((c) => c.connect())), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
