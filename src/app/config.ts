@@ -424,6 +424,13 @@ function checkRedisMode(e: z.infer<typeof envSchema>): void {
       `${e.INTERACTIONS_REDIS_MODE} needs INTERACTIONS_REDIS_URL`,
     );
   }
+  const db = e.INTERACTIONS_REDIS_URL === null ? '' : new URL(e.INTERACTIONS_REDIS_URL).pathname.slice(1);
+  if (e.INTERACTIONS_REDIS_MODE === 'cluster' && db !== '' && db !== '0') {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_URL',
+      'a Redis Cluster has only database 0: drop the /<db> path',
+    );
+  }
   if (e.INTERACTIONS_REDIS_WAIT_REPLICAS > 0 && e.INTERACTIONS_REDIS_MODE === 'cluster') {
     throw new ConfigError(
       'INTERACTIONS_REDIS_WAIT_REPLICAS',

@@ -112,6 +112,17 @@ describe('Redis deployment settings', () => {
     ).toBe('INTERACTIONS_REDIS_WAIT_REPLICAS: not supported when INTERACTIONS_REDIS_MODE is cluster');
   });
 
+  it('a cluster takes database 0 or none and refuses any other', () => {
+    const cluster = { INTERACTIONS_REDIS_MODE: 'cluster' };
+    expect(loadConfig({ ...cluster, INTERACTIONS_REDIS_URL: `${URL}/0` }).redisMode).toBe('cluster');
+    expect(loadConfig({ ...cluster, INTERACTIONS_REDIS_URL: `${URL}/` }).redisMode).toBe('cluster');
+    const e = error({ ...cluster, INTERACTIONS_REDIS_URL: `${URL}/1` });
+    expect(e.message).toBe(
+      'INTERACTIONS_REDIS_URL: a Redis Cluster has only database 0: drop the /<db> path',
+    );
+    expect(loadConfig({ INTERACTIONS_REDIS_URL: `${URL}/1` }).redisMode).toBe('standalone');
+  });
+
   it('never echoes the URL password in a Redis setting error', () => {
     const e = error({ INTERACTIONS_REDIS_URL: URL, INTERACTIONS_REDIS_MODE: 'sentinel' });
     expect(e.message).not.toContain('s3cret');
