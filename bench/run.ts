@@ -6,6 +6,7 @@ import { answerValidation } from './figures/answer-validation.ts';
 import { callbackDoor } from './figures/callback-door.ts';
 import { fanout } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
+import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { snapshot } from './figures/snapshot.ts';
 import type { BenchContext, Section } from './lib/figure.ts';
@@ -21,6 +22,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   snapshot,
   callback: callbackDoor,
   validation: answerValidation,
+  'replica-wait': replicaWait,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */

@@ -23,11 +23,24 @@ import { loadManifest, type Manifest } from './manifest.ts';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const REDIS_MODES = ['standalone', 'cluster', 'sentinel'] as const;
+export type RedisMode = (typeof REDIS_MODES)[number];
+
 export interface Config {
   readonly port: number;
   readonly host: string;
   /** null: the embedded in-memory store. */
   readonly redisUrl: string | null;
+  /**
+   * How INTERACTIONS_REDIS_URL is reached: one server, a Cluster (the URL is a seed node), or
+   * a primary found through Sentinel (the URL gives only credentials and TLS).
+   */
+  readonly redisMode: RedisMode;
+  /** Sentinel mode only: the sentinels and the name of the primary they monitor. */
+  readonly redisSentinels: readonly { host: string; port: number }[];
+  readonly redisSentinelName: string | null;
+  /** Replicas that must confirm an answer before it is acknowledged (Redis WAIT); 0: none. */
+  readonly redisWaitReplicas: number;
   readonly keyPrefix: string;
   readonly answerTimeoutSeconds: number;
   readonly holdSeconds: number;
@@ -177,6 +190,43 @@ const redisUrlSchema = urlSetting('a redis:// or rediss:// URL', (url, raw) => {
   return { keep: raw };
 });
 
+const redisModeSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(REDIS_MODES, { error: quoting(`one of ${REDIS_MODES.join(', ')}`) }))
+  .default('standalone');
+
+const SENTINELS_EXPECTED = 'a comma list of host:port (at most 16)';
+/** `host:port` items; IPv6 hosts in brackets. Blank: none. */
+const sentinelsSchema = z
+  .string()
+  .transform((raw, ctx) => {
+    const items = raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim());
+    const out: { host: string; port: number }[] = [];
+    for (const item of items) {
+      const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]{1,253}):([0-9]{1,5})$/.exec(item);
+      const port = m ? Number(m[2]) : 0;
+      if (!m || port < 1 || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: `expected ${SENTINELS_EXPECTED}` });
+        return z.NEVER;
+      }
+      out.push({ host: m[1]!.replace(/^\[|\]$/g, ''), port });
+    }
+    if (out.length > 16) {
+      ctx.addIssue({ code: 'custom', message: `expected ${SENTINELS_EXPECTED}` });
+      return z.NEVER;
+    }
+    return out;
+  })
+  .default([]);
+
+const sentinelNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, { error: quoting('a primary name of letters, digits, . _ -') })
+  .optional()
+  .transform((v) => v ?? null);
+
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 // The value is not echoed either: it could carry userinfo, which is refused but might be a secret.
@@ -256,6 +306,10 @@ const envSchema = z.object({
   PORT: wholeNumber(4000, 1, 65535),
   HOST: hostSchema,
   INTERACTIONS_REDIS_URL: redisUrlSchema,
+  INTERACTIONS_REDIS_MODE: redisModeSchema,
+  INTERACTIONS_REDIS_SENTINELS: sentinelsSchema,
+  INTERACTIONS_REDIS_SENTINEL_NAME: sentinelNameSchema,
+  INTERACTIONS_REDIS_WAIT_REPLICAS: wholeNumber(0, 0, 16),
   INTERACTIONS_KEY_PREFIX: keyPrefixSchema,
   INTERACTIONS_ANSWER_TIMEOUT_SECONDS: wholeNumber(3600, 1, 31_536_000),
   INTERACTIONS_HOLD_SECONDS: wholeNumber(50, 0, 3600),
@@ -378,6 +432,52 @@ export function configWarnings(config: Config): string[] {
   return warnings;
 }
 
+/** The Redis settings that only make sense together. */
+function checkRedisMode(e: z.infer<typeof envSchema>): void {
+  const sentinel = e.INTERACTIONS_REDIS_MODE === 'sentinel';
+  if (e.INTERACTIONS_REDIS_MODE !== 'standalone' && e.INTERACTIONS_REDIS_URL === null) {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_MODE',
+      `${e.INTERACTIONS_REDIS_MODE} needs INTERACTIONS_REDIS_URL`,
+    );
+  }
+  const db = e.INTERACTIONS_REDIS_URL === null ? '' : new URL(e.INTERACTIONS_REDIS_URL).pathname.slice(1);
+  if (e.INTERACTIONS_REDIS_MODE === 'cluster' && db !== '' && db !== '0') {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_URL',
+      'a Redis Cluster has only database 0: drop the /<db> path',
+    );
+  }
+  if (e.INTERACTIONS_REDIS_WAIT_REPLICAS > 0 && e.INTERACTIONS_REDIS_MODE === 'cluster') {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_WAIT_REPLICAS',
+      'not supported when INTERACTIONS_REDIS_MODE is cluster',
+    );
+  }
+  if (sentinel && e.INTERACTIONS_REDIS_SENTINELS.length === 0) {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_SENTINELS',
+      'required when INTERACTIONS_REDIS_MODE is sentinel',
+    );
+  }
+  if (sentinel && e.INTERACTIONS_REDIS_SENTINEL_NAME === null) {
+    throw new ConfigError(
+      'INTERACTIONS_REDIS_SENTINEL_NAME',
+      'required when INTERACTIONS_REDIS_MODE is sentinel',
+    );
+  }
+  if (
+    !sentinel &&
+    (e.INTERACTIONS_REDIS_SENTINELS.length > 0 || e.INTERACTIONS_REDIS_SENTINEL_NAME !== null)
+  ) {
+    const variable =
+      e.INTERACTIONS_REDIS_SENTINELS.length > 0
+        ? 'INTERACTIONS_REDIS_SENTINELS'
+        : 'INTERACTIONS_REDIS_SENTINEL_NAME';
+    throw new ConfigError(variable, 'only used when INTERACTIONS_REDIS_MODE is sentinel');
+  }
+}
+
 /**
  * Reads every setting from `env` (the caller passes `process.env`). Files named by
  * INTERACTIONS_API_KEYS_FILE and INTERACTIONS_ACCESS_POLICY_FILE are read with `readFile`
@@ -399,6 +499,7 @@ export function loadConfig(
   const e = parsed.data;
   const principals = loadPrincipals(e.INTERACTIONS_API_KEYS, e.INTERACTIONS_API_KEYS_FILE, readFile);
   const doorPolicy = loadDoorPolicy(e.INTERACTIONS_ACCESS_POLICY_FILE, readFile);
+  checkRedisMode(e);
   if (e.INTERACTIONS_METRICS_PORT === e.PORT) {
     throw new ConfigError('INTERACTIONS_METRICS_PORT', 'must differ from PORT');
   }
@@ -406,6 +507,10 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     redisUrl: e.INTERACTIONS_REDIS_URL,
+    redisMode: e.INTERACTIONS_REDIS_MODE,
+    redisSentinels: Object.freeze(e.INTERACTIONS_REDIS_SENTINELS),
+    redisSentinelName: e.INTERACTIONS_REDIS_SENTINEL_NAME,
+    redisWaitReplicas: e.INTERACTIONS_REDIS_WAIT_REPLICAS,
     keyPrefix: e.INTERACTIONS_KEY_PREFIX,
     answerTimeoutSeconds: e.INTERACTIONS_ANSWER_TIMEOUT_SECONDS,
     holdSeconds: e.INTERACTIONS_HOLD_SECONDS,

@@ -1,6 +1,5 @@
 // The composition root: reads nothing from the environment itself (it is handed a Config),
 // creates every long-lived resource, wires the layers, and closes them in reverse order.
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
@@ -15,7 +14,8 @@ import { createHttpApp } from '../http/app.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
-import { redisConnectionOptions } from '../store/redis/connection.ts';
+import type { RedisClient } from '../store/redis/client.ts';
+import { connectAll, createRedisConnections, type RedisTarget } from '../store/redis/connection.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
@@ -43,7 +43,12 @@ export class StartupError extends Error {}
 
 const MIN_REDIS = [7, 0];
 
-async function checkRedisVersion(redis: Redis): Promise<void> {
+function redisTarget(config: Config, url: string): RedisTarget {
+  if (config.redisMode !== 'sentinel') return { mode: config.redisMode, url };
+  return { mode: 'sentinel', url, sentinels: config.redisSentinels, name: config.redisSentinelName ?? '' };
+}
+
+async function checkRedisVersion(redis: RedisClient): Promise<void> {
   const info = await redis.info('server');
   const version = /redis_version:(\d+)\.(\d+)/.exec(info);
   const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
@@ -94,11 +99,9 @@ export async function createServer(
   const closers: (() => Promise<void> | void)[] = [];
   try {
     let store: QuestionStore;
-    let redisForLimits: Redis | null = null;
+    let redisForLimits: RedisClient | null = null;
     if (config.redisUrl) {
-      const options = redisConnectionOptions();
-      const redis = new Redis(config.redisUrl, options.commands);
-      const subscriber = new Redis(config.redisUrl, options.subscriber);
+      const { redis, subscriber } = createRedisConnections(redisTarget(config, config.redisUrl));
       for (const c of [redis, subscriber])
         c.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
       closers.push(() => {
@@ -106,12 +109,21 @@ export async function createServer(
         subscriber.disconnect();
       });
       try {
-        await Promise.all([redis.connect(), subscriber.connect()]);
+        await connectAll([redis, subscriber]);
       } catch {
-        throw new StartupError('INTERACTIONS_REDIS_URL: cannot connect to Redis');
+        throw new StartupError(
+          config.redisMode === 'sentinel'
+            ? 'INTERACTIONS_REDIS_SENTINELS: cannot connect to Redis through the sentinels'
+            : 'INTERACTIONS_REDIS_URL: cannot connect to Redis',
+        );
       }
       await checkRedisVersion(redis);
-      store = createRedisStore({ redis, subscriber, prefix: config.keyPrefix });
+      store = createRedisStore({
+        redis,
+        subscriber,
+        prefix: config.keyPrefix,
+        waitReplicas: config.redisWaitReplicas,
+      });
       redisForLimits = redis;
     } else {
       store = createMemoryStore();

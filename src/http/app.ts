@@ -9,7 +9,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
@@ -41,7 +41,7 @@ export interface HttpAppOptions {
   /** Keepalive comment interval on the REST stream. */
   streamKeepaliveMs?: number;
   /** The public doors' rate limit; shared through Redis when there is one. */
-  rateLimit: { perMinute: number; redis: Redis | null; prefix: string };
+  rateLimit: { perMinute: number; redis: Redis | Cluster | null; prefix: string };
   /** Proxies whose X-Forwarded-For is believed (0: none). */
   trustProxyHops?: number;
   /** Called when the server starts closing, before in-flight requests are awaited. */

@@ -6,7 +6,7 @@
 
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { QueryParams } from '../../domain/callback-payload.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Interactions } from '../../engine/types.ts';
@@ -16,7 +16,7 @@ import { sendRestError } from '../errors.ts';
 export interface CallbackRouteOptions {
   engine: Interactions;
   maxBodyBytes: number;
-  rateLimit: { perMinute: number; redis: Redis | null; prefix: string };
+  rateLimit: { perMinute: number; redis: Redis | Cluster | null; prefix: string };
 }
 
 type TicketRequest = FastifyRequest<{ Params: { '*'?: string }; Querystring: QueryParams }>;

@@ -1,17 +1,18 @@
 // The pending backlog, read in pipelined batches rather than one script: a snapshot needs no
 // atomic view (feeds reconcile changes that land during the read), and a script over 10,000
 // pending questions would stall Redis for every instance. Small fields first, records for matches.
-import type { Redis } from 'ioredis';
+
 import type { QuestionRecord } from '../../domain/question.ts';
 import { matchesFilter } from '../listing.ts';
 import { decodeRecord } from '../record-codec.ts';
 import type { ListFilter } from '../types.ts';
+import type { RedisClient } from './client.ts';
 
 /** Questions read per pipeline when listing the pending backlog. */
 const PENDING_BATCH = 500;
 
 export async function readRecords(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   ids: readonly string[],
 ): Promise<(QuestionRecord | null)[]> {
@@ -26,7 +27,7 @@ export async function readRecords(
 }
 
 async function matchingIds(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   batch: readonly string[],
   want: ListFilter,
@@ -50,7 +51,7 @@ async function matchingIds(
 }
 
 export async function readPending(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   filter: ListFilter,
 ): Promise<QuestionRecord[]> {

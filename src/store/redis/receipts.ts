@@ -1,7 +1,7 @@
 // Delivery receipts on Redis (contract: ../receipts.ts): the receipt is a field of the
 // question's hash; `chref:<channel>:<ref>` and the sorted set `chto:<channel>:<recipient>` index
 // it, each written by the same script and expiring with the question.
-import type { Redis } from 'ioredis';
+
 import {
   type ChannelReceipts,
   encodeReceipt,
@@ -9,9 +9,10 @@ import {
   receiptKeys,
   type StoredReceipt,
 } from '../receipts.ts';
+import type { RedisClient } from './client.ts';
 import type { ScriptRunner } from './scripts.ts';
 
-export function createRedisReceipts(redis: Redis, prefix: string, run: ScriptRunner): ChannelReceipts {
+export function createRedisReceipts(redis: RedisClient, prefix: string, run: ScriptRunner): ChannelReceipts {
   return {
     async save(id, receipt) {
       const { ref, recipient } = receiptKeys(receipt);

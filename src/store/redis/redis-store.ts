@@ -1,6 +1,7 @@
 // The Redis store: every state change is one Lua script that also PUBLISHes its
 // announcement, so a change is never committed without it. One subscriber connection per
 // process (owned by the composition root) feeds the listeners.
+
 import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
@@ -18,6 +19,8 @@ import {
   type QuestionStore,
   REPLY_GRACE_MS,
 } from '../types.ts';
+import type { RedisClient } from './client.ts';
+import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
@@ -25,16 +28,26 @@ import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts'
 import { createSubscription } from './subscription.ts';
 
 export interface RedisStoreOptions {
-  /** Commands and scripts. */
-  redis: Redis;
+  /** Commands and scripts: a single Redis (standalone or through Sentinel) or a Cluster. */
+  redis: RedisClient;
   /** A connection used only for SUBSCRIBE. */
-  subscriber: Redis;
+  subscriber: RedisClient;
+  /** Key prefix; on a Cluster it gets a hash tag when it has none (see key-prefix.ts). */
   prefix: string;
   /** Longest a ping may take before the store counts as unreachable. */
   pingTimeoutMs?: number;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
   replyGraceMs?: number;
+  /**
+   * Replicas that must hold a won claim before it is acknowledged (Redis WAIT; 0 = none). Not
+   * on a Cluster. When they do not confirm within REPLICA_WAIT_TIMEOUT_MS the claim is still
+   * acknowledged: it is committed on the primary and cannot be taken back.
+   */
+  waitReplicas?: number;
 }
+
+/** Longest a won claim waits for its replicas (only with waitReplicas). */
+export const REPLICA_WAIT_TIMEOUT_MS = 500;
 
 function opt(v: string | null): string {
   return v === null ? '' : `=${v}`;
@@ -107,7 +120,7 @@ async function listPage(run: ScriptRunner, filter: ListFilter, page: PageRequest
   };
 }
 
-async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
+async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);
@@ -122,9 +135,11 @@ async function pingWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
 }
 
 export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
-  const { redis, prefix } = opts;
+  const { redis } = opts;
+  const prefix = redis.isCluster ? hashTaggedPrefix(opts.prefix) : opts.prefix;
   const run = createScriptRunner(redis, prefix);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
+  const waitReplicas = opts.waitReplicas ?? 0;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
 
   return {
@@ -148,6 +163,10 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
         hasReply ? '1' : '0',
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
+      // WAIT covers every earlier write of this connection, the claim's among them.
+      if (reply[0] === 'won' && waitReplicas > 0 && !redis.isCluster) {
+        await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
+      }
       return { kind: reply[0] === 'won' ? 'won' : 'lost', question: fromTriple(reply, 1) };
     },
 

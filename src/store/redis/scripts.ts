@@ -2,7 +2,7 @@
 // (after a Redis restart or SCRIPT FLUSH the cache is empty).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './client.ts';
 
 const common = readFileSync(new URL('./common.lua', import.meta.url), 'utf8');
 
@@ -36,15 +36,20 @@ export type Reply = string | number | null | Reply[];
 
 export type ScriptRunner = (name: ScriptName, args: (string | number)[]) => Promise<Reply>;
 
-/** Every script gets the key prefix as ARGV[1]; keys are derived from it inside the script. */
-export function createScriptRunner(redis: Redis, prefix: string): ScriptRunner {
+/**
+ * Every script gets the key prefix as ARGV[1]; keys are derived from it inside the script.
+ * The prefix is also KEYS[1]: on a Cluster it routes the script to the node that owns the
+ * deployment's slot (all its keys share the prefix's hash tag, and Redis 7 lets a script touch
+ * undeclared keys of its declared key's slot).
+ */
+export function createScriptRunner(redis: RedisClient, prefix: string): ScriptRunner {
   return async (name, args) => {
     const s = SCRIPTS[name];
     try {
-      return (await redis.evalsha(s.sha, 0, prefix, ...args)) as Reply;
+      return (await redis.evalsha(s.sha, 1, prefix, prefix, ...args)) as Reply;
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return (await redis.eval(s.source, 0, prefix, ...args)) as Reply;
+      return (await redis.eval(s.source, 1, prefix, prefix, ...args)) as Reply;
     }
   };
 }

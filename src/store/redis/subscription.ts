@@ -1,16 +1,17 @@
 // The one announcement channel of a store, on the subscriber connection the composition root
 // owns. Pub/sub is at-most-once: after a reconnect, resubscribe first, then tell every
 // listener to re-read what it holds.
-import type { Redis } from 'ioredis';
+
 import { decodeEvent } from '../record-codec.ts';
 import type { StoreListener } from '../types.ts';
+import type { RedisClient } from './client.ts';
 
 export interface Subscription {
   listen(listener: StoreListener): Promise<() => void>;
   close(): Promise<void>;
 }
 
-export function createSubscription(subscriber: Redis, channel: string): Subscription {
+export function createSubscription(subscriber: RedisClient, channel: string): Subscription {
   const listeners = new Set<StoreListener>();
   let subscribed: Promise<void> | null = null;
   let lostConnection = false;
