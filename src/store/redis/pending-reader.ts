@@ -66,7 +66,11 @@ export async function readPending(
 }
 
 /** The matching ids only (small fields, never a record), for readers that fetch records in their own batches. */
-export async function readPendingIds(redis: RedisClient, prefix: string, filter: ListFilter): Promise<string[]> {
+export async function readPendingIds(
+  redis: RedisClient,
+  prefix: string,
+  filter: ListFilter,
+): Promise<string[]> {
   const ids = await redis.zrange(`${prefix}pending`, 0, -1);
   const want: ListFilter = { ...filter, status: ['PENDING'] };
   const out: string[] = [];
