@@ -9,9 +9,8 @@ import {
   FIELD_PREFIX,
   FORM_CALLBACK_ID,
 } from '../../src/channels/slack/blocks.ts';
-import { runCli } from '../../src/cli/program.ts';
-import { inquirerPrompter } from '../../src/cli/prompt.ts';
 import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
+import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, signSlack } from '../support/fakes/slack-requests.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
@@ -327,23 +326,8 @@ describe('slack channel end to end (redis)', () => {
 });
 
 describe('tai channels (against the same server)', () => {
-  async function tai(args: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      out: (s) => {
-        stdout += s;
-      },
-      err: (s) => {
-        stderr += s;
-      },
-      env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
-      interactive: false,
-      prompter: inquirerPrompter(),
-      onInterrupt: () => () => {},
-      serve: () => Promise.reject(new Error('not served in process')),
-    });
-    return { code, stdout, stderr };
+  function tai(args: string[]) {
+    return runCliInProcess(args, { env: { TAI_URL: base, TAI_API_KEY: KEYS.agent } });
   }
 
   it('list: name, plugin, readiness and default recipient', async () => {
