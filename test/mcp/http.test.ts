@@ -17,6 +17,14 @@ async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Pro
 
 const ANSWER = 'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id status } }';
 
+/** The headers of a raw MCP POST from the agent (streamable HTTP, the newest protocol version). */
+const AGENT_POST = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+  authorization: `Bearer ${KEYS.agent}`,
+};
+
 let t: TestServer;
 let url: string;
 
@@ -267,12 +275,7 @@ describe('/mcp over plain HTTP', () => {
     const post = (body: string) =>
       httpRequest(`${url}/mcp`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          authorization: `Bearer ${KEYS.agent}`,
-        },
+        headers: AGENT_POST,
         body,
       });
     const atCap = await post(bodyOf(CAP));
@@ -291,12 +294,7 @@ describe('/mcp and a client that goes away mid-wait', () => {
     const aborter = new AbortController();
     const call = httpRequest(`${url}/mcp`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        authorization: `Bearer ${KEYS.agent}`,
-      },
+      headers: AGENT_POST,
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
