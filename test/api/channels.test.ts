@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifestSettings } from '../../src/app/config.ts';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
-import { manifestDir, manifestOf, startChannelServer } from '../support/channel-server.ts';
+import { manifestDir, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { signSlack } from '../support/fakes/slack-requests.ts';
 import { freePort, runToExit } from '../support/processes.ts';
@@ -179,19 +179,10 @@ describe('the slack inbound door, property (redis)', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack(TOKEN);
-    const manifest = await manifestOf(
-      [
-        'channels:',
-        '  ops-slack:',
-        '    plugin: slack',
-        '    config:',
-        '      botTokenEnv: SLACK_BOT_TOKEN',
-        '      signingSecretEnv: SLACK_SIGNING_SECRET',
-        '      defaultRecipient: C0123456789',
-        `      apiUrl: ${slack.apiUrl}`,
-      ],
-      { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING },
-    );
+    const manifest = await manifestOf(slackChannelLines(slack.apiUrl), {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING,
+    });
     t = await startChannelServer(manifest);
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import {
   FIELD_PREFIX,
   FORM_CALLBACK_ID,
 } from '../../src/channels/slack/blocks.ts';
-import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
+import { graphqlAt, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, signSlack } from '../support/fakes/slack-requests.ts';
@@ -24,19 +24,10 @@ let base: string;
 
 beforeAll(async () => {
   slack = await startFakeSlack(TOKEN);
-  const manifest = await manifestOf(
-    [
-      'channels:',
-      '  ops-slack:',
-      '    plugin: slack',
-      '    config:',
-      '      botTokenEnv: SLACK_BOT_TOKEN',
-      '      signingSecretEnv: SLACK_SIGNING_SECRET',
-      '      defaultRecipient: C0123456789',
-      `      apiUrl: ${slack.apiUrl}`,
-    ],
-    { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING },
-  );
+  const manifest = await manifestOf(slackChannelLines(slack.apiUrl), {
+    SLACK_BOT_TOKEN: TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING,
+  });
   t = await startChannelServer(manifest, { INTERACTIONS_CALLBACK_MAX_BODY_BYTES: '65536' });
   base = await t.listen();
 });

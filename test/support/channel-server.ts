@@ -14,6 +14,20 @@ export function manifestDir(yaml: string): string {
   return dir;
 }
 
+/** `ops-slack`: a slack channel on the fake Web API at `apiUrl`, secrets in SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET. */
+export function slackChannelLines(apiUrl: string): string[] {
+  return [
+    'channels:',
+    '  ops-slack:',
+    '    plugin: slack',
+    '    config:',
+    '      botTokenEnv: SLACK_BOT_TOKEN',
+    '      signingSecretEnv: SLACK_SIGNING_SECRET',
+    '      defaultRecipient: C0123456789',
+    `      apiUrl: ${apiUrl}`,
+  ];
+}
+
 /** The manifest with these lines, its `*Env` settings read from `secrets`. */
 export function manifestOf(lines: string[], secrets: Record<string, string>): Promise<ManifestSettings> {
   return loadManifestSettings(secrets, manifestDir(lines.join('\n')));
