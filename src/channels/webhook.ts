@@ -2,6 +2,7 @@
 // configured URL; the receiver answers through the callback URL (§7), so there is no inbound door.
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
+import { isoTime } from '../domain/question-view.ts';
 import { endpointUrl, envName } from './config-schema.ts';
 import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from './types.ts';
 
@@ -10,10 +11,6 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 const config = z.strictObject({ url: endpointUrl, secretEnv: envName });
 type WebhookConfig = z.output<typeof config>;
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
 
 function askedView(q: ChannelQuestion) {
   return {
@@ -25,8 +22,8 @@ function askedView(q: ChannelQuestion) {
     link: q.link,
     recipient: q.recipient,
     sensitive: q.sensitive,
-    createdAt: iso(q.createdAt),
-    timeoutAt: iso(q.timeoutAt),
+    createdAt: isoTime(q.createdAt),
+    timeoutAt: isoTime(q.timeoutAt),
   };
 }
 

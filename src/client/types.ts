@@ -182,17 +182,7 @@ export interface Viewer {
 }
 
 /** A channel configured on the server (`channelDetails`). */
-export interface ChannelDetail {
-  name: string;
-  /** The plugin it was made from (`slack`, `webhook`, a package name or a path). */
-  plugin: string | null;
-  /** Whether it takes replies at its inbound door. */
-  inbound: boolean;
-  defaultRecipient: string | null;
-  ready: boolean;
-  /** What keeps it from being ready; empty when ready. */
-  missing: string[];
-}
+export type { ChannelDetail } from '../domain/channel-detail.ts';
 
 /** One change to the pending questions the caller may see. */
 export interface InboxEvent {

@@ -39,18 +39,7 @@ export interface ChannelPort {
   pluginOf?(name: string): string | undefined;
 }
 
-/** A configured channel as operators see it (`tai channels list`). */
-export interface ChannelDetail {
-  name: string;
-  plugin: string | null;
-  /** Whether it has an inbound door (`POST /api/interactions/channels/{name}`). */
-  inbound: boolean;
-  /** Where a question without a recipient goes. */
-  defaultRecipient: string | null;
-  ready: boolean;
-  /** What keeps it from working (e.g. a setting), empty when ready. */
-  missing: string[];
-}
+export type { ChannelDetail } from '../domain/channel-detail.ts';
 
 /** What the engine reports as it works (the metrics). Calls must be cheap and never throw. */
 export interface EngineObserver {

@@ -1,23 +1,17 @@
 // The manifest at start (modules, invalid files) and the channel inbound door through the real
 // server: a fast-check property over bodies and headers never gets a 500 and never an answer
 // without a valid signature.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifestSettings } from '../../src/app/config.ts';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
+import { manifestDir, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { signSlack } from '../support/fakes/slack-requests.ts';
 import { freePort, runToExit } from '../support/processes.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
-
-function manifestDir(yaml: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tai-manifest-'));
-  writeFileSync(join(dir, 'interactions.yaml'), yaml);
-  return dir;
-}
 
 /** One request per module; each must be a 404 once its module is off, and not before. */
 const DOORS: Record<string, { method: 'GET' | 'POST'; url: string }[]> = {
@@ -185,23 +179,11 @@ describe('the slack inbound door, property (redis)', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack(TOKEN);
-    const dir = manifestDir(
-      [
-        'channels:',
-        '  ops-slack:',
-        '    plugin: slack',
-        '    config:',
-        '      botTokenEnv: SLACK_BOT_TOKEN',
-        '      signingSecretEnv: SLACK_SIGNING_SECRET',
-        '      defaultRecipient: C0123456789',
-        `      apiUrl: ${slack.apiUrl}`,
-      ].join('\n'),
-    );
-    const manifest = await loadManifestSettings(
-      { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING },
-      dir,
-    );
-    t = await startServer({ store: 'redis', plugins: { manifest, outbox: { pollMs: 50 } } });
+    const manifest = await manifestOf(slackChannelLines(slack.apiUrl), {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING,
+    });
+    t = await startChannelServer(manifest);
   });
   afterAll(async () => {
     await t?.close();

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupChannel } from '../../src/app/channel-setup.ts';
-import { type CliIO, runCli } from '../../src/cli/program.ts';
-import { inquirerPrompter } from '../../src/cli/prompt.ts';
+import { type CliResult, runCliInProcess } from '../support/cli-run.ts';
 import { type FakeTelegram, startFakeTelegram } from '../support/fakes/telegram.ts';
 
 const TOKEN = '123456:setup-test-token';
@@ -46,24 +45,8 @@ describe('tai channels setup', () => {
     await tg.close();
   });
 
-  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIO = {
-      out: (t) => {
-        stdout += t;
-      },
-      err: (t) => {
-        stderr += t;
-      },
-      env: {},
-      interactive: false,
-      prompter: inquirerPrompter(),
-      onInterrupt: () => () => {},
-      serve: () => Promise.reject(new Error('not served in process')),
-      setupChannel: (name) => setupChannel(name, env, dir, quiet),
-    };
-    return { code: await runCli(args, io), stdout, stderr };
+  function cli(args: string[]): Promise<CliResult> {
+    return runCliInProcess(args, { setupChannel: (name) => setupChannel(name, env, dir, quiet) });
   }
 
   it('registers the inbound door with the secret token and says where, never the secret', async () => {

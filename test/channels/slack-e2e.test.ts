@@ -1,11 +1,7 @@
 // The slack channel end to end (issue 11): the real server on Redis with a manifest naming the
 // channel, a local fake of the Slack Web API, and interactivity requests exactly as Slack sends
 // them, signed with the app's signing secret, posted to the channel's inbound door.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifestSettings } from '../../src/app/config.ts';
 import {
   ACTION,
   BLOCK_PREFIX,
@@ -13,11 +9,11 @@ import {
   FIELD_PREFIX,
   FORM_CALLBACK_ID,
 } from '../../src/channels/slack/blocks.ts';
-import { runCli } from '../../src/cli/program.ts';
-import { inquirerPrompter } from '../../src/cli/prompt.ts';
+import { graphqlAt, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
+import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, signSlack } from '../support/fakes/slack-requests.ts';
-import { auth, KEYS, startServer, type TestServer, type Who } from '../support/server.ts';
+import { KEYS, type TestServer } from '../support/server.ts';
 
 const TOKEN = 'xoxb-e2e-token-0001';
 const SIGNING = 'e2e-signing-secret-0001';
@@ -28,26 +24,11 @@ let base: string;
 
 beforeAll(async () => {
   slack = await startFakeSlack(TOKEN);
-  const dir = mkdtempSync(join(tmpdir(), 'tai-slack-e2e-'));
-  writeFileSync(
-    join(dir, 'interactions.yaml'),
-    [
-      'channels:',
-      '  ops-slack:',
-      '    plugin: slack',
-      '    config:',
-      '      botTokenEnv: SLACK_BOT_TOKEN',
-      '      signingSecretEnv: SLACK_SIGNING_SECRET',
-      '      defaultRecipient: C0123456789',
-      `      apiUrl: ${slack.apiUrl}`,
-    ].join('\n'),
-  );
-  const manifest = await loadManifestSettings({ SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING }, dir);
-  t = await startServer({
-    store: 'redis',
-    env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000', INTERACTIONS_CALLBACK_MAX_BODY_BYTES: '65536' },
-    plugins: { manifest, outbox: { pollMs: 50 } },
+  const manifest = await manifestOf(slackChannelLines(slack.apiUrl), {
+    SLACK_BOT_TOKEN: TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING,
   });
+  t = await startChannelServer(manifest, { INTERACTIONS_CALLBACK_MAX_BODY_BYTES: '65536' });
   base = await t.listen();
 });
 afterAll(async () => {
@@ -55,18 +36,7 @@ afterAll(async () => {
   await slack?.close();
 });
 
-async function gql(query: string, variables: Record<string, unknown> = {}, who: Who = 'agent') {
-  const res = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { ...auth(who), 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as {
-    // biome-ignore lint/suspicious/noExplicitAny: responses are read field by field in assertions
-    data?: Record<string, any>;
-    errors?: { message: string; extensions: { code: string; field?: string } }[];
-  };
-}
+const gql = graphqlAt(() => base);
 
 const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
   status callbackUrl question { id status recipient } } }`;
@@ -347,23 +317,8 @@ describe('slack channel end to end (redis)', () => {
 });
 
 describe('tai channels (against the same server)', () => {
-  async function tai(args: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      out: (s) => {
-        stdout += s;
-      },
-      err: (s) => {
-        stderr += s;
-      },
-      env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
-      interactive: false,
-      prompter: inquirerPrompter(),
-      onInterrupt: () => () => {},
-      serve: () => Promise.reject(new Error('not served in process')),
-    });
-    return { code, stdout, stderr };
+  function tai(args: string[]) {
+    return runCliInProcess(args, { env: { TAI_URL: base, TAI_API_KEY: KEYS.agent } });
   }
 
   it('list: name, plugin, readiness and default recipient', async () => {

@@ -1,12 +1,9 @@
 // The telegram channel end to end (issue 12): the real server on Redis with a manifest naming the
 // channel, a local fake of the Telegram Bot API, and updates posted to the channel's inbound door
 // exactly as Telegram posts them, with the secret token header.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifestSettings } from '../../src/app/config.ts';
 import { escapeHtml } from '../../src/channels/telegram/format.ts';
+import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import {
   buttonPress,
   type FakeTelegram,
@@ -14,7 +11,7 @@ import {
   startFakeTelegram,
   type TelegramCall,
 } from '../support/fakes/telegram.ts';
-import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const TOKEN = '123456:e2e-telegram-token';
 const SECRET = 'e2e_telegram-secret_0001';
@@ -26,9 +23,7 @@ let base: string;
 
 beforeAll(async () => {
   tg = await startFakeTelegram(TOKEN);
-  const dir = mkdtempSync(join(tmpdir(), 'tai-telegram-e2e-'));
-  writeFileSync(
-    join(dir, 'interactions.yaml'),
+  const manifest = await manifestOf(
     [
       'channels:',
       '  ops-tg:',
@@ -38,17 +33,10 @@ beforeAll(async () => {
       '      webhookSecretEnv: TELEGRAM_WEBHOOK_SECRET',
       `      defaultRecipient: "${CHAT}"`,
       `      apiRoot: ${tg.apiRoot}`,
-    ].join('\n'),
-  );
-  const manifest = await loadManifestSettings(
+    ],
     { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_SECRET: SECRET },
-    dir,
   );
-  t = await startServer({
-    store: 'redis',
-    env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000' },
-    plugins: { manifest, outbox: { pollMs: 50 } },
-  });
+  t = await startChannelServer(manifest);
   base = await t.listen();
 });
 afterAll(async () => {
@@ -56,18 +44,7 @@ afterAll(async () => {
   await tg?.close();
 });
 
-async function gql(query: string, variables: Record<string, unknown> = {}, who: Who = 'agent') {
-  const res = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { ...auth(who), 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as {
-    // biome-ignore lint/suspicious/noExplicitAny: responses are read field by field in assertions
-    data?: Record<string, any>;
-    errors?: { message: string; extensions: { code: string; field?: string } }[];
-  };
-}
+const gql = graphqlAt(() => base);
 
 const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
   status callbackUrl question { id status recipient } } }`;

@@ -1,13 +1,10 @@
 // The twilio channel end to end (issue 12): the real server on Redis with a manifest naming an SMS
 // and a WhatsApp channel, a local fake of the Twilio REST API, and inbound messages posted to the
 // channels' inbound doors exactly as Twilio posts them, signed over the public URL.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifestSettings } from '../../src/app/config.ts';
+import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import { type FakeTwilio, signTwilio, startFakeTwilio } from '../support/fakes/twilio.ts';
-import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const SID = 'AC22222222222222222222222222222222';
 const TOKEN = 'e2e-twilio-auth-token';
@@ -20,7 +17,6 @@ let base: string;
 
 beforeAll(async () => {
   twilio = await startFakeTwilio(SID, TOKEN);
-  const dir = mkdtempSync(join(tmpdir(), 'tai-twilio-e2e-'));
   const channel = (name: string, from: string, mode: string) => [
     `  ${name}:`,
     '    plugin: twilio',
@@ -33,20 +29,15 @@ beforeAll(async () => {
     `      apiUrl: ${twilio.apiUrl}`,
     `      contentApiUrl: ${twilio.contentApiUrl}`,
   ];
-  writeFileSync(
-    join(dir, 'interactions.yaml'),
+  const manifest = await manifestOf(
     [
       'channels:',
       ...channel('ops-sms', '+15005550006', 'sms'),
       ...channel('ops-wa', 'whatsapp:+14155238886', 'whatsapp'),
-    ].join('\n'),
+    ],
+    { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN },
   );
-  const manifest = await loadManifestSettings({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN }, dir);
-  t = await startServer({
-    store: 'redis',
-    env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000' },
-    plugins: { manifest, outbox: { pollMs: 50 } },
-  });
+  t = await startChannelServer(manifest);
   base = await t.listen();
 });
 afterAll(async () => {
@@ -54,18 +45,7 @@ afterAll(async () => {
   await twilio?.close();
 });
 
-async function gql(query: string, variables: Record<string, unknown> = {}, who: Who = 'agent') {
-  const res = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { ...auth(who), 'content-type': 'application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as {
-    // biome-ignore lint/suspicious/noExplicitAny: responses are read field by field in assertions
-    data?: Record<string, any>;
-    errors?: { message: string; extensions: { code: string; field?: string } }[];
-  };
-}
+const gql = graphqlAt(() => base);
 
 const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) { question { id } } }`;
 

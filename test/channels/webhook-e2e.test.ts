@@ -1,15 +1,9 @@
-// The webhook channel end to end on Redis, and the outbox across two instances: a question.asked
-// POST verifiable with the standardwebhooks package, the answer through the callback URL,
-// question.resolved posted by the outbox; when the instance holding that delivery stalls (as
-// a killed one would: leased, never settled), the lease expires and the other instance performs it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifestSettings, type ManifestSettings } from '../../src/app/config.ts';
+import type { ManifestSettings } from '../../src/app/config.ts';
+import { manifestOf } from '../support/channel-server.ts';
 import { uniquePrefix } from '../support/fixtures.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
 
@@ -72,12 +66,15 @@ describe('webhook channel end to end, and the outbox on two instances (redis)', 
 
   beforeAll(async () => {
     receiver = await startHoldingReceiver();
-    const dir = mkdtempSync(join(tmpdir(), 'tai-hook-e2e-'));
-    writeFileSync(
-      join(dir, 'interactions.yaml'),
-      `channels:\n  bridge:\n    plugin: webhook\n    config: { url: "${receiver.url}", secretEnv: HOOK_SECRET }\n`,
+    manifest = await manifestOf(
+      [
+        'channels:',
+        '  bridge:',
+        '    plugin: webhook',
+        `    config: { url: "${receiver.url}", secretEnv: HOOK_SECRET }`,
+      ],
+      { HOOK_SECRET: SECRET },
     );
-    manifest = await loadManifestSettings({ HOOK_SECRET: SECRET }, dir);
   });
   afterAll(async () => {
     for (const r of receiver?.received ?? []) if (!r.res.writableEnded) r.res.writeHead(200).end();

@@ -4,42 +4,20 @@
 // binary as subprocesses; this covers the rest without a process start per case.)
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIO, runCli } from '../../src/cli/program.ts';
 import { inquirerPrompter, type Prompter } from '../../src/cli/prompt.ts';
 import { CancelledError, type InteractionsClient, type Question } from '../../src/client/index.ts';
 import { backgroundAsks, clientAs, listening } from '../client/support.ts';
+import { type CliResult, runCliInProcess } from '../support/cli-run.ts';
 import { freePort } from '../support/fixtures.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface RunOptions {
   interactive?: boolean;
   prompter?: Prompter;
 }
 
-async function run(args: string[], env: Record<string, string>, o: RunOptions = {}): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    out: (t) => {
-      stdout += t;
-    },
-    err: (t) => {
-      stderr += t;
-    },
-    env,
-    interactive: o.interactive ?? false,
-    prompter: o.prompter ?? inquirerPrompter(),
-    onInterrupt: () => () => {},
-    serve: () => Promise.reject(new Error('not served in process')),
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
+function run(args: string[], env: Record<string, string>, o: RunOptions = {}): Promise<CliResult> {
+  return runCliInProcess(args, { env, ...o });
 }
 
 /** A keyboard on @inquirer/prompts: waits for a prompt's text on screen, then types. */

@@ -1,8 +1,8 @@
 // The README's external-question walkthrough, run for real: the example asker blocks, a
 // person opens the provider's page and signs, the provider POSTs an HMAC-signed callback,
 // and the asker wakes with the verified payload.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExample } from '../support/example-run.ts';
 import { freePort } from '../support/fixtures.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
 
@@ -29,30 +29,17 @@ describe('examples/external-signing.ts', () => {
 
   it('wakes the blocked asker with the signed payload', async () => {
     const providerPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/external-signing.ts'], {
-      env: {
-        ...process.env,
+    const run = runExample(
+      'examples/external-signing.ts',
+      {
         TAI_URL: t.url!,
         TAI_API_KEY: KEYS.agent,
         DEMO_SIGNING_SECRET: SECRET,
         DEMO_PROVIDER_PORT: String(providerPort),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const link = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += d;
-        const m = /Open this link and sign: (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', () => reject(new Error(`example exited early: ${out}${err}`)));
-    });
+      /Open this link and sign: (\S+)/,
+    );
+    const link = (await run.printed)[1]!;
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${providerPort}/sign\\?callback=http://`));
 
     const page = await fetch(link);
@@ -65,9 +52,9 @@ describe('examples/external-signing.ts', () => {
     });
     expect(await signed.text()).toContain('The callback answered 200');
 
-    expect(await exited).toBe(0);
-    const m = /Question answered: (.*)/.exec(out);
-    expect(m, out + err).not.toBeNull();
+    expect(await run.exited).toBe(0);
+    const m = /Question answered: (.*)/.exec(run.stdout());
+    expect(m, run.output()).not.toBeNull();
     expect(JSON.parse(m![1]!)).toMatchObject({ signed: true, signer: 'Ada' });
   }, 30_000);
 });

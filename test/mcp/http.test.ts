@@ -17,6 +17,14 @@ async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Pro
 
 const ANSWER = 'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id status } }';
 
+/** The headers of a raw MCP POST from the agent (streamable HTTP, the newest protocol version). */
+const AGENT_POST = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+  authorization: `Bearer ${KEYS.agent}`,
+};
+
 let t: TestServer;
 let url: string;
 
@@ -147,21 +155,21 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     expect(ids.filter((x) => x === idA)).toHaveLength(1);
   });
 
+  /**
+   * ask_user with these arguments is refused as an isError result naming BAD_USER_INPUT: the
+   * tool's input schema wraps it in the SDK's own message, the ask rules start with the code.
+   */
+  async function expectBadAsk(args: Record<string, unknown>, by: 'schema' | 'rules'): Promise<void> {
+    const r = await client.callTool({ name: 'ask_user', arguments: args });
+    expect(r.isError, JSON.stringify(args)).toBe(true);
+    if (by === 'schema') expect(textOf(r)).toContain('BAD_USER_INPUT');
+    else expect(textOf(r)).toMatch(/^BAD_USER_INPUT: /);
+  }
+
   it('bad input is an isError result with BAD_USER_INPUT, from the schema and from the rules', async () => {
-    const noText = await client.callTool({ name: 'ask_user', arguments: { wait_seconds: 0 } });
-    expect(noText.isError).toBe(true);
-    expect(textOf(noText)).toContain('BAD_USER_INPUT');
-
-    const overWait = await client.callTool({ name: 'ask_user', arguments: { text: 'x', wait_seconds: 301 } });
-    expect(overWait.isError).toBe(true);
-    expect(textOf(overWait)).toContain('BAD_USER_INPUT');
-
-    const noOptions = await client.callTool({
-      name: 'ask_user',
-      arguments: { text: 'Pick', format: 'SELECT', wait_seconds: 0 },
-    });
-    expect(noOptions.isError).toBe(true);
-    expect(textOf(noOptions)).toMatch(/^BAD_USER_INPUT: /);
+    await expectBadAsk({ wait_seconds: 0 }, 'schema');
+    await expectBadAsk({ text: 'x', wait_seconds: 301 }, 'schema');
+    await expectBadAsk({ text: 'Pick', format: 'SELECT', wait_seconds: 0 }, 'rules');
   });
 
   it('ask_user takes metadata and notify: metadata comes back, an unknown endpoint is BAD_USER_INPUT', async () => {
@@ -175,12 +183,7 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
       metadata: { runId: 'r9' },
       notify: null,
     });
-    const unknown = await client.callTool({
-      name: 'ask_user',
-      arguments: { text: 'Resume?', notify: 'nowhere', wait_seconds: 0 },
-    });
-    expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toMatch(/^BAD_USER_INPUT: /);
+    await expectBadAsk({ text: 'Resume?', notify: 'nowhere', wait_seconds: 0 }, 'rules');
   });
 
   it('wait_seconds at the limit (300) is accepted', async () => {
@@ -272,12 +275,7 @@ describe('/mcp over plain HTTP', () => {
     const post = (body: string) =>
       httpRequest(`${url}/mcp`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          authorization: `Bearer ${KEYS.agent}`,
-        },
+        headers: AGENT_POST,
         body,
       });
     const atCap = await post(bodyOf(CAP));
@@ -296,12 +294,7 @@ describe('/mcp and a client that goes away mid-wait', () => {
     const aborter = new AbortController();
     const call = httpRequest(`${url}/mcp`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        authorization: `Bearer ${KEYS.agent}`,
-      },
+      headers: AGENT_POST,
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,

@@ -12,38 +12,13 @@ import {
 } from '../../src/inbox/lib/arrange.ts';
 import { inboxReducer, initialInboxState } from '../../src/inbox/lib/inbox-state.ts';
 import type { Question } from '../../src/inbox/lib/model.ts';
+import { questionBuilder } from '../support/inbox-question.ts';
 
-let seq = 0;
-function q(over: Partial<Question> = {}): Question {
-  seq++;
-  return {
-    id: `q${String(seq).padStart(3, '0')}`,
-    text: `Question ${seq}`,
-    format: 'CONFIRM',
-    options: null,
-    schema: null,
-    link: null,
-    serverVerified: false,
-    media: null,
-    groupId: null,
-    audience: null,
-    channel: null,
-    recipient: null,
-    sensitive: false,
-    status: 'PENDING',
-    askedBy: 'agent',
-    createdAt: new Date(Date.UTC(2025, 0, 1, 12, 0, seq)).toISOString(),
-    timeoutAt: new Date(Date.UTC(2025, 0, 2, 12, 0, 0) - seq * 1000).toISOString(),
-    answer: null,
-    answeredBy: null,
-    answeredAt: null,
-    closedAt: null,
-    cancelReason: null,
-    metadata: null,
-    notify: null,
-    ...over,
-  };
-}
+// Ids sort in asking order; deadlines come sooner the later a question was asked.
+const q = questionBuilder({
+  id: (n) => `q${String(n).padStart(3, '0')}`,
+  timeoutAt: (n) => new Date(Date.UTC(2025, 0, 2, 12, 0, 0) - n * 1000).toISOString(),
+});
 
 function stateOf(...questions: Question[]) {
   return inboxReducer(initialInboxState(), { type: 'feed', event: { type: 'SNAPSHOT', questions } });

@@ -12,38 +12,12 @@ import {
   SETTLED_MAX,
 } from '../../src/inbox/lib/inbox-state.ts';
 import type { FeedEvent, Question } from '../../src/inbox/lib/model.ts';
+import { questionBuilder } from '../support/inbox-question.ts';
 
-let seq = 0;
-function q(over: Partial<Question> = {}): Question {
-  seq++;
-  return {
-    id: `q${seq}`,
-    text: `Question ${seq}`,
-    format: 'CONFIRM',
-    options: null,
-    schema: null,
-    link: null,
-    serverVerified: false,
-    media: null,
-    groupId: null,
-    audience: null,
-    channel: null,
-    recipient: null,
-    sensitive: false,
-    metadata: null,
-    notify: null,
-    status: 'PENDING',
-    askedBy: 'agent',
-    createdAt: new Date(Date.UTC(2025, 0, 1, 12, 0, seq)).toISOString(),
-    timeoutAt: new Date(Date.UTC(2025, 0, 1, 13, 0, seq)).toISOString(),
-    answer: null,
-    answeredBy: null,
-    answeredAt: null,
-    closedAt: null,
-    cancelReason: null,
-    ...over,
-  };
-}
+const q = questionBuilder({
+  id: (n) => `q${n}`,
+  timeoutAt: (n) => new Date(Date.UTC(2025, 0, 1, 13, 0, n)).toISOString(),
+});
 
 function feed(type: FeedEvent['type'], ...questions: Question[]): InboxAction {
   return { type: 'feed', event: { type, questions } };

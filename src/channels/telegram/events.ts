@@ -1,7 +1,9 @@
 // A parsed Telegram update as an event for the engine: which question (the message a button is
 // on, or the message a reply answers), the answer it gives, and how the person is told the outcome.
+
+import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion, ChannelResponse, ClaimOutcome, InboundEvent } from '../types.ts';
-import { cutUnits, NOTICE_MAX_CHARS } from './format.ts';
+import { NOTICE_MAX_CHARS } from './format.ts';
 import type { TelegramEvent } from './inbound.ts';
 
 const OK: ChannelResponse = { status: 200 };

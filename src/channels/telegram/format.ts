@@ -1,5 +1,6 @@
 // Telegram messages for a question (API.md §9): HTML parse mode with the question's text escaped,
 // an inline keyboard for CONFIRM/SELECT, ForceReply for TEXT, URL buttons for FORM/EXTERNAL.
+import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
 
 /** Telegram's limits: message text (after entity parsing), callback_data bytes, answerCallbackQuery text. */
@@ -19,17 +20,6 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 /** Untrusted text for HTML parse mode: nothing an agent writes can become a tag, link or mention. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ENTITIES[c]!);
-}
-
-/** At most `max` UTF-16 units (how Telegram counts), never splitting a surrogate pair, with an ellipsis when cut. */
-export function cutUnits(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let out = '';
-  for (const ch of text) {
-    if (out.length + ch.length > max - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
 }
 
 /**

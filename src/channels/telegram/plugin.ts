@@ -4,6 +4,7 @@
 import { Api, GrammyError } from 'grammy';
 import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
+import { cutUnits } from '../cut-text.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
@@ -13,7 +14,7 @@ import type {
   InboundRequest,
 } from '../types.ts';
 import { toInboundEvent } from './events.ts';
-import { cutUnits, escapeHtml, messageHtml, NOTICE_MAX_CHARS, replyMarkup, resolvedLine } from './format.ts';
+import { escapeHtml, messageHtml, NOTICE_MAX_CHARS, replyMarkup, resolvedLine } from './format.ts';
 import { interpretUpdate, messageRef, SECRET_HEADER, SECRET_TOKEN, secretMatches } from './inbound.ts';
 
 /** How long one Bot API call may take. */

@@ -1,6 +1,7 @@
 // What a question looks like as a text message, and what a reply means. Every message starts with
 // a short reference ("[K72]") that a reply may start with to name its question.
 import { randomInt } from 'node:crypto';
+import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
 
 /** Twilio refuses longer message bodies (error 14103). */
@@ -25,18 +26,10 @@ export function refFor(recipient: string, short: string): string {
   return `${recipient}#${short.toUpperCase()}`;
 }
 
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let out = '';
-  for (const ch of text) {
-    if (out.length + ch.length > max - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
-}
-
 function optionLines(options: string[], room: number): string {
-  const lines = options.map((o, i) => `${i + 1}) ${cut(o.replace(/\s+/g, ' ').trim(), OPTION_MAX_CHARS)}`);
+  const lines = options.map(
+    (o, i) => `${i + 1}) ${cutUnits(o.replace(/\s+/g, ' ').trim(), OPTION_MAX_CHARS)}`,
+  );
   let shown = lines.length;
   const join = (n: number) =>
     `${lines.slice(0, n).join('\n')}${n < lines.length ? `\n(+${lines.length - n} more)` : ''}`;
@@ -79,7 +72,7 @@ export function messageBody(
   const room = max - head.length - how.length;
   if (q.text.length <= room) return `${head}${q.text}${how}`;
   const more = ` (full question: ${callbackUrl})`;
-  return `${head}${cut(q.text, room - more.length)}${more}${how}`;
+  return `${head}${cutUnits(q.text, room - more.length)}${more}${how}`;
 }
 
 /** The quick-reply buttons for a WhatsApp message, or null when the question needs more than buttons allow. */
