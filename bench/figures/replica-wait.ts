@@ -3,14 +3,14 @@
 // without, alternating, and the value is the median claim with WAIT beside the median
 // without (the floor). On one machine the replica is as near as it gets: across hosts the
 // difference grows by about one network round trip.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import type { QuestionSpec } from '../../src/domain/question.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
+import { specOf } from '../../test/support/fixtures.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
 import { pollUntil } from '../lib/pool.ts';
 import { freePort, startChild } from '../lib/process.ts';
@@ -19,31 +19,8 @@ import { round, summarize } from '../lib/stats.ts';
 const CLAIMS = 2000;
 const WARMUP = 200;
 
-function spec(): QuestionSpec {
-  const createdAt = Date.now();
-  return {
-    id: randomUUID(),
-    text: 'Ship it?',
-    format: 'CONFIRM',
-    options: null,
-    schema: null,
-    link: null,
-    verifier: null,
-    media: null,
-    groupId: null,
-    audience: null,
-    channel: null,
-    recipient: null,
-    sensitive: false,
-    askedBy: 'agent',
-    idempotencyKey: null,
-    createdAt,
-    timeoutAt: createdAt + 600_000,
-  } as QuestionSpec;
-}
-
 async function claimMs(store: QuestionStore): Promise<number> {
-  const s = spec();
+  const s = specOf({ timeoutAt: Date.now() + 600_000 });
   await store.create(s, { maxPending: 1_000_000, retentionMs: 60_000 });
   const started = process.hrtime.bigint();
   const r = await store.claim(s.id, {
