@@ -159,7 +159,8 @@ async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
   if (input.recipient !== undefined) wire.recipient = input.recipient;
   if (input.timeoutSeconds !== undefined) wire.timeoutSeconds = input.timeoutSeconds;
   if (input.sensitive !== undefined) wire.sensitive = input.sensitive;
-  if (input.metadata !== undefined) wire.metadata = { ...input.metadata };
+  // As given: spreading would turn a JavaScript caller's array into an object the server accepts.
+  if (input.metadata !== undefined) wire.metadata = input.metadata as AskUserInput['metadata'];
   if (input.notify !== undefined) wire.notify = input.notify;
   let parser: z.ZodType | null = null;
   // Sent as given (or left out): the server says what is wrong with it (BAD_USER_INPUT at

@@ -371,6 +371,24 @@ describe('tai commands (in process)', () => {
         format: 'TEXT',
       });
 
+      const withMeta = await run(
+        ['interactions', 'ask', 'Tagged?', '--no-wait', '--json', '--metadata', '{"runId":"run-7"}'],
+        env,
+      );
+      expect(JSON.parse(withMeta.stdout)).toMatchObject({ text: 'Tagged?', metadata: { runId: 'run-7' } });
+      const notAnObject = await run(
+        ['interactions', 'ask', 'Tagged?', '--no-wait', '--metadata', '[1]'],
+        env,
+      );
+      expect(notAnObject.code).not.toBe(0);
+      expect(notAnObject.stderr).toMatch(/BAD_USER_INPUT: .*metadata/);
+      const unknownEndpoint = await run(
+        ['interactions', 'ask', 'Call me?', '--no-wait', '--notify', 'nowhere'],
+        env,
+      );
+      expect(unknownEndpoint.code).not.toBe(0);
+      expect(unknownEndpoint.stderr).toContain('input.notify');
+
       const timedOut = await run(['interactions', 'ask', 'Too slow?', '--timeout', '1'], env);
       expect(timedOut.code).toBe(1);
       expect(timedOut.stderr).toMatch(

@@ -18,6 +18,8 @@ interface AskOptions {
   recipient?: string;
   sensitive?: boolean;
   idempotencyKey?: string;
+  metadata?: unknown;
+  notify?: string;
   wait: boolean;
   retryFor: number;
 }
@@ -40,6 +42,8 @@ function askInput(text: string, o: AskOptions): AskInput {
     ...(o.recipient ? { recipient: o.recipient } : {}),
     ...(o.sensitive ? { sensitive: true } : {}),
     ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
+    ...(o.metadata !== undefined ? { metadata: o.metadata } : {}),
+    ...(o.notify ? { notify: o.notify } : {}),
   } as AskInput;
 }
 
@@ -63,6 +67,12 @@ export function askCommand(ctx: CommandContext): Command {
     .option('--recipient <address>', 'who the channel delivers to')
     .option('--sensitive', 'the answer is shown to the asker only, once')
     .option('--idempotency-key <key>', 'retrying with the same key attaches to the same question')
+    .option(
+      '--metadata <json>',
+      'a JSON object stored with the question and returned as given',
+      parseJsonArg('--metadata'),
+    )
+    .option('--notify <endpoint>', 'a resume-webhook endpoint (from the manifest) called when it resolves')
     .option('--no-wait', 'print the question and return at once')
     .option(
       '--retry-for <seconds>',
