@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { channelQuestionOf } from '../channels/channel-set.ts';
 import type {
+  AnswerHints,
   ChannelResponse,
   DeliveryReceipt,
   InboundEvent,
@@ -37,18 +38,29 @@ function shortString(v: unknown, max: number): v is string {
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
 
-  /** The question a reference names, within channel `name` only. */
-  async function find(name: string, ref: QuestionRef): Promise<QuestionRecord | null> {
+  /**
+   * The question a reference names, within channel `name` only; for a `latestFor` reference,
+   * also how many questions are open to that recipient (a plugin may ask which one is meant).
+   */
+  async function find(
+    name: string,
+    ref: QuestionRef,
+  ): Promise<{ q: QuestionRecord; hints: AnswerHints } | null> {
     let id: string | null = null;
+    const hints: AnswerHints = {};
     if ('id' in ref && shortString(ref.id, MAX_ID_CHARS)) id = ref.id;
     else if ('ref' in ref && shortString(ref.ref, MAX_REF_CHARS))
       id = await store.receipts.byRef(name, ref.ref);
     else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
-      id = await store.receipts.latestFor(name, ref.latestFor);
+      const latest = await store.receipts.latestFor(name, ref.latestFor);
+      if (latest) {
+        id = latest.id;
+        hints.pendingForRecipient = latest.pending;
+      }
     }
     if (id === null) return null;
     const q = await store.get(id);
-    return q && q.channel === name ? q : null;
+    return q && q.channel === name ? { q, hints } : null;
   }
 
   async function receiptOf(id: string): Promise<DeliveryReceipt | null> {
@@ -69,13 +81,14 @@ export function createChannelInbound(ctx: EngineContext) {
     event: Extract<InboundEvent, { kind: 'answer' }>,
   ): Promise<ChannelResponse> {
     if (!shortString(event.by, MAX_SENDER_CHARS)) return event.respond({ kind: 'not-found' });
-    const q = await find(name, event.question);
-    if (!q) return event.respond({ kind: 'not-found' });
+    const found = await find(name, event.question);
+    if (!found) return event.respond({ kind: 'not-found' });
+    const { q, hints } = found;
     const answeredBy = `${name}:${event.by}`;
     const question = channelQuestionOf(q);
     let value: unknown;
     try {
-      value = event.answer(question);
+      value = event.answer(question, hints);
     } catch {
       value = undefined;
     }
@@ -112,8 +125,9 @@ export function createChannelInbound(ctx: EngineContext) {
     name: string,
     event: Extract<InboundEvent, { kind: 'show' }>,
   ): Promise<ChannelResponse> {
-    const q = await find(name, event.question);
-    if (!q) return event.respond({ kind: 'not-found' });
+    const found = await find(name, event.question);
+    if (!found) return event.respond({ kind: 'not-found' });
+    const { q } = found;
     const receipt = await receiptOf(q.id);
     const kind = q.status === 'PENDING' ? 'pending' : 'closed';
     return event.respond({ kind, question: channelQuestionOf(q), receipt });

@@ -59,7 +59,8 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
         .map((id) => t.entry(id))
         .filter((e) => e !== undefined && e.resolution === null)
         .sort((a, b) => b!.spec.createdAt - a!.spec.createdAt);
-      return pending[0]?.spec.id ?? null;
+      const newest = pending[0];
+      return newest ? { id: newest.spec.id, pending: pending.length } : null;
     },
   };
 }

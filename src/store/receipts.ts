@@ -13,6 +13,11 @@ export const MAX_RECEIPT_KEY_CHARS = 200;
 /** How many questions per (channel, recipient) the "latest for" index keeps, newest first. */
 export const RECIPIENT_INDEX_DEPTH = 100;
 
+export interface LatestForRecipient {
+  id: string;
+  pending: number;
+}
+
 export interface ChannelReceipts {
   /**
    * Records the receipt with question `id` in one step, and indexes its `ref` and `recipient`
@@ -24,8 +29,11 @@ export interface ChannelReceipts {
   get(id: string): Promise<{ receipt: StoredReceipt | null } | undefined>;
   /** The question of `channel` whose receipt has this `ref`, while it lives. */
   byRef(channel: string, ref: string): Promise<string | null>;
-  /** The newest PENDING question of `channel` whose receipt went to `recipient`. */
-  latestFor(channel: string, recipient: string): Promise<string | null>;
+  /**
+   * The newest PENDING question of `channel` whose receipt went to `recipient`, and how many
+   * PENDING questions that recipient has in the index (the found one included).
+   */
+  latestFor(channel: string, recipient: string): Promise<LatestForRecipient | null>;
 }
 
 /** The indexed keys of a receipt: strings of bounded length, else not indexed. */

@@ -174,6 +174,23 @@ describe('twilio channel end to end (redis)', () => {
     await text('1');
   });
 
+  it('a free-text reply with two TEXT questions open to the number asks which one, and changes nothing', async () => {
+    const first = await ask({ text: 'Release notes?', format: 'TEXT' });
+    const second = await ask({ text: 'Rollback plan?', format: 'TEXT' });
+    const res = await text('Ship it on Friday.');
+    expect(message(res.twiml)).toMatch(/^Several questions are waiting for your answer\. /);
+    expect(message(res.twiml)).toContain(second.short);
+    expect((await question(first.id)).status).toBe('PENDING');
+    expect((await question(second.id)).status).toBe('PENDING');
+    expect(message((await text(`${first.short} Ship it on Friday.`)).twiml)).toBe(
+      `Recorded for ${first.short}.`,
+    );
+    // One left open: a free reply answers it.
+    expect(message((await text('Revert the tag.')).twiml)).toBe(`Recorded for ${second.short}.`);
+    expect(await question(first.id)).toMatchObject({ status: 'ANSWERED', answer: 'Ship it on Friday.' });
+    expect(await question(second.id)).toMatchObject({ status: 'ANSWERED', answer: 'Revert the tag.' });
+  });
+
   it('a bad signature is 401 and changes nothing', async () => {
     const { id } = await ask({ text: 'Signed properly?', format: 'CONFIRM' });
     expect((await text('1', { signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' })).status).toBe(401);

@@ -67,14 +67,14 @@ for (const kind of ['memory', 'redis'] as const) {
       // Saved out of order: the newer ask was delivered first.
       await store.receipts.save(newer, { recipient: '+15550001' });
       await store.receipts.save(older, { recipient: '+15550001' });
-      expect(await store.receipts.latestFor('sms', '+15550001')).toBe(newer);
+      expect(await store.receipts.latestFor('sms', '+15550001')).toEqual({ id: newer, pending: 2 });
       await store.claim(newer, {
         status: 'CANCELLED',
         cancelReason: null,
         now: Date.now(),
         retentionMs: 60_000,
       });
-      expect(await store.receipts.latestFor('sms', '+15550001')).toBe(older);
+      expect(await store.receipts.latestFor('sms', '+15550001')).toEqual({ id: older, pending: 1 });
       await store.claim(older, {
         status: 'CANCELLED',
         cancelReason: null,

@@ -33,7 +33,8 @@ export function createRedisReceipts(redis: RedisClient, prefix: string, run: Scr
     },
 
     async latestFor(channel, recipient) {
-      return (await run('receiptLatest', [channel, recipient])) as string | null;
+      const found = (await run('receiptLatest', [channel, recipient])) as [string, number] | null;
+      return found ? { id: found[0], pending: Number(found[1]) } : null;
     },
   };
 }
