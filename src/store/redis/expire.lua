@@ -11,6 +11,7 @@ for _, id in ipairs(due) do
     n = n + 1
   else
     redis.call('ZREM', prefix .. 'deadlines', id)
+    redis.call('ZREM', prefix .. 'pending', id)
     if not st then unindex(id) end
   end
 end
