@@ -6,6 +6,7 @@ import { answerValidation } from './figures/answer-validation.ts';
 import { callbackDoor } from './figures/callback-door.ts';
 import { fanout } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
+import { listing } from './figures/listing.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { snapshot } from './figures/snapshot.ts';
@@ -23,6 +24,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   callback: callbackDoor,
   validation: answerValidation,
   'replica-wait': replicaWait,
+  listing,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */

@@ -118,12 +118,15 @@ export async function createServer(
         );
       }
       await checkRedisVersion(redis);
-      store = createRedisStore({
+      const redisStore = createRedisStore({
         redis,
         subscriber,
         prefix: config.keyPrefix,
         waitReplicas: config.redisWaitReplicas,
       });
+      // Questions stored by an earlier version get their listing indexes (once, in batches).
+      await redisStore.ensureIndexes();
+      store = redisStore;
       redisForLimits = redis;
     } else {
       store = createMemoryStore();
@@ -169,7 +172,7 @@ export async function createServer(
     await engine.start();
     closers.push(() => engine.stop());
     metrics.observe({
-      pending: async () => (await store.list({ status: ['PENDING'] }, { first: 1 })).totalCount,
+      pending: () => store.countPending(),
       heldWaits: () => engine.heldCount(),
       feedSubscribers: () => engine.feedCount(),
     });

@@ -127,6 +127,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     pending: async (filter) => t.sorted({ ...filter, status: ['PENDING'] }).map((x) => record(x.e)),
     pendingIds: async (filter) => t.sorted({ ...filter, status: ['PENDING'] }).map((x) => x.cursor.id),
     list: async (filter, page) => listPage(t, filter, page),
+    countPending: async () => t.pendingIds.size,
 
     async usage(principalId) {
       const mine = t.heldBy(principalId);

@@ -144,6 +144,8 @@ export interface QuestionStore {
   pending(filter: ListFilter): Promise<QuestionRecord[]>;
   /** The ids of every pending question matching the filter, oldest first (read records with getMany). */
   pendingIds(filter: ListFilter): Promise<string[]>;
+  /** How many questions are pending in the whole deployment (a count, not a listing). */
+  countPending(): Promise<number>;
   /** Questions matching the filter, newest first, paged; totalCount counts every match. */
   list(filter: ListFilter, page: PageRequest): Promise<Page>;
   /** The question a ticket hash names, while the ticket is alive (one round trip). */

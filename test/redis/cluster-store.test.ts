@@ -6,6 +6,7 @@ import { hasHashTag, hashTaggedPrefix } from '../../src/store/redis/key-prefix.t
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { StoreEvent } from '../../src/store/types.ts';
 import { storeContract } from '../store/contract.ts';
+import { listingContract } from '../store/listing-contract.ts';
 import { deferred, specOf, uniquePrefix } from '../support/fixtures.ts';
 import { gqlAt } from '../support/processes.ts';
 import { type LocalCluster, startRedisCluster } from '../support/redis-cluster.ts';
@@ -37,6 +38,20 @@ storeContract('redis cluster', async (o = {}) => {
   };
 });
 
+listingContract('redis cluster', async () => {
+  const redis = clusterClient();
+  const subscriber = clusterClient();
+  const store = createRedisStore({ redis, subscriber, prefix: uniquePrefix() });
+  return {
+    store,
+    async close() {
+      await store.close();
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+});
+
 describe('hash-tagged keys on a cluster', () => {
   it('keeps a tag the prefix has and wraps one that has none (Redis ignores an empty {})', () => {
     expect(hashTaggedPrefix('tai:')).toBe('{tai:}');
@@ -51,8 +66,13 @@ describe('hash-tagged keys on a cluster', () => {
     const prefix = uniquePrefix();
     const store = createRedisStore({ redis, subscriber, prefix });
     try {
-      const spec = specOf({ idempotencyKey: 'k1' });
+      const spec = specOf({ idempotencyKey: 'k1', audience: 'u', groupId: 'g', channel: 'c' });
       await store.create(spec, { maxPending: 10, retentionMs: 60_000, ticketHash: 'h'.repeat(64) });
+      // The listing indexes too: per status and field, moved by the claim, read by a page.
+      await store.create(specOf({ askedBy: 'b' }), { maxPending: 10, retentionMs: 60_000 });
+      await store.claim(spec.id, { status: 'CANCELLED', now: Date.now(), retentionMs: 60_000 });
+      expect((await store.list({ audience: 'u', askedBy: 'agent' }, { first: 5 })).totalCount).toBe(1);
+      expect(await store.ensureIndexes()).toBe(2);
       const tagged = hashTaggedPrefix(prefix);
       const keys: string[] = [];
       const untagged: string[] = [];

@@ -1,7 +1,13 @@
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { storeContract } from './contract.ts';
+import { listingContract } from './listing-contract.ts';
 
 storeContract('memory', async (o = {}) => {
   const store = createMemoryStore(o);
+  return { store, close: () => store.close() };
+});
+
+listingContract('memory', async () => {
+  const store = createMemoryStore();
   return { store, close: () => store.close() };
 });

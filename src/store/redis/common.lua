@@ -7,6 +7,75 @@ local function qkey(id)
   return prefix .. 'q:' .. id
 end
 
+-- Listing indexes: sorted sets of ids scored by createdAt, like `all`. One per status (the
+-- PENDING one is `pending`) and one per status and value of each filter field:
+-- ix:<field>:<status>:<value> for aud, grp, chan and by. The hash ixof maps each indexed id
+-- to {status, aud, grp, chan, by}: it outlives the record, so prune and the listing's
+-- self-heal can unindex an id whose record has already expired.
+local IX_FIELDS = {'aud', 'grp', 'chan', 'by'}
+local STATUSES = {'PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'}
+
+local function status_key(st)
+  if st == 'PENDING' then return prefix .. 'pending' end
+  return prefix .. 'ix:st:' .. st
+end
+
+local function field_key(f, st, v)
+  return prefix .. 'ix:' .. f .. ':' .. st .. ':' .. v
+end
+
+-- vals: {aud, grp, chan, by}, '' where the question has none.
+local function index_add(id, st, score, vals)
+  redis.call('ZADD', status_key(st), score, id)
+  for i, f in ipairs(IX_FIELDS) do
+    if vals[i] ~= '' then redis.call('ZADD', field_key(f, st, vals[i]), score, id) end
+  end
+  redis.call('HSET', prefix .. 'ixof', id, cjson.encode({st, vals[1], vals[2], vals[3], vals[4]}))
+end
+
+local function index_rem(id, st, vals)
+  redis.call('ZREM', status_key(st), id)
+  for i, f in ipairs(IX_FIELDS) do
+    if vals[i] ~= '' then redis.call('ZREM', field_key(f, st, vals[i]), id) end
+  end
+end
+
+-- Every listing entry of an id (its record may be gone): what ixof remembers, plus `all`.
+local function unindex(id)
+  local packed = redis.call('HGET', prefix .. 'ixof', id)
+  if packed then
+    local m = cjson.decode(packed)
+    index_rem(id, m[1], {m[2], m[3], m[4], m[5]})
+    redis.call('HDEL', prefix .. 'ixof', id)
+  end
+  redis.call('ZREM', prefix .. 'pending', id)
+  redis.call('ZREM', prefix .. 'all', id)
+end
+
+-- Member order inside a sorted set is bytewise; Lua's < follows the locale.
+local function bytes_before(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+-- The rank (newest first) of the first member of key after the cursor (cs, cid): the members
+-- newer than cs, then a binary search among those scored cs (ids descend there). O(log^2 n).
+local function rank_after(key, cs, cid)
+  if cs == nil then return 0 end
+  local lo = redis.call('ZCOUNT', key, '(' .. cs, '+inf')
+  local hi = lo + redis.call('ZCOUNT', key, cs, cs)
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local m = redis.call('ZRANGE', key, mid, mid, 'REV')[1]
+    if bytes_before(m, cid) then hi = mid else lo = mid + 1 end
+  end
+  return lo
+end
+
 -- Follow-ups of a resolving question: one outbox item per target, due now. Items are
 -- hashes ob:<questionId>:<target> (q, t, a = attempt, d = dueAt, e = enqueuedAt, lt = lease
 -- token while leased); the sorted set outbox orders them by when they are next due.
@@ -41,10 +110,12 @@ end
 -- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.
 local function resolve(id, status, res, now, retention)
   local q = qkey(id)
-  local held = redis.call('HMGET', q, 'by', 'mb')
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   redis.call('HSET', q, 'st', status, 'res', res)
-  redis.call('ZREM', prefix .. 'pending', id)
+  local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
+  index_rem(id, 'PENDING', vals)
+  index_add(id, status, held[6] or now, vals)
   redis.call('ZREM', prefix .. 'deadlines', id)
   redis.call('ZADD', prefix .. 'history', now, id)
   redis.call('PEXPIRE', q, retention)

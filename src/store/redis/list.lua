@@ -1,48 +1,117 @@
--- ARGV: prefix, source ('pending'|'all'), first, cursorScore, cursorId ('' = from the start),
---       statuses (comma list, '' = any), groupId, audience, channel, askedBy
---       (each '=' .. value, or '' = any). Newest first.
--- Returns {totalCount, hasNextPage, spec1, st1, res1, spec2, ...}. Filtering happens
--- before paging, so the count is honest. Ids whose record expired are dropped (self-heal).
-local src = prefix .. ARGV[2]
-local first = tonumber(ARGV[3])
-local cs, cid = tonumber(ARGV[4]), ARGV[5]
-local want, anyStatus = {}, ARGV[6] == ''
-for s in string.gmatch(ARGV[6], '[^,]+') do want[s] = true end
-local fields = {ARGV[7], ARGV[8], ARGV[9], ARGV[10]}
+-- ARGV: prefix, first, cursorScore, cursorId ('' = from the start), statuses (comma list,
+--       '' = any), groupId, audience, channel, askedBy (each '=' .. value, or '' = any).
+-- Newest first. Returns {totalCount, hasNextPage, spec1, st1, res1, spec2, ...}.
+-- The sources are the listing indexes (see common.lua) for the statuses asked, merged:
+--   no field filter  -> `all` or the status sets; count = ZCARD
+--   one field filter -> its per-status sets;      count = ZCARD
+--   more fields      -> the smallest one's sets, walked whole to filter and count
+-- Ids whose record expired before prune reached them are skipped, uncounted and unindexed.
+local first = tonumber(ARGV[2])
+local cs, cid = tonumber(ARGV[3]), ARGV[4]
 
-local total, hasNext, out, gone = 0, 0, {}, {}
-local offset, batch = 0, 1000
-while true do
-  local page = redis.call('ZRANGE', src, '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, batch, 'WITHSCORES')
-  if #page == 0 then break end
-  for i = 1, #page, 2 do
-    local id, score = page[i], tonumber(page[i + 1])
-    local f = redis.call('HMGET', qkey(id), 'st', 'grp', 'aud', 'chan', 'by')
-    if not f[1] then
-      table.insert(gone, id)
-    else
-      local ok = anyStatus or want[f[1]] == true
-      for j = 1, 4 do
-        if ok and fields[j] ~= '' and fields[j] ~= '=' .. f[j + 1] then ok = false end
-      end
-      if ok then
-        total = total + 1
-        if cs == nil or score < cs or (score == cs and id < cid) then
-          if #out < first * 3 then
-            local r = redis.call('HMGET', qkey(id), 'spec', 'st', 'res')
-            table.insert(out, r[1]); table.insert(out, r[2]); table.insert(out, r[3])
-          else
-            hasNext = 1
-          end
-        end
+local statuses, seen = {}, {}
+for s in string.gmatch(ARGV[5], '[^,]+') do
+  if not seen[s] then seen[s] = true; table.insert(statuses, s) end
+end
+local anyStatus = #statuses == 0 or #statuses == #STATUSES
+if #statuses == 0 then statuses = STATUSES end
+
+local wanted = {}
+for i, f in ipairs({'grp', 'aud', 'chan', 'by'}) do
+  local a = ARGV[5 + i]
+  if a ~= '' then table.insert(wanted, {f, string.sub(a, 2)}) end
+end
+
+-- Pick the sources.
+local sources, total, residual = {}, 0, {}
+if #wanted == 0 then
+  if anyStatus then sources = {prefix .. 'all'} else
+    for _, s in ipairs(statuses) do table.insert(sources, status_key(s)) end
+  end
+else
+  local best, bestSize
+  for i, w in ipairs(wanted) do
+    local keys, size = {}, 0
+    for _, s in ipairs(statuses) do
+      local k = field_key(w[1], s, w[2])
+      table.insert(keys, k)
+      size = size + redis.call('ZCARD', k)
+    end
+    if bestSize == nil or size < bestSize then best, bestSize, sources = i, size, keys end
+  end
+  for i, w in ipairs(wanted) do
+    if i ~= best then table.insert(residual, w) end
+  end
+end
+local walkAll = #residual > 0
+if not walkAll then
+  for _, k in ipairs(sources) do total = total + redis.call('ZCARD', k) end
+end
+
+-- A newest-first merge of the sources, read in chunks: from the cursor on, or (to count)
+-- from the start when walking.
+local chunk = first + 1
+if walkAll then chunk = 500 end
+local heads = {}
+for _, k in ipairs(sources) do
+  local rank = 0
+  if not walkAll then rank = rank_after(k, cs, cid) end
+  table.insert(heads, {key = k, rank = rank, buf = {}, at = 1})
+end
+local function peek(h)
+  if h.at > #h.buf then
+    if h.done then return nil end
+    h.buf = redis.call('ZRANGE', h.key, h.rank, h.rank + chunk - 1, 'REV', 'WITHSCORES')
+    h.at = 1
+    h.rank = h.rank + chunk
+    if #h.buf < chunk * 2 then h.done = true end
+    if #h.buf == 0 then return nil end
+  end
+  return h.buf[h.at], tonumber(h.buf[h.at + 1])
+end
+local function next_id()
+  local pick, pid, pscore
+  for _, h in ipairs(heads) do
+    local id, score = peek(h)
+    if id and (pick == nil or score > pscore or (score == pscore and bytes_before(pid, id))) then
+      pick, pid, pscore = h, id, score
+    end
+  end
+  if pick then pick.at = pick.at + 2 end
+  return pid, pscore
+end
+
+local hasNext, out, gone, matched = 0, {}, {}, 0
+while walkAll or #out < first * 3 or hasNext == 0 do
+  local id, score = next_id()
+  if not id then break end
+  local q = qkey(id)
+  local ok = true
+  local r = redis.call('HMGET', q, 'st', 'aud', 'grp', 'chan', 'by')
+  if not r[1] then
+    table.insert(gone, id)
+    ok = false
+  else
+    local have = {aud = r[2], grp = r[3], chan = r[4], by = r[5]}
+    for _, w in ipairs(residual) do
+      if have[w[1]] ~= w[2] then ok = false end
+    end
+  end
+  if ok then
+    matched = matched + 1
+    if not walkAll or cs == nil or score < cs or (score == cs and bytes_before(id, cid)) then
+      if #out < first * 3 then
+        local rec = redis.call('HMGET', q, 'spec', 'st', 'res')
+        table.insert(out, rec[1]); table.insert(out, rec[2]); table.insert(out, rec[3])
+      else
+        hasNext = 1
       end
     end
   end
-  offset = offset + batch
 end
-for _, id in ipairs(gone) do
-  redis.call('ZREM', src, id)
-end
+
+if walkAll then total = matched else total = total - #gone end
+for _, id in ipairs(gone) do unindex(id) end
 local reply = {total, hasNext}
 for _, v in ipairs(out) do table.insert(reply, v) end
 return reply

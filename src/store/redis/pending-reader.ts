@@ -1,6 +1,7 @@
 // The pending backlog, read in pipelined batches rather than one script: a snapshot needs no
 // atomic view (feeds reconcile changes that land during the read), and a script over 10,000
-// pending questions would stall Redis for every instance. Small fields first, records for matches.
+// pending questions would stall Redis for every instance. The source is the narrowest listing
+// index the filter names; small fields first (the rest of the filter), records for matches.
 
 import type { QuestionRecord } from '../../domain/question.ts';
 import { matchesFilter } from '../listing.ts';
@@ -50,12 +51,24 @@ async function matchingIds(
   });
 }
 
+/**
+ * The smallest-looking index that holds every match: a field's PENDING index when the filter
+ * names one (a visibility scope always does for restricted keys and agents), else `pending`.
+ */
+function pendingSource(prefix: string, f: ListFilter): string {
+  if (f.audience != null) return `${prefix}ix:aud:PENDING:${f.audience}`;
+  if (f.askedBy != null) return `${prefix}ix:by:PENDING:${f.askedBy}`;
+  if (f.groupId != null) return `${prefix}ix:grp:PENDING:${f.groupId}`;
+  if (f.channel != null) return `${prefix}ix:chan:PENDING:${f.channel}`;
+  return `${prefix}pending`;
+}
+
 export async function readPending(
   redis: RedisClient,
   prefix: string,
   filter: ListFilter,
 ): Promise<QuestionRecord[]> {
-  const ids = await redis.zrange(`${prefix}pending`, 0, -1);
+  const ids = await redis.zrange(pendingSource(prefix, filter), 0, -1);
   const want: ListFilter = { ...filter, status: ['PENDING'] };
   const out: QuestionRecord[] = [];
   for (let i = 0; i < ids.length; i += PENDING_BATCH) {
@@ -71,7 +84,7 @@ export async function readPendingIds(
   prefix: string,
   filter: ListFilter,
 ): Promise<string[]> {
-  const ids = await redis.zrange(`${prefix}pending`, 0, -1);
+  const ids = await redis.zrange(pendingSource(prefix, filter), 0, -1);
   const want: ListFilter = { ...filter, status: ['PENDING'] };
   const out: string[] = [];
   for (let i = 0; i < ids.length; i += PENDING_BATCH) {

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
-import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
+import { decodeCursor, encodeCursor } from '../listing.ts';
 import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { resolutionOf } from '../resolution.ts';
@@ -48,6 +48,22 @@ export interface RedisStoreOptions {
 
 /** Longest a won claim waits for its replicas (only with waitReplicas). */
 export const REPLICA_WAIT_TIMEOUT_MS = 500;
+
+/** Questions one prune script unindexes (a few ms each). */
+const PRUNE_BATCH = 250;
+/** Questions one backfill script indexes. */
+const BACKFILL_BATCH = 500;
+/** The listing indexes' layout; ensureIndexes builds them once per version (key ixv). */
+const INDEX_VERSION = '1';
+
+/** The Redis store, plus its one-off upkeep at start. */
+export interface RedisQuestionStore extends QuestionStore {
+  /**
+   * Indexes questions stored before the listing indexes existed, in short batches, once (a
+   * version key records it). Returns how many questions it read.
+   */
+  ensureIndexes(): Promise<number>;
+}
 
 function opt(v: string | null): string {
   return v === null ? '' : `=${v}`;
@@ -95,11 +111,10 @@ function createResult(spec: QuestionSpec, reply: Reply[]): CreateResult {
   }
 }
 
-/** One page, newest first, filtered before paging inside one script (honest totalCount). */
+/** One page, newest first, read from the listing indexes inside one script (honest totalCount). */
 async function listPage(run: ScriptRunner, filter: ListFilter, page: PageRequest): Promise<Page> {
   const cursor = page.after ? decodeCursor(page.after) : null;
   const reply = (await run('list', [
-    onlyPending(filter) ? 'pending' : 'all',
     page.first,
     cursor ? cursor.createdAt : '',
     cursor ? cursor.id : '',
@@ -134,7 +149,7 @@ async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolea
   }
 }
 
-export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
+export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
   const { redis } = opts;
   const prefix = redis.isCluster ? hashTaggedPrefix(opts.prefix) : opts.prefix;
   const run = createScriptRunner(redis, prefix);
@@ -211,7 +226,21 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
     },
 
     async prune(now, retentionMs) {
-      await run('prune', [now - retentionMs]);
+      // Short scripts, as many as it takes: each unindexes its batch from every listing index.
+      while (Number(await run('prune', [now - retentionMs, PRUNE_BATCH])) === PRUNE_BATCH);
+    },
+
+    async countPending() {
+      return redis.zcard(`${prefix}pending`);
+    },
+
+    async ensureIndexes() {
+      let n = 0;
+      for (;;) {
+        const read = Number(await run('indexBackfill', [INDEX_VERSION, BACKFILL_BATCH]));
+        if (read < 0) return n;
+        n += read;
+      }
     },
 
     listen: (listener) => subscription.listen(listener),

@@ -20,6 +20,7 @@ const SCRIPTS = {
   create: script('create'),
   claim: script('claim'),
   expire: script('expire'),
+  indexBackfill: script('index-backfill'),
   list: script('list'),
   prune: script('prune'),
   reply: script('reply'),
