@@ -24,13 +24,28 @@ local function field_key(f, st, v)
   return prefix .. 'ix:' .. f .. ':' .. st .. ':' .. v
 end
 
--- vals: {aud, grp, chan, by}, '' where the question has none.
-local function index_add(id, st, score, vals)
+-- What pending questions hold: held:n and held:b are hashes askedBy -> count and media
+-- bytes, held:total the media bytes of all. create adds (+1, mb); resolve takes it back.
+local function held_by(by, n, mb)
+  local left = redis.call('HINCRBY', prefix .. 'held:n', by, n)
+  if left <= 0 then
+    redis.call('HDEL', prefix .. 'held:n', by)
+    redis.call('HDEL', prefix .. 'held:b', by)
+  else
+    redis.call('HINCRBY', prefix .. 'held:b', by, mb)
+  end
+  redis.call('INCRBY', prefix .. 'held:total', mb)
+end
+
+-- vals: {aud, grp, chan, by}, '' where the question has none. mb: the media bytes a new
+-- PENDING question added to the usage counters (nil otherwise), kept so that a pending record
+-- that vanishes (evicted) can still give its usage back.
+local function index_add(id, st, score, vals, mb)
   redis.call('ZADD', status_key(st), score, id)
   for i, f in ipairs(IX_FIELDS) do
     if vals[i] ~= '' then redis.call('ZADD', field_key(f, st, vals[i]), score, id) end
   end
-  redis.call('HSET', prefix .. 'ixof', id, cjson.encode({st, vals[1], vals[2], vals[3], vals[4]}))
+  redis.call('HSET', prefix .. 'ixof', id, cjson.encode({st, vals[1], vals[2], vals[3], vals[4], mb}))
 end
 
 local function index_rem(id, st, vals)
@@ -46,6 +61,8 @@ local function unindex(id)
   if packed then
     local m = cjson.decode(packed)
     index_rem(id, m[1], {m[2], m[3], m[4], m[5]})
+    -- A pending record that vanished still counted against its asker's quota.
+    if m[1] == 'PENDING' and m[6] then held_by(m[5], -1, 0 - tonumber(m[6])) end
     redis.call('HDEL', prefix .. 'ixof', id)
   end
   redis.call('ZREM', prefix .. 'pending', id)
@@ -92,19 +109,6 @@ local function enqueue_follow_ups(id, q, now)
       redis.call('ZADD', prefix .. 'outbox', now, item)
     end
   end
-end
-
--- What pending questions hold: held:n and held:b are hashes askedBy -> count and media
--- bytes, held:total the media bytes of all. create adds (+1, mb); resolve takes it back.
-local function held_by(by, n, mb)
-  local left = redis.call('HINCRBY', prefix .. 'held:n', by, n)
-  if left <= 0 then
-    redis.call('HDEL', prefix .. 'held:n', by)
-    redis.call('HDEL', prefix .. 'held:b', by)
-  else
-    redis.call('HINCRBY', prefix .. 'held:b', by, mb)
-  end
-  redis.call('INCRBY', prefix .. 'held:total', mb)
 end
 
 -- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.

@@ -47,7 +47,7 @@ redis.call('HSET', q, 'mb', mb)
 held_by(by, 1, mb)
 if ARGV[15] ~= '' then redis.call('HSET', q, 'fu', ARGV[15], 'fttl', ARGV[16]) end
 redis.call('PEXPIRE', q, ARGV[6])
-index_add(id, 'PENDING', ARGV[4], {ARGV[8], ARGV[9], ARGV[10], ARGV[11]})
+index_add(id, 'PENDING', ARGV[4], {ARGV[8], ARGV[9], ARGV[10], ARGV[11]}, mb)
 redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)
 redis.call('ZADD', prefix .. 'all', ARGV[4], id)
 redis.call('PUBLISH', prefix .. 'events', '{"type":"ASKED","spec":' .. spec .. ',"res":null}')
