@@ -121,6 +121,11 @@ export function questionBlocks(q: ChannelQuestion, callbackUrl: string): Block[]
   return [...textBlocks(q), answerBlock(q, callbackUrl)];
 }
 
+/** A closed question: its text, and the line that says how it ended in place of the buttons. */
+export function resolvedBlocks(q: ChannelQuestion, line: string): Block[] {
+  return [...textBlocks(q), { type: 'context', elements: [{ type: 'mrkdwn', text: line }] }];
+}
+
 // ---- Flat FORM schemas as a modal --------------------------------------------------------------
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';

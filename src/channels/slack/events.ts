@@ -1,0 +1,102 @@
+// A verified, parsed Slack payload as an event for the engine: which question, the answer it
+// gives or the modal it opens, and how the person who clicked is told the outcome.
+import type {
+  ChannelQuestion,
+  ChannelResponse,
+  ClaimOutcome,
+  InboundEvent,
+  LookupOutcome,
+} from '../types.ts';
+import { type FormField, formFields } from './blocks.ts';
+import { cut } from './escape.ts';
+import type { ParsedPayload, SlackEvent } from './inbound.ts';
+
+export const OK: ChannelResponse = { status: 200 };
+
+/** How the plugin talks back to the clicker. Both best effort: a failure is logged, never thrown. */
+export interface Notifier {
+  /** An ephemeral message through the click's response_url (none for a modal submission). */
+  tell(responseUrl: string | undefined, text: string): Promise<void>;
+  /** Opens the modal for a flat FORM question. */
+  openModal(triggerId: string, question: ChannelQuestion, fields: FormField[]): Promise<void>;
+}
+
+function closedText(q: ChannelQuestion): string {
+  if (q.status === 'TIMED_OUT') return 'This question timed out.';
+  if (q.status === 'CANCELLED') return 'This question was cancelled.';
+  return 'This question was already answered.';
+}
+
+/** Why a click was refused, in a sentence the person can read (null: nothing to say). */
+function problem(outcome: ClaimOutcome | LookupOutcome): string | null {
+  switch (outcome.kind) {
+    case 'recorded':
+    case 'duplicate':
+    case 'pending':
+      return null;
+    case 'invalid':
+      return `That answer was not accepted: ${outcome.message}`;
+    case 'closed':
+      return closedText(outcome.question);
+    default:
+      return 'This question is no longer available.';
+  }
+}
+
+type Interaction = Exclude<ParsedPayload, null | { type: 'other' }>;
+
+function showForm(
+  event: Extract<SlackEvent, { kind: 'open-form' }>,
+  responseUrl: string | undefined,
+  notify: Notifier,
+): InboundEvent {
+  return {
+    kind: 'show',
+    question: { id: event.questionId },
+    respond: async (outcome) => {
+      const fields = outcome.kind === 'pending' ? formFields(outcome.question.schema) : null;
+      if (outcome.kind !== 'pending' || !fields) {
+        await notify.tell(responseUrl, problem(outcome) ?? 'This form cannot be shown here.');
+        return OK;
+      }
+      await notify.openModal(event.triggerId, outcome.question, fields);
+      return OK;
+    },
+  };
+}
+
+function answer(
+  parsed: Interaction,
+  event: Extract<SlackEvent, { kind: 'answer' }>,
+  responseUrl: string | undefined,
+  notify: Notifier,
+): InboundEvent {
+  const firstField =
+    parsed.type === 'view_submission' ? Object.keys(parsed.payload.view.state.values)[0] : undefined;
+  return {
+    kind: 'answer',
+    question: { id: event.questionId },
+    by: event.by,
+    answer: event.answer,
+    respond: async (outcome) => {
+      const message = problem(outcome);
+      if (message === null) return OK;
+      if (parsed.type === 'view_submission') {
+        // Shown inside the modal, under its first field; the modal stays open.
+        return firstField
+          ? { status: 200, body: { response_action: 'errors', errors: { [firstField]: cut(message, 150) } } }
+          : OK;
+      }
+      await notify.tell(responseUrl, message);
+      return OK;
+    },
+  };
+}
+
+export function toInboundEvent(parsed: Interaction, notify: Notifier): InboundEvent {
+  const { event } = parsed;
+  if (event.kind === 'ignore') return { kind: 'ignore', response: OK };
+  const responseUrl = parsed.type === 'block_actions' ? parsed.payload.response_url : undefined;
+  if (event.kind === 'open-form') return showForm(event, responseUrl, notify);
+  return answer(parsed, event, responseUrl, notify);
+}

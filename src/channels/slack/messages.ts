@@ -1,0 +1,76 @@
+// The question's message in Slack: posted with its buttons, and edited once the question is
+// closed so the buttons give way to a line saying how it ended.
+import type { WebClient } from '@slack/web-api';
+import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import { questionBlocks, resolvedBlocks, SECTION_MAX_CHARS } from './blocks.ts';
+import { cut, escapeMrkdwn } from './escape.ts';
+import { failure } from './web-api.ts';
+
+/** Posts the question; the receipt names the message (channel + ts) for the later edit. */
+export async function postQuestion(
+  client: WebClient,
+  recipient: string,
+  question: ChannelQuestion,
+  callbackUrl: string,
+): Promise<DeliveryReceipt> {
+  let res: { channel?: string; ts?: string };
+  try {
+    res = await client.chat.postMessage({
+      channel: recipient,
+      text: escapeMrkdwn(cut(question.text, SECTION_MAX_CHARS)),
+      blocks: questionBlocks(question, callbackUrl) as never,
+      unfurl_links: false,
+      unfurl_media: false,
+      link_names: false,
+      parse: 'none',
+    });
+  } catch (err) {
+    throw failure('chat.postMessage', err);
+  }
+  if (!res.channel || !res.ts) throw new Error('slack chat.postMessage returned no message reference');
+  return { recipient, channel: res.channel, ts: res.ts };
+}
+
+/** Replaces the message's buttons with the line from `resolvedLine`. */
+export async function showResolved(
+  client: WebClient,
+  message: { channel: string; ts: string },
+  question: ChannelQuestion,
+  line: string,
+): Promise<void> {
+  try {
+    await client.chat.update({
+      ...message,
+      text: line,
+      blocks: resolvedBlocks(question, line) as never,
+      link_names: false,
+      parse: 'none',
+    });
+  } catch (err) {
+    throw failure('chat.update', err);
+  }
+}
+
+function answerText(q: ChannelQuestion): string {
+  if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
+  const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
+  return cut(text, 500);
+}
+
+/** The line that replaces the buttons once the question is closed. */
+export function resolvedLine(q: ChannelQuestion, channelName: string): string {
+  if (q.status === 'TIMED_OUT') return 'Timed out';
+  if (q.status === 'CANCELLED')
+    return q.cancelReason ? `Cancelled: ${escapeMrkdwn(q.cancelReason)}` : 'Cancelled';
+  if (q.sensitive) return 'Answered';
+  const by = q.answeredBy ?? '';
+  const prefix = `${channelName}:`;
+  if (by.startsWith(prefix)) {
+    const userId = by.slice(prefix.length);
+    // A user id from Slack itself; anything else is shown as plain text.
+    const who = /^[UW][A-Z0-9]{2,30}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
+    return `Answered by ${who}: ${escapeMrkdwn(answerText(q))}`;
+  }
+  if (by === 'callback') return `Answered on the answer page: ${escapeMrkdwn(answerText(q))}`;
+  return `Answered in the inbox by ${escapeMrkdwn(by || 'someone')}`;
+}

@@ -1,0 +1,43 @@
+// Slack's Web API through @slack/web-api: one client per channel, made when first used (the bot
+// token is read then), without the client's own retries or logging.
+import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import type { ChannelContext } from '../types.ts';
+
+/** How long one Web API call may take. */
+export const SLACK_TIMEOUT_MS = 10_000;
+
+// The client's own logging could carry request details; we log what matters ourselves.
+const quietLogger: SlackLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  setLevel() {},
+  getLevel: () => LogLevel.ERROR,
+  setName() {},
+};
+
+/** The platform error code only (`channel_not_found`): never a token or a request. */
+export function failure(method: string, err: unknown): Error {
+  const code = (err as { data?: { error?: unknown } }).data?.error;
+  return new Error(`slack ${method} failed${typeof code === 'string' ? `: ${code}` : ''}`);
+}
+
+/** The channel's client; throws when the bot token is not set. */
+export function createSlackWebApi(ctx: ChannelContext, tokenEnv: string, apiUrl?: string): () => WebClient {
+  let client: WebClient | null = null;
+  return () => {
+    const token = ctx.secret(tokenEnv);
+    if (!token) throw new Error(`the Slack bot token (${tokenEnv}) is not set`);
+    client ??= new WebClient(token, {
+      slackApiUrl: apiUrl ?? 'https://slack.com/api/',
+      fetch: ctx.fetch,
+      logger: quietLogger,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: SLACK_TIMEOUT_MS,
+      allowAbsoluteUrls: false,
+    });
+    return client;
+  };
+}
