@@ -3,6 +3,7 @@
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
+import { followUpsOf } from '../engine/asking.ts';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
@@ -196,8 +197,10 @@ export async function createServer(
     worker.start();
     closers.push(() => worker.stop());
     const unlisten = await store.listen({
+      // Only a resolution that enqueued follow-ups (a channel message, a resume webhook) has
+      // work for the worker; the poll still covers anything missed.
       event: (e) => {
-        if (e.type !== 'ASKED') worker.kick();
+        if (e.type !== 'ASKED' && followUpsOf(e.question).length > 0) worker.kick();
       },
       resync: () => worker.kick(),
     });

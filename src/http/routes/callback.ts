@@ -12,6 +12,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { CALLBACK_HEADERS, NOT_FOUND_PAGE, pageAfterPost, renderCallbackPage } from '../callback-pages.ts';
 import { sendRestError } from '../errors.ts';
+import { redisRateLimitStore } from '../rate-limit-store.ts';
 
 export interface CallbackRouteOptions {
   engine: Interactions;
@@ -71,7 +72,9 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
     max: o.rateLimit.perMinute,
     timeWindow: 60_000,
     // Shared across instances when Redis is configured, so the limit holds per deployment.
-    ...(o.rateLimit.redis ? { redis: o.rateLimit.redis, nameSpace: `${o.rateLimit.prefix}ratelimit:` } : {}),
+    ...(o.rateLimit.redis
+      ? { store: redisRateLimitStore(o.rateLimit.redis, `${o.rateLimit.prefix}ratelimit:`) }
+      : {}),
     skipOnError: false,
     errorResponseBuilder: (_req, ctx) =>
       new DomainError('RATE_LIMITED', `too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
