@@ -43,6 +43,25 @@ export interface CallbackDeps {
 
 const TICKET = /^[A-Za-z0-9_-]{43}$/;
 
+/** What a plain EXTERNAL question (isPlainExternal) looks like to the payload checks. */
+const PLAIN: Pick<QuestionRecord, 'format' | 'schema' | 'options'> = {
+  format: 'EXTERNAL',
+  schema: null,
+  options: null,
+};
+
+/** The answer this request would give a plain EXTERNAL question, or undefined if it is not one. */
+function plainAnswer(req: CallbackRequest): JsonObject | undefined {
+  try {
+    return validateAnswer(
+      PLAIN,
+      callbackPayload(PLAIN, req.body, req.query, contentTypeOf(req.headers)),
+    ) as JsonObject;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The one NOT_FOUND of the callback door, whatever the reason. */
 export function callbackNotFound(): DomainError {
   return new DomainError('NOT_FOUND', 'not found');
@@ -72,34 +91,58 @@ export function createCallbacks(d: CallbackDeps) {
     }
   }
 
-  function closed(q: QuestionRecord): DomainError {
+  function closed(status: QuestionRecord['status']): DomainError {
     return new DomainError(
       'QUESTION_CLOSED',
-      `the question is closed (${q.status.toLowerCase().replace('_', ' ')})`,
+      `the question is closed (${status.toLowerCase().replace('_', ' ')})`,
     );
+  }
+
+  /** Steps 3–6 for a question in hand: verifier, state, payload, claim. */
+  async function answer(q: QuestionRecord, req: CallbackRequest): Promise<CallbackOutcome> {
+    verify(q, req);
+    if (q.status === 'ANSWERED') return 'already_answered';
+    if (q.status !== 'PENDING') throw closed(q.status);
+    const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
+    const r = await d.store.claim(q.id, {
+      status: 'ANSWERED',
+      answer: q.sensitive ? null : value,
+      reply: q.sensitive ? value : undefined,
+      answeredBy: 'callback',
+      now: d.clock(),
+      retentionMs: d.retentionMs,
+    });
+    if (r.kind === 'missing') throw callbackNotFound();
+    if (r.kind === 'won' || r.question.status === 'ANSWERED') {
+      return r.kind === 'won' ? 'answered' : 'already_answered';
+    }
+    throw closed(r.question.status);
   }
 
   return {
     async handle(req: CallbackRequest): Promise<CallbackOutcome> {
-      const q = await lookup(req.ticket);
-      if (!q) throw callbackNotFound();
-      verify(q, req);
-      if (q.status === 'ANSWERED') return 'already_answered';
-      if (q.status !== 'PENDING') throw closed(q);
-      const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
-      const r = await d.store.claim(q.id, {
-        status: 'ANSWERED',
-        answer: q.sensitive ? null : value,
-        reply: q.sensitive ? value : undefined,
-        answeredBy: 'callback',
-        now: d.clock(),
-        retentionMs: d.retentionMs,
-      });
-      if (r.kind === 'missing') throw callbackNotFound();
-      if (r.kind === 'won' || r.question.status === 'ANSWERED') {
-        return r.kind === 'won' ? 'answered' : 'already_answered';
+      if (!TICKET.test(req.ticket)) throw callbackNotFound();
+      const hash = hashTicket(req.ticket);
+      // The common case, one round trip: a payload that answers any plain EXTERNAL question is
+      // offered to the store, which claims with it only if the ticket names such a question
+      // (nothing to verify, nothing more to check); otherwise it hands back the question.
+      const plain = plainAnswer(req);
+      if (plain !== undefined) {
+        const r = await d.store.answerPlainExternal(hash, {
+          answer: plain,
+          answeredBy: 'callback',
+          now: d.clock(),
+          retentionMs: d.retentionMs,
+        });
+        if (r.kind === 'missing') throw callbackNotFound();
+        if (r.kind === 'won') return 'answered';
+        if (r.kind === 'other') return answer(r.question, req);
+        if (r.status === 'ANSWERED') return 'already_answered';
+        throw closed(r.status);
       }
-      throw closed(r.question);
+      const q = await d.store.questionForTicket(hash);
+      if (!q) throw callbackNotFound();
+      return answer(q, req);
     },
 
     /** Which page a GET shows; never changes anything. */

@@ -1,6 +1,12 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
-import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
+import type {
+  ClosedStatus,
+  JsonObject,
+  QuestionRecord,
+  QuestionSpec,
+  QuestionStatus,
+} from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
@@ -66,6 +72,22 @@ export type ClaimResult =
   | { kind: 'won'; question: QuestionRecord }
   /** Someone else resolved it first (or it was past its deadline: then it is TIMED_OUT now). */
   | { kind: 'lost'; question: QuestionRecord }
+  | { kind: 'missing' };
+
+/** What the callback door's one-step answer knows: the answer is already checked by the caller. */
+export interface PlainAnswerInput {
+  answer: JsonObject;
+  answeredBy: string;
+  now: number;
+  retentionMs: number;
+}
+
+export type PlainAnswerResult =
+  | { kind: 'won' }
+  /** Resolved before (or past its deadline: then it is TIMED_OUT now). */
+  | { kind: 'lost'; status: ClosedStatus }
+  /** Not a plain EXTERNAL question: nothing changed; the caller takes its full path. */
+  | { kind: 'other'; question: QuestionRecord }
   | { kind: 'missing' };
 
 export interface ListFilter {
@@ -148,6 +170,12 @@ export interface QuestionStore {
   list(filter: ListFilter, page: PageRequest): Promise<Page>;
   /** The question a ticket hash names, while the ticket is alive (one round trip). */
   questionForTicket(ticketHash: string): Promise<QuestionRecord | null>;
+  /**
+   * The callback door's common case in one atomic step (one round trip): the question a live
+   * ticket names and, if it is a plain EXTERNAL question (isPlainExternal) still pending, its
+   * claim as ANSWERED with `answer`, exactly as claim() would. Any other question: unchanged.
+   */
+  answerPlainExternal(ticketHash: string, input: PlainAnswerInput): Promise<PlainAnswerResult>;
   /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
   reserve(reservation: Reservation): Promise<void>;
   /**

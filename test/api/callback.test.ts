@@ -2,7 +2,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import net from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
@@ -340,6 +341,18 @@ describe('callback door rate limit and multiple instances (redis)', () => {
         }
       }
       expect(codes).toEqual([404, 404, 404, 429]);
+      // The counter is one fixed window: it carries the window's expiry from its first request.
+      const redis = new Redis(inject('redisUrl'));
+      try {
+        const keys = await redis.keys(`${a.prefix}ratelimit:*`);
+        expect(keys).toHaveLength(1);
+        expect(await redis.get(keys[0]!)).toBe('4');
+        const ttl = await redis.pttl(keys[0]!);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(60_000);
+      } finally {
+        redis.disconnect();
+      }
     } finally {
       await a.close();
       await b.close();

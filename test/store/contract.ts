@@ -332,6 +332,63 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       });
     });
 
+    it('answers a plain EXTERNAL question by its ticket in one step, exactly once', async () => {
+      const plain = (now = Date.now()) => ({
+        answer: { signed: true },
+        answeredBy: 'callback',
+        now,
+        retentionMs: 60_000,
+      });
+      const spec = specOf({ format: 'EXTERNAL', link: 'https://s.example/x' });
+      await store.create(spec, { ...opts, ticketHash: 'e'.repeat(64) });
+      expect(await store.answerPlainExternal('f'.repeat(64), plain())).toEqual({ kind: 'missing' });
+      const results = await Promise.all(
+        [1, 2, 3].map(() => store.answerPlainExternal('e'.repeat(64), plain())),
+      );
+      expect(results.filter((r) => r.kind === 'won')).toHaveLength(1);
+      expect(results.filter((r) => r.kind === 'lost')).toEqual([
+        { kind: 'lost', status: 'ANSWERED' },
+        { kind: 'lost', status: 'ANSWERED' },
+      ]);
+      expect(await store.get(spec.id)).toMatchObject({
+        status: 'ANSWERED',
+        answer: { signed: true },
+        answeredBy: 'callback',
+      });
+      const e = await nextEvent((x) => x.type === 'ANSWERED' && x.question.id === spec.id);
+      expect(e.question.answer).toEqual({ signed: true });
+      expect((await store.pendingIds({})).includes(spec.id)).toBe(false);
+    });
+
+    it('leaves every other question to the full path, untouched, and times out a late answer', async () => {
+      const plain = (now = Date.now()) => ({
+        answer: { x: 1 },
+        answeredBy: 'callback',
+        now,
+        retentionMs: 60_000,
+      });
+      const others: [string, Partial<QuestionSpec>][] = [
+        ['1', { format: 'EXTERNAL', schema: { type: 'object' } }],
+        ['2', { format: 'EXTERNAL', verifier: { name: 'hmac-sha256', config: { secretEnv: 'S' } } }],
+        ['3', { format: 'EXTERNAL', sensitive: true }],
+        ['4', { format: 'CONFIRM' }],
+      ];
+      for (const [c, over] of others) {
+        const spec = specOf(over);
+        await store.create(spec, { ...opts, ticketHash: c.repeat(64) });
+        const r = await store.answerPlainExternal(c.repeat(64), plain());
+        expect(r).toMatchObject({ kind: 'other', question: { id: spec.id, status: 'PENDING' } });
+        expect((await store.get(spec.id))?.status).toBe('PENDING');
+      }
+      const late = specOf({ format: 'EXTERNAL', createdAt: Date.now() - 2000, timeoutAt: Date.now() - 1000 });
+      await store.create(late, { ...opts, ticketHash: '5'.repeat(64) });
+      expect(await store.answerPlainExternal('5'.repeat(64), plain())).toEqual({
+        kind: 'lost',
+        status: 'TIMED_OUT',
+      });
+      expect((await store.get(late.id))?.status).toBe('TIMED_OUT');
+    });
+
     it('expires due questions exactly once, even when reapers race', async () => {
       const past = Date.now() - 1;
       const due: QuestionSpec[] = [];

@@ -3,7 +3,7 @@
 // process (owned by the composition root) feeds the listeners.
 
 import type { Redis } from 'ioredis';
-import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
+import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor, onlyPending } from '../listing.ts';
@@ -168,6 +168,30 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
         await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
       }
       return { kind: reply[0] === 'won' ? 'won' : 'lost', question: fromTriple(reply, 1) };
+    },
+
+    async answerPlainExternal(ticketHash, input) {
+      const resolution = encodeResolution(resolutionOf({ ...input, status: 'ANSWERED' }));
+      const reply = (await run('answerTicket', [
+        ticketHash,
+        input.now,
+        input.retentionMs,
+        resolution,
+      ])) as Reply[];
+      switch (reply[0]) {
+        case 'won':
+          // As claim(): a won claim is acknowledged once its replicas hold it.
+          if (waitReplicas > 0 && !redis.isCluster) {
+            await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
+          }
+          return { kind: 'won' };
+        case 'lost':
+          return { kind: 'lost', status: reply[1] as ClosedStatus };
+        case 'other':
+          return { kind: 'other', question: fromTriple(reply, 1) };
+        default:
+          return { kind: 'missing' };
+      }
     },
 
     async get(id) {
