@@ -74,7 +74,9 @@ function main(): void {
       console.log(`${(v / 1000).toFixed(0).padStart(7)} ${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`);
     }
   };
-  console.log(`window ${(total / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s`);
+  console.log(
+    `window ${(total / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s`,
+  );
   print('by module', byModule);
   print('by function', byFunction);
 }
