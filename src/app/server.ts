@@ -17,6 +17,7 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import type { RedisClient } from '../store/redis/client.ts';
 import { connectAll, createRedisConnections, type RedisTarget } from '../store/redis/connection.ts';
+import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
@@ -235,7 +236,13 @@ export async function createServer(
       yoga,
       logger,
       maxBodyBytes: config.callbackMaxBodyBytes,
-      rateLimit: { perMinute: config.rateLimitPerMinute, redis: redisForLimits, prefix: config.keyPrefix },
+      rateLimit: {
+        perMinute: config.rateLimitPerMinute,
+        redis: redisForLimits,
+        // The store's own prefix (hash-tagged on a Cluster): the callback script counts the same
+        // counters in its step, so they must share its slot.
+        prefix: redisForLimits?.isCluster ? hashTaggedPrefix(config.keyPrefix) : config.keyPrefix,
+      },
       trustProxyHops: config.trustProxyHops,
       publicBaseUrl: config.publicBaseUrl,
       ...(manifest ? { modules: manifest.modules } : {}),

@@ -6,16 +6,24 @@ import { validateAnswer } from '../domain/answer.ts';
 import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { JsonObject, QuestionRecord } from '../domain/question.ts';
-import type { QuestionStore } from '../store/types.ts';
+import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { HeaderBag, VerifierPort } from './ports.ts';
 import { hashTicket } from './tickets.ts';
+
+export type { RateHits };
 
 export interface CallbackRequest {
   ticket: string;
   body: Buffer;
   headers: HeaderBag;
   query: QueryParams;
+  /**
+   * The door's rate limit, counted in the store's same step when the HTTP layer leaves it to
+   * the engine: `seen` gets the counter before anything else happens; over the max the request
+   * is RATE_LIMITED and nothing about the ticket is looked at.
+   */
+  limit?: { count: RateCount; seen(hits: RateHits): void };
 }
 
 function contentTypeOf(headers: HeaderBag): string | undefined {
@@ -119,30 +127,49 @@ export function createCallbacks(d: CallbackDeps) {
     throw closed(r.question.status);
   }
 
+  /** The store's one step, with the rate limit applied first when the request carries it. */
+  async function step(
+    req: CallbackRequest,
+    hash: string,
+    answer: JsonObject | undefined,
+  ): Promise<TicketStepResult> {
+    const r = await d.store.ticketStep(hash, {
+      ...(answer === undefined
+        ? {}
+        : { answer: { answer, answeredBy: 'callback', now: d.clock(), retentionMs: d.retentionMs } }),
+      ...(req.limit ? { count: req.limit.count } : {}),
+    });
+    if (req.limit && r.hits) req.limit.seen(r.hits);
+    if (r.kind === 'limited') {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `too many requests; retry in ${Math.ceil((r.hits?.ttlMs ?? 0) / 1000)} s`,
+      );
+    }
+    return r;
+  }
+
   return {
     async handle(req: CallbackRequest): Promise<CallbackOutcome> {
-      if (!TICKET.test(req.ticket)) throw callbackNotFound();
-      const hash = hashTicket(req.ticket);
+      const wellFormed = TICKET.test(req.ticket);
+      if (!wellFormed && !req.limit) throw callbackNotFound();
+      // A malformed ticket names nothing (an empty hash has no ticket key); it is still counted.
+      const hash = wellFormed ? hashTicket(req.ticket) : '';
       // The common case, one round trip: a payload that answers any plain EXTERNAL question is
       // offered to the store, which claims with it only if the ticket names such a question
       // (nothing to verify, nothing more to check); otherwise it hands back the question.
-      const plain = plainAnswer(req);
-      if (plain !== undefined) {
-        const r = await d.store.answerPlainExternal(hash, {
-          answer: plain,
-          answeredBy: 'callback',
-          now: d.clock(),
-          retentionMs: d.retentionMs,
-        });
-        if (r.kind === 'missing') throw callbackNotFound();
-        if (r.kind === 'won') return 'answered';
-        if (r.kind === 'other') return answer(r.question, req);
-        if (r.status === 'ANSWERED') return 'already_answered';
-        throw closed(r.status);
+      const r = await step(req, hash, wellFormed ? plainAnswer(req) : undefined);
+      switch (r.kind) {
+        case 'won':
+          return 'answered';
+        case 'other':
+          return answer(r.question, req);
+        case 'lost':
+          if (r.status === 'ANSWERED') return 'already_answered';
+          throw closed(r.status);
+        default:
+          throw callbackNotFound();
       }
-      const q = await d.store.questionForTicket(hash);
-      if (!q) throw callbackNotFound();
-      return answer(q, req);
     },
 
     /** Which page a GET shows; never changes anything. */

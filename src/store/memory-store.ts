@@ -19,6 +19,8 @@ import type {
   Page,
   PageRequest,
   QuestionStore,
+  RateCount,
+  RateHits,
 } from './types.ts';
 import { REPLY_GRACE_MS } from './types.ts';
 
@@ -95,10 +97,33 @@ function listPage(t: MemoryTables, filter: ListFilter, page: PageRequest): Page 
   };
 }
 
+/** Fixed-window counters with their expiry; expired ones are swept as the map grows. */
+function createRateCounters() {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  let sweepAt = 1024;
+  return {
+    hit(c: RateCount, now: number): RateHits {
+      let w = windows.get(c.key);
+      if (!w || w.endsAt <= now) {
+        if (windows.size >= sweepAt) {
+          for (const [k, v] of windows) if (v.endsAt <= now) windows.delete(k);
+          sweepAt = Math.max(1024, windows.size * 2);
+        }
+        w = { count: 0, endsAt: now + c.windowMs };
+        windows.set(c.key, w);
+      }
+      w.count += 1;
+      return { count: w.count, ttlMs: w.endsAt - now };
+    },
+  };
+}
+
 export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore {
   const t = createMemoryTables(opts.clock ?? Date.now);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   let closed = false;
+
+  const counters = createRateCounters();
 
   /** The one guard (synchronous, so a lookup and its claim are one atomic step). */
   function claim(id: string, input: ClaimInput): ClaimResult {
@@ -125,15 +150,17 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
 
     claim: async (id, input) => claim(id, input),
 
-    async answerPlainExternal(ticketHash, input) {
+    async ticketStep(ticketHash, step) {
+      const hits = step.count ? counters.hit(step.count, t.clock()) : null;
+      if (hits && step.count && hits.count > step.count.max) return { kind: 'limited', hits };
       const id = t.alive(t.tickets, ticketHash);
       const e = id ? t.entry(id) : undefined;
-      if (!id || !e) return { kind: 'missing' };
-      if (!isPlainExternal(e.spec)) return { kind: 'other', question: record(e) };
-      const r = claim(id, { ...input, status: 'ANSWERED' });
-      if (r.kind === 'missing') return r;
-      if (r.kind === 'won') return { kind: 'won' };
-      return { kind: 'lost', status: r.question.status as ClosedStatus };
+      if (!id || !e) return { kind: 'missing', hits };
+      if (!step.answer || !isPlainExternal(e.spec)) return { kind: 'other', question: record(e), hits };
+      const r = claim(id, { ...step.answer, status: 'ANSWERED' });
+      if (r.kind === 'missing') return { kind: 'missing', hits };
+      if (r.kind === 'won') return { kind: 'won', hits };
+      return { kind: 'lost', status: r.question.status as ClosedStatus, hits };
     },
 
     async get(id) {

@@ -359,6 +359,41 @@ describe('callback door rate limit and multiple instances (redis)', () => {
     }
   });
 
+  it('one budget whichever step counts a request: up front (GET, oversized) or in the store step (POST)', async () => {
+    const a = await startServer({ store: 'redis', env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      const url = `/api/interactions/callback/${'C'.repeat(43)}`;
+      const post = (payload?: string) =>
+        a.server.inject({
+          method: 'POST',
+          url,
+          ...(payload === undefined ? {} : { payload, headers: { 'content-type': 'application/json' } }),
+        });
+      const first = await post('{"a":1}');
+      expect(first.statusCode).toBe(404);
+      expect(first.headers['x-ratelimit-limit']).toBe('4');
+      expect(first.headers['x-ratelimit-remaining']).toBe('3');
+      expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+      const page = await a.server.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(404);
+      expect(page.headers['x-ratelimit-remaining']).toBe('2');
+      const big = await post(`{"a":"${'x'.repeat(a.config.callbackMaxBodyBytes)}"}`);
+      expect(big.statusCode).toBe(413);
+      const atLimit = await post();
+      expect(atLimit.statusCode).toBe(404);
+      expect(atLimit.headers['x-ratelimit-remaining']).toBe('0');
+      const past = await post('{"a":1}');
+      expect(past.statusCode).toBe(429);
+      expect(past.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(past.headers['retry-after'])).toBeGreaterThan(0);
+      expect(past.headers['x-ratelimit-remaining']).toBe('0');
+      const pastPage = await a.server.inject({ method: 'GET', url });
+      expect(pastPage.statusCode).toBe(429);
+    } finally {
+      await a.close();
+    }
+  });
+
   it('behind a trusted proxy, each forwarded client has its own budget', async () => {
     const env = { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '2', INTERACTIONS_TRUST_PROXY_HOPS: '1' };
     const a = await startServer({ store: 'redis', env });

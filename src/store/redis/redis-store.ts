@@ -170,27 +170,34 @@ export function createRedisStore(opts: RedisStoreOptions): QuestionStore {
       return { kind: reply[0] === 'won' ? 'won' : 'lost', question: fromTriple(reply, 1) };
     },
 
-    async answerPlainExternal(ticketHash, input) {
-      const resolution = encodeResolution(resolutionOf({ ...input, status: 'ANSWERED' }));
+    async ticketStep(ticketHash, step) {
+      const { answer, count } = step;
+      const resolution = answer ? encodeResolution(resolutionOf({ ...answer, status: 'ANSWERED' })) : '';
       const reply = (await run('answerTicket', [
         ticketHash,
-        input.now,
-        input.retentionMs,
+        answer?.now ?? 0,
+        answer?.retentionMs ?? 0,
         resolution,
+        count?.key ?? '',
+        count?.windowMs ?? 0,
+        count?.max ?? 0,
       ])) as Reply[];
+      const hits = count ? { count: Number(reply[1]), ttlMs: Math.max(Number(reply[2]), 0) } : null;
       switch (reply[0]) {
         case 'won':
           // As claim(): a won claim is acknowledged once its replicas hold it.
           if (waitReplicas > 0 && !redis.isCluster) {
             await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
           }
-          return { kind: 'won' };
+          return { kind: 'won', hits };
         case 'lost':
-          return { kind: 'lost', status: reply[1] as ClosedStatus };
+          return { kind: 'lost', status: reply[3] as ClosedStatus, hits };
         case 'other':
-          return { kind: 'other', question: fromTriple(reply, 1) };
+          return { kind: 'other', question: fromTriple(reply, 3), hits };
+        case 'limited':
+          return { kind: 'limited', hits };
         default:
-          return { kind: 'missing' };
+          return { kind: 'missing', hits };
       }
     },
 
