@@ -52,6 +52,9 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   // The port is chosen here because the callback origin must name it before start.
   const port = await freePort();
   const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
+  // Profiling aid: BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile per instance when it stops.
+  const profDir = process.env.BENCH_CPU_PROF_DIR;
+  if (profDir) flags.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
   return launch(
     o.name,
     'src/app/main.ts',

@@ -3,6 +3,7 @@
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
+import { followUpsOf } from '../engine/asking.ts';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
@@ -16,6 +17,7 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { createMemoryStore } from '../store/memory-store.ts';
 import type { RedisClient } from '../store/redis/client.ts';
 import { connectAll, createRedisConnections, type RedisTarget } from '../store/redis/connection.ts';
+import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
 import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
@@ -199,8 +201,10 @@ export async function createServer(
     worker.start();
     closers.push(() => worker.stop());
     const unlisten = await store.listen({
+      // Only a resolution that enqueued follow-ups (a channel message, a resume webhook) has
+      // work for the worker; the poll still covers anything missed.
       event: (e) => {
-        if (e.type !== 'ASKED') worker.kick();
+        if (e.type !== 'ASKED' && followUpsOf(e.question).length > 0) worker.kick();
       },
       resync: () => worker.kick(),
     });
@@ -235,7 +239,13 @@ export async function createServer(
       yoga,
       logger,
       maxBodyBytes: config.callbackMaxBodyBytes,
-      rateLimit: { perMinute: config.rateLimitPerMinute, redis: redisForLimits, prefix: config.keyPrefix },
+      rateLimit: {
+        perMinute: config.rateLimitPerMinute,
+        redis: redisForLimits,
+        // The store's own prefix (hash-tagged on a Cluster): the callback script counts the same
+        // counters in its step, so they must share its slot.
+        prefix: redisForLimits?.isCluster ? hashTaggedPrefix(config.keyPrefix) : config.keyPrefix,
+      },
       trustProxyHops: config.trustProxyHops,
       publicBaseUrl: config.publicBaseUrl,
       ...(manifest ? { modules: manifest.modules } : {}),

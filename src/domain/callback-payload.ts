@@ -10,6 +10,18 @@ import type { QuestionSpec } from './question.ts';
 
 export type QueryParams = Record<string, string | string[]>;
 
+/**
+ * An EXTERNAL question whose callback answer depends on nothing else of it: no schema to check,
+ * no verifier to run, not sensitive. Any JSON object (or the query parameters) answers it, so
+ * the store may look it up and claim it in one step (src/store/redis/answer-ticket.lua mirrors
+ * this rule).
+ */
+export function isPlainExternal(
+  q: Pick<QuestionSpec, 'format' | 'schema' | 'verifier' | 'sensitive'>,
+): boolean {
+  return q.format === 'EXTERNAL' && q.schema === null && q.verifier === null && q.sensitive === false;
+}
+
 const FORM_ENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 export function callbackPayload(

@@ -42,10 +42,10 @@ function checkPrepared(preparedId: unknown, v: ValidAsk): void {
 
 /** The follow-ups a question's resolution enqueues (the outbox performs them): its channel's
  * message edit and the resume webhook it asked for. */
-function followUpsOf(v: ValidAsk): string[] {
+export function followUpsOf(v: Pick<QuestionSpec, 'channel' | 'notify'>): string[] {
   const targets: string[] = [];
   if (v.channel !== null) targets.push(`channel:${v.channel}`);
-  if (v.notify !== null) targets.push(`webhook:${v.notify}`);
+  if (v.notify != null) targets.push(`webhook:${v.notify}`);
   return targets;
 }
 

@@ -6,16 +6,24 @@ import { validateAnswer } from '../domain/answer.ts';
 import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { JsonObject, QuestionRecord } from '../domain/question.ts';
-import type { QuestionStore } from '../store/types.ts';
+import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { HeaderBag, VerifierPort } from './ports.ts';
 import { hashTicket } from './tickets.ts';
+
+export type { RateHits };
 
 export interface CallbackRequest {
   ticket: string;
   body: Buffer;
   headers: HeaderBag;
   query: QueryParams;
+  /**
+   * The door's rate limit, counted in the store's same step when the HTTP layer leaves it to
+   * the engine: `seen` gets the counter before anything else happens; over the max the request
+   * is RATE_LIMITED and nothing about the ticket is looked at.
+   */
+  limit?: { count: RateCount; seen(hits: RateHits): void };
 }
 
 function contentTypeOf(headers: HeaderBag): string | undefined {
@@ -42,6 +50,25 @@ export interface CallbackDeps {
 }
 
 const TICKET = /^[A-Za-z0-9_-]{43}$/;
+
+/** What a plain EXTERNAL question (isPlainExternal) looks like to the payload checks. */
+const PLAIN: Pick<QuestionRecord, 'format' | 'schema' | 'options'> = {
+  format: 'EXTERNAL',
+  schema: null,
+  options: null,
+};
+
+/** The answer this request would give a plain EXTERNAL question, or undefined if it is not one. */
+function plainAnswer(req: CallbackRequest): JsonObject | undefined {
+  try {
+    return validateAnswer(
+      PLAIN,
+      callbackPayload(PLAIN, req.body, req.query, contentTypeOf(req.headers)),
+    ) as JsonObject;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The one NOT_FOUND of the callback door, whatever the reason. */
 export function callbackNotFound(): DomainError {
@@ -72,34 +99,77 @@ export function createCallbacks(d: CallbackDeps) {
     }
   }
 
-  function closed(q: QuestionRecord): DomainError {
+  function closed(status: QuestionRecord['status']): DomainError {
     return new DomainError(
       'QUESTION_CLOSED',
-      `the question is closed (${q.status.toLowerCase().replace('_', ' ')})`,
+      `the question is closed (${status.toLowerCase().replace('_', ' ')})`,
     );
+  }
+
+  /** Steps 3–6 for a question in hand: verifier, state, payload, claim. */
+  async function answer(q: QuestionRecord, req: CallbackRequest): Promise<CallbackOutcome> {
+    verify(q, req);
+    if (q.status === 'ANSWERED') return 'already_answered';
+    if (q.status !== 'PENDING') throw closed(q.status);
+    const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
+    const r = await d.store.claim(q.id, {
+      status: 'ANSWERED',
+      answer: q.sensitive ? null : value,
+      reply: q.sensitive ? value : undefined,
+      answeredBy: 'callback',
+      now: d.clock(),
+      retentionMs: d.retentionMs,
+    });
+    if (r.kind === 'missing') throw callbackNotFound();
+    if (r.kind === 'won' || r.question.status === 'ANSWERED') {
+      return r.kind === 'won' ? 'answered' : 'already_answered';
+    }
+    throw closed(r.question.status);
+  }
+
+  /** The store's one step, with the rate limit applied first when the request carries it. */
+  async function step(
+    req: CallbackRequest,
+    hash: string,
+    answer: JsonObject | undefined,
+  ): Promise<TicketStepResult> {
+    const r = await d.store.ticketStep(hash, {
+      ...(answer === undefined
+        ? {}
+        : { answer: { answer, answeredBy: 'callback', now: d.clock(), retentionMs: d.retentionMs } }),
+      ...(req.limit ? { count: req.limit.count } : {}),
+    });
+    if (req.limit && r.hits) req.limit.seen(r.hits);
+    if (r.kind === 'limited') {
+      throw new DomainError(
+        'RATE_LIMITED',
+        `too many requests; retry in ${Math.ceil((r.hits?.ttlMs ?? 0) / 1000)} s`,
+      );
+    }
+    return r;
   }
 
   return {
     async handle(req: CallbackRequest): Promise<CallbackOutcome> {
-      const q = await lookup(req.ticket);
-      if (!q) throw callbackNotFound();
-      verify(q, req);
-      if (q.status === 'ANSWERED') return 'already_answered';
-      if (q.status !== 'PENDING') throw closed(q);
-      const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
-      const r = await d.store.claim(q.id, {
-        status: 'ANSWERED',
-        answer: q.sensitive ? null : value,
-        reply: q.sensitive ? value : undefined,
-        answeredBy: 'callback',
-        now: d.clock(),
-        retentionMs: d.retentionMs,
-      });
-      if (r.kind === 'missing') throw callbackNotFound();
-      if (r.kind === 'won' || r.question.status === 'ANSWERED') {
-        return r.kind === 'won' ? 'answered' : 'already_answered';
+      const wellFormed = TICKET.test(req.ticket);
+      if (!wellFormed && !req.limit) throw callbackNotFound();
+      // A malformed ticket names nothing (an empty hash has no ticket key); it is still counted.
+      const hash = wellFormed ? hashTicket(req.ticket) : '';
+      // The common case, one round trip: a payload that answers any plain EXTERNAL question is
+      // offered to the store, which claims with it only if the ticket names such a question
+      // (nothing to verify, nothing more to check); otherwise it hands back the question.
+      const r = await step(req, hash, wellFormed ? plainAnswer(req) : undefined);
+      switch (r.kind) {
+        case 'won':
+          return 'answered';
+        case 'other':
+          return answer(r.question, req);
+        case 'lost':
+          if (r.status === 'ANSWERED') return 'already_answered';
+          throw closed(r.status);
+        default:
+          throw callbackNotFound();
       }
-      throw closed(r.question);
     },
 
     /** Which page a GET shows; never changes anything. */

@@ -2,7 +2,6 @@
 // hook authenticates, routes call one engine method, and one error handler maps the result.
 
 import { createServer } from 'node:http';
-import helmet from '@fastify/helmet';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -29,6 +28,7 @@ import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { useSecurityHeaders } from './security-headers.ts';
 import { createShutdownSockets } from './shutdown-sockets.ts';
 
 export interface HttpAppOptions {
@@ -152,8 +152,8 @@ export async function createHttpApp({
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
-  // CSP is set per door (GraphiQL, callback pages and the inbox each need their own).
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  // Helmet's headers (CSP is set per door: GraphiQL, callback pages and the inbox each need their own).
+  await useSecurityHeaders(app);
   closeGracefully(app, onClosing);
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);

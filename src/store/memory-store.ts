@@ -1,7 +1,8 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
-import type { QuestionSpec } from '../domain/question.ts';
+import { isPlainExternal } from '../domain/callback-payload.ts';
+import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
@@ -9,7 +10,18 @@ import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
 import { resolutionOf, timedOutResolution } from './resolution.ts';
-import type { CreateOptions, CreateResult, ListFilter, Page, PageRequest, QuestionStore } from './types.ts';
+import type {
+  ClaimInput,
+  ClaimResult,
+  CreateOptions,
+  CreateResult,
+  ListFilter,
+  Page,
+  PageRequest,
+  QuestionStore,
+  RateCount,
+  RateHits,
+} from './types.ts';
 import { REPLY_GRACE_MS } from './types.ts';
 
 export interface MemoryStoreOptions {
@@ -85,10 +97,49 @@ function listPage(t: MemoryTables, filter: ListFilter, page: PageRequest): Page 
   };
 }
 
+/** Fixed-window counters with their expiry; expired ones are swept as the map grows. */
+function createRateCounters() {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  let sweepAt = 1024;
+  return {
+    hit(c: RateCount, now: number): RateHits {
+      let w = windows.get(c.key);
+      if (!w || w.endsAt <= now) {
+        if (windows.size >= sweepAt) {
+          for (const [k, v] of windows) if (v.endsAt <= now) windows.delete(k);
+          sweepAt = Math.max(1024, windows.size * 2);
+        }
+        w = { count: 0, endsAt: now + c.windowMs };
+        windows.set(c.key, w);
+      }
+      w.count += 1;
+      return { count: w.count, ttlMs: w.endsAt - now };
+    },
+  };
+}
+
 export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore {
   const t = createMemoryTables(opts.clock ?? Date.now);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   let closed = false;
+
+  const counters = createRateCounters();
+
+  /** The one guard (synchronous, so a lookup and its claim are one atomic step). */
+  function claim(id: string, input: ClaimInput): ClaimResult {
+    const e = t.entry(id);
+    if (!e) return { kind: 'missing' };
+    if (e.resolution) return { kind: 'lost', question: record(e) };
+    if (input.now >= e.spec.timeoutAt && input.status !== 'TIMED_OUT') {
+      const timedOut = timedOutResolution(input.now);
+      return { kind: 'lost', question: t.resolve(id, e, timedOut, input.retentionMs, input.now) };
+    }
+    const r = resolutionOf(input);
+    if (r.status === 'ANSWERED' && input.reply !== undefined) {
+      t.replies.set(id, { value: input.reply, expiresAt: input.now + input.retentionMs });
+    }
+    return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now) };
+  }
 
   return {
     kind: 'memory',
@@ -97,19 +148,19 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
 
     create: async (spec, o) => createQuestion(t, spec, o),
 
-    async claim(id, input) {
-      const e = t.entry(id);
-      if (!e) return { kind: 'missing' };
-      if (e.resolution) return { kind: 'lost', question: record(e) };
-      if (input.now >= e.spec.timeoutAt && input.status !== 'TIMED_OUT') {
-        const timedOut = timedOutResolution(input.now);
-        return { kind: 'lost', question: t.resolve(id, e, timedOut, input.retentionMs, input.now) };
-      }
-      const r = resolutionOf(input);
-      if (r.status === 'ANSWERED' && input.reply !== undefined) {
-        t.replies.set(id, { value: input.reply, expiresAt: input.now + input.retentionMs });
-      }
-      return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now) };
+    claim: async (id, input) => claim(id, input),
+
+    async ticketStep(ticketHash, step) {
+      const hits = step.count ? counters.hit(step.count, t.clock()) : null;
+      if (hits && step.count && hits.count > step.count.max) return { kind: 'limited', hits };
+      const id = t.alive(t.tickets, ticketHash);
+      const e = id ? t.entry(id) : undefined;
+      if (!id || !e) return { kind: 'missing', hits };
+      if (!step.answer || !isPlainExternal(e.spec)) return { kind: 'other', question: record(e), hits };
+      const r = claim(id, { ...step.answer, status: 'ANSWERED' });
+      if (r.kind === 'missing') return { kind: 'missing', hits };
+      if (r.kind === 'won') return { kind: 'won', hits };
+      return { kind: 'lost', status: r.question.status as ClosedStatus, hits };
     },
 
     async get(id) {

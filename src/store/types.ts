@@ -1,6 +1,12 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
-import type { ClosedStatus, QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
+import type {
+  ClosedStatus,
+  JsonObject,
+  QuestionRecord,
+  QuestionSpec,
+  QuestionStatus,
+} from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
@@ -67,6 +73,46 @@ export type ClaimResult =
   /** Someone else resolved it first (or it was past its deadline: then it is TIMED_OUT now). */
   | { kind: 'lost'; question: QuestionRecord }
   | { kind: 'missing' };
+
+/** What the callback door's one-step answer knows: the answer is already checked by the caller. */
+export interface PlainAnswerInput {
+  answer: JsonObject;
+  answeredBy: string;
+  now: number;
+  retentionMs: number;
+}
+
+/** A fixed-window request counter counted in the same step (the callback door's rate limit). */
+export interface RateCount {
+  /** The counter's key under the store's prefix (e.g. `ratelimit:<client address>`). */
+  key: string;
+  windowMs: number;
+  max: number;
+}
+
+/** The counter after this request: its count in the window and the window's time left. */
+export interface RateHits {
+  count: number;
+  ttlMs: number;
+}
+
+export type TicketStepResult = (
+  | { kind: 'won' }
+  /** Resolved before (or past its deadline: then it is TIMED_OUT now). */
+  | { kind: 'lost'; status: ClosedStatus }
+  /** Not claimed here (no answer offered, or not a plain EXTERNAL question): nothing changed. */
+  | { kind: 'other'; question: QuestionRecord }
+  | { kind: 'missing' }
+  /** Over the counter's max: nothing else was looked at. */
+  | { kind: 'limited' }
+) & { hits: RateHits | null };
+
+export interface TicketStep {
+  /** Claim with this answer if the ticket names a plain EXTERNAL question still pending. */
+  answer?: PlainAnswerInput;
+  /** Count the request first (and stop there over the max). */
+  count?: RateCount;
+}
 
 export interface ListFilter {
   status?: readonly QuestionStatus[] | null;
@@ -150,6 +196,13 @@ export interface QuestionStore {
   list(filter: ListFilter, page: PageRequest): Promise<Page>;
   /** The question a ticket hash names, while the ticket is alive (one round trip). */
   questionForTicket(ticketHash: string): Promise<QuestionRecord | null>;
+  /**
+   * The callback door in one atomic step (one round trip): count the request when asked (over
+   * the max: stop), then the question a live ticket names and, if an answer is offered and it
+   * is a plain EXTERNAL question (isPlainExternal) still pending, its claim as ANSWERED, exactly
+   * as claim() would. Any other question: unchanged, returned as `other`.
+   */
+  ticketStep(ticketHash: string, step: TicketStep): Promise<TicketStepResult>;
   /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
   reserve(reservation: Reservation): Promise<void>;
   /**

@@ -2,7 +2,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import net from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
@@ -340,9 +341,56 @@ describe('callback door rate limit and multiple instances (redis)', () => {
         }
       }
       expect(codes).toEqual([404, 404, 404, 429]);
+      // The counter is one fixed window: it carries the window's expiry from its first request.
+      const redis = new Redis(inject('redisUrl'));
+      try {
+        const keys = await redis.keys(`${a.prefix}ratelimit:*`);
+        expect(keys).toHaveLength(1);
+        expect(await redis.get(keys[0]!)).toBe('4');
+        const ttl = await redis.pttl(keys[0]!);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(60_000);
+      } finally {
+        redis.disconnect();
+      }
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('one budget whichever step counts a request: up front (GET, oversized) or in the store step (POST)', async () => {
+    const a = await startServer({ store: 'redis', env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      const url = `/api/interactions/callback/${'C'.repeat(43)}`;
+      const post = (payload?: string) =>
+        a.server.inject({
+          method: 'POST',
+          url,
+          ...(payload === undefined ? {} : { payload, headers: { 'content-type': 'application/json' } }),
+        });
+      const first = await post('{"a":1}');
+      expect(first.statusCode).toBe(404);
+      expect(first.headers['x-ratelimit-limit']).toBe('4');
+      expect(first.headers['x-ratelimit-remaining']).toBe('3');
+      expect(Number(first.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+      const page = await a.server.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(404);
+      expect(page.headers['x-ratelimit-remaining']).toBe('2');
+      const big = await post(`{"a":"${'x'.repeat(a.config.callbackMaxBodyBytes)}"}`);
+      expect(big.statusCode).toBe(413);
+      const atLimit = await post();
+      expect(atLimit.statusCode).toBe(404);
+      expect(atLimit.headers['x-ratelimit-remaining']).toBe('0');
+      const past = await post('{"a":1}');
+      expect(past.statusCode).toBe(429);
+      expect(past.json()).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(past.headers['retry-after'])).toBeGreaterThan(0);
+      expect(past.headers['x-ratelimit-remaining']).toBe('0');
+      const pastPage = await a.server.inject({ method: 'GET', url });
+      expect(pastPage.statusCode).toBe(429);
+    } finally {
+      await a.close();
     }
   });
 

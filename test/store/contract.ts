@@ -332,6 +332,83 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       });
     });
 
+    const plain = (now = Date.now()) => ({
+      answer: { answer: { signed: true }, answeredBy: 'callback', now, retentionMs: 60_000 },
+    });
+
+    it('answers a plain EXTERNAL question by its ticket in one step, exactly once', async () => {
+      const spec = specOf({ format: 'EXTERNAL', link: 'https://s.example/x' });
+      await store.create(spec, { ...opts, ticketHash: 'e'.repeat(64) });
+      expect(await store.ticketStep('f'.repeat(64), plain())).toEqual({ kind: 'missing', hits: null });
+      const results = await Promise.all([1, 2, 3].map(() => store.ticketStep('e'.repeat(64), plain())));
+      expect(results.filter((r) => r.kind === 'won')).toEqual([{ kind: 'won', hits: null }]);
+      expect(results.filter((r) => r.kind === 'lost')).toEqual([
+        { kind: 'lost', status: 'ANSWERED', hits: null },
+        { kind: 'lost', status: 'ANSWERED', hits: null },
+      ]);
+      expect(await store.get(spec.id)).toMatchObject({
+        status: 'ANSWERED',
+        answer: { signed: true },
+        answeredBy: 'callback',
+      });
+      const e = await nextEvent((x) => x.type === 'ANSWERED' && x.question.id === spec.id);
+      expect(e.question.answer).toEqual({ signed: true });
+      expect(await store.pendingIds({})).not.toContain(spec.id);
+    });
+
+    it('leaves every other question, and any step without an answer, untouched; times out a late answer', async () => {
+      const others: [string, Partial<QuestionSpec>][] = [
+        ['1', { format: 'EXTERNAL', schema: { type: 'object' } }],
+        ['2', { format: 'EXTERNAL', verifier: { name: 'hmac-sha256', config: { secretEnv: 'S' } } }],
+        ['3', { format: 'EXTERNAL', sensitive: true }],
+        ['4', { format: 'CONFIRM' }],
+      ];
+      for (const [c, over] of others) {
+        const spec = specOf(over);
+        await store.create(spec, { ...opts, ticketHash: c.repeat(64) });
+        const r = await store.ticketStep(c.repeat(64), plain());
+        expect(r).toMatchObject({ kind: 'other', question: { id: spec.id, status: 'PENDING' } });
+        expect((await store.get(spec.id))?.status).toBe('PENDING');
+      }
+      const lookOnly = specOf({ format: 'EXTERNAL' });
+      await store.create(lookOnly, { ...opts, ticketHash: '6'.repeat(64) });
+      expect(await store.ticketStep('6'.repeat(64), {})).toMatchObject({
+        kind: 'other',
+        question: { status: 'PENDING' },
+      });
+      expect((await store.get(lookOnly.id))?.status).toBe('PENDING');
+
+      const late = specOf({ format: 'EXTERNAL', createdAt: Date.now() - 2000, timeoutAt: Date.now() - 1000 });
+      await store.create(late, { ...opts, ticketHash: '5'.repeat(64) });
+      expect(await store.ticketStep('5'.repeat(64), plain())).toEqual({
+        kind: 'lost',
+        status: 'TIMED_OUT',
+        hits: null,
+      });
+      expect((await store.get(late.id))?.status).toBe('TIMED_OUT');
+    });
+
+    it('counts a rate limit in the same step: at the max it goes on, one past it stops before the ticket', async () => {
+      const spec = specOf({ format: 'EXTERNAL' });
+      await store.create(spec, { ...opts, ticketHash: '7'.repeat(64) });
+      const count = { key: 'ratelimit:203.0.113.9', windowMs: 60_000, max: 2 };
+      const first = await store.ticketStep('8'.repeat(64), { count });
+      expect(first).toMatchObject({ kind: 'missing', hits: { count: 1 } });
+      expect(first.hits!.ttlMs).toBeGreaterThan(0);
+      expect(first.hits!.ttlMs).toBeLessThanOrEqual(60_000);
+      expect(await store.ticketStep('7'.repeat(64), { ...plain(), count })).toMatchObject({
+        kind: 'won',
+        hits: { count: 2 },
+      });
+      const over = await store.ticketStep('7'.repeat(64), { ...plain(), count });
+      expect(over).toMatchObject({ kind: 'limited', hits: { count: 3 } });
+      expect(over.hits!.ttlMs).toBeGreaterThan(0);
+      // Another client has its own window.
+      expect(
+        await store.ticketStep('7'.repeat(64), { count: { ...count, key: 'ratelimit:203.0.113.10' } }),
+      ).toMatchObject({ kind: 'other', hits: { count: 1 } });
+    });
+
     it('expires due questions exactly once, even when reapers race', async () => {
       const past = Date.now() - 1;
       const due: QuestionSpec[] = [];

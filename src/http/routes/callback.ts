@@ -9,9 +9,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Cluster, Redis } from 'ioredis';
 import type { QueryParams } from '../../domain/callback-payload.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { CallbackRequest, RateHits } from '../../engine/callbacks.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { CALLBACK_HEADERS, NOT_FOUND_PAGE, pageAfterPost, renderCallbackPage } from '../callback-pages.ts';
 import { sendRestError } from '../errors.ts';
+import { redisRateLimitStore } from '../rate-limit-store.ts';
 
 export interface CallbackRouteOptions {
   engine: Interactions;
@@ -36,6 +38,29 @@ export function sendTicketNotFound(reply: FastifyReply, method: string): Fastify
     return reply.status(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
   }
   return sendRestError(reply, 'NOT_FOUND', 'not found');
+}
+
+const WINDOW_MS = 60_000;
+
+/**
+ * A POST on a ticket whose size is known and within the caps: it reaches the engine, which
+ * counts it against the rate limit in the same store step as the ticket (Redis only). Anything
+ * that may be refused before the engine (413, a chunked body) is counted up front as before.
+ */
+function countedByEngine(req: FastifyRequest, maxBodyBytes: number): boolean {
+  if (req.method !== 'POST' || req.routeOptions.url !== `${CALLBACK_PREFIX}/*`) return false;
+  if (req.headers['transfer-encoding'] !== undefined) return false;
+  return Number(req.headers['content-length'] ?? 0) <= maxBodyBytes && queryLength(req.url) <= maxBodyBytes;
+}
+
+/** The headers @fastify/rate-limit sets, for a request the engine counted. */
+function rateLimitHeaders(reply: FastifyReply, max: number, hits: RateHits): void {
+  const reset = Math.ceil(hits.ttlMs / 1000);
+  const over = hits.count > max;
+  reply.header('x-ratelimit-limit', max);
+  reply.header('x-ratelimit-remaining', over ? 0 : Math.max(0, max - hits.count));
+  reply.header('x-ratelimit-reset', reset);
+  if (over) reply.header('retry-after', reset);
 }
 
 function queryLength(url: string): number {
@@ -67,11 +92,21 @@ const STATUS_OF_RESULT: Record<PostResult, number> = {
 };
 
 export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptions): Promise<void> {
+  const { perMinute, redis, prefix } = o.rateLimit;
+  const nameSpace = `${prefix}ratelimit:`;
+  const engineCounted = new WeakMap<FastifyRequest, string>();
   await app.register(rateLimit, {
-    max: o.rateLimit.perMinute,
-    timeWindow: 60_000,
+    max: perMinute,
+    timeWindow: WINDOW_MS,
     // Shared across instances when Redis is configured, so the limit holds per deployment.
-    ...(o.rateLimit.redis ? { redis: o.rateLimit.redis, nameSpace: `${o.rateLimit.prefix}ratelimit:` } : {}),
+    ...(redis ? { store: redisRateLimitStore(redis, nameSpace) } : {}),
+    // A POST the engine will count in its own store step is left to it (one round trip),
+    // under the key the plugin made for it (the client address, IPv6 by /64).
+    allowList: (req, key) => {
+      if (redis === null || !countedByEngine(req, o.maxBodyBytes)) return false;
+      engineCounted.set(req, key);
+      return true;
+    },
     skipOnError: false,
     errorResponseBuilder: (_req, ctx) =>
       new DomainError('RATE_LIMITED', `too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
@@ -92,12 +127,19 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
   const config = { door: 'callback' } as const;
   for (const url of PATHS) {
     app.post(url, { config }, async (req: TicketRequest, reply: FastifyReply) => {
-      const input = {
+      const input: CallbackRequest = {
         ticket: req.params['*'] ?? '',
         body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
         headers: req.headers,
         query: req.query ?? {},
       };
+      const client = engineCounted.get(req);
+      if (client !== undefined) {
+        input.limit = {
+          count: { key: `ratelimit:${client}`, windowMs: WINDOW_MS, max: perMinute },
+          seen: (hits) => rateLimitHeaders(reply, perMinute, hits),
+        };
+      }
       if (!fromBrowserForm(req)) return reply.send({ data: { status: await o.engine.callback(input) } });
       const result = await o.engine.callback(input).catch(browserResult);
       return reply

@@ -3,7 +3,7 @@
 // process (owned by the composition root) feeds the listeners.
 
 import type { Redis } from 'ioredis';
-import type { QuestionRecord, QuestionSpec } from '../../domain/question.ts';
+import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor } from '../listing.ts';
@@ -183,6 +183,37 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
       }
       return { kind: reply[0] === 'won' ? 'won' : 'lost', question: fromTriple(reply, 1) };
+    },
+
+    async ticketStep(ticketHash, step) {
+      const { answer, count } = step;
+      const resolution = answer ? encodeResolution(resolutionOf({ ...answer, status: 'ANSWERED' })) : '';
+      const reply = (await run('answerTicket', [
+        ticketHash,
+        answer?.now ?? 0,
+        answer?.retentionMs ?? 0,
+        resolution,
+        count?.key ?? '',
+        count?.windowMs ?? 0,
+        count?.max ?? 0,
+      ])) as Reply[];
+      const hits = count ? { count: Number(reply[1]), ttlMs: Math.max(Number(reply[2]), 0) } : null;
+      switch (reply[0]) {
+        case 'won':
+          // As claim(): a won claim is acknowledged once its replicas hold it.
+          if (waitReplicas > 0 && !redis.isCluster) {
+            await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
+          }
+          return { kind: 'won', hits };
+        case 'lost':
+          return { kind: 'lost', status: reply[3] as ClosedStatus, hits };
+        case 'other':
+          return { kind: 'other', question: fromTriple(reply, 3), hits };
+        case 'limited':
+          return { kind: 'limited', hits };
+        default:
+          return { kind: 'missing', hits };
+      }
     },
 
     async get(id) {

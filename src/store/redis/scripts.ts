@@ -29,6 +29,7 @@ const SCRIPTS = {
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
   ticket: script('ticket'),
+  answerTicket: script('answer-ticket'),
 };
 
 export type ScriptName = keyof typeof SCRIPTS;
