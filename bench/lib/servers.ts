@@ -48,10 +48,21 @@ export interface InstanceOptions {
   gcOnSignal?: boolean;
 }
 
+/**
+ * BENCH_CPU_PROF=<dir> (bench only): every instance runs with --cpu-prof and writes its profiles
+ * into <dir>/<name>/ when it stops (one per thread: the largest is the main thread's; tsx's
+ * loader runs in a worker), for reading where a figure's time goes.
+ */
+function profileFlags(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`] : [];
+}
+
 export async function startInstance(o: InstanceOptions): Promise<Instance> {
   // The port is chosen here because the callback origin must name it before start.
   const port = await freePort();
   const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
+  flags.push(...profileFlags(o.name));
   return launch(
     o.name,
     'src/app/main.ts',
