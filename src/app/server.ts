@@ -4,6 +4,7 @@ import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
+import { hasFollowUps } from '../engine/follow-ups.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
 import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
@@ -197,7 +198,10 @@ export async function createServer(
     closers.push(() => worker.stop());
     const unlisten = await store.listen({
       event: (e) => {
-        if (e.type !== 'ASKED') worker.kick();
+        // Only a resolution of a question with follow-ups enqueued anything (most have none:
+        // a lease round trip per resolution on every instance would be waste). Kicked after
+        // this announcement's waiters and feeds have had their turn, not in front of them.
+        if (e.type !== 'ASKED' && hasFollowUps(e.question)) setImmediate(worker.kick);
       },
       resync: () => worker.kick(),
     });
