@@ -1,7 +1,6 @@
 // `npx tsx bench/cpu-profile.ts <file.cpuprofile> [from=<s>] [top=<n>] [filter=<text>]
-// [callers=<text> depth=<n>]`: where a
-// server's CPU time went, from a V8 profile written by `BENCH_CPU_PROF=<dir> npm run bench --
-// <figure>`. Prints busy time per second (to see where start-up ends), then, from second `from`
+// [callers=<text> depth=<n>]`: where a server's CPU time went, from a V8 profile written by
+// `BENCH_CPU_PROF=<dir> npm run bench -- <figure>`. Prints busy time per second (to see where start-up ends), then, from second `from`
 // on, self time by module (a package, a src/ file, or a V8 bucket such as (garbage collector))
 // and by function, inclusive time of the functions whose name or file contains `filter`, and
 // the stacks (`depth` frames) under which functions matching `callers` spent their self time.
