@@ -229,6 +229,8 @@ export async function createServer(
       corsOrigins: config.corsOrigins,
       graphiql: config.graphiql,
       singleConnectionStream: config.graphqlStream,
+      // The /graphql routes read bodies under the same cap (src/http/routes/graphql.ts).
+      bodiesBoundedUpstream: true,
     });
     const app = await createHttpApp({
       engine,
