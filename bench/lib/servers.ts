@@ -48,13 +48,21 @@ export interface InstanceOptions {
   gcOnSignal?: boolean;
 }
 
+/**
+ * BENCH_CPU_PROF_DIR=<dir> (bench only): every instance runs with --cpu-prof and writes its profiles
+ * into <dir>/<name>/ when it stops (one per thread: the largest is the main thread's; tsx's
+ * loader runs in a worker), for reading where a figure's time goes.
+ */
+function profileFlags(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`] : [];
+}
+
 export async function startInstance(o: InstanceOptions): Promise<Instance> {
   // The port is chosen here because the callback origin must name it before start.
   const port = await freePort();
   const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
-  // Profiling aid: BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile per instance when it stops.
-  const profDir = process.env.BENCH_CPU_PROF_DIR;
-  if (profDir) flags.push('--cpu-prof', `--cpu-prof-dir=${profDir}`);
+  flags.push(...profileFlags(o.name));
   return launch(
     o.name,
     'src/app/main.ts',

@@ -3,8 +3,8 @@
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
-import { followUpsOf } from '../engine/asking.ts';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
+import { hasFollowUps } from '../engine/follow-ups.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
 import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
@@ -201,10 +201,11 @@ export async function createServer(
     worker.start();
     closers.push(() => worker.stop());
     const unlisten = await store.listen({
-      // Only a resolution that enqueued follow-ups (a channel message, a resume webhook) has
-      // work for the worker; the poll still covers anything missed.
       event: (e) => {
-        if (e.type !== 'ASKED' && followUpsOf(e.question).length > 0) worker.kick();
+        // Only a resolution of a question with follow-ups enqueued anything (most have none:
+        // a lease round trip per resolution on every instance would be waste). Kicked after
+        // this announcement's waiters and feeds have had their turn, not in front of them.
+        if (e.type !== 'ASKED' && hasFollowUps(e.question)) setImmediate(worker.kick);
       },
       resync: () => worker.kick(),
     });
@@ -232,6 +233,8 @@ export async function createServer(
       corsOrigins: config.corsOrigins,
       graphiql: config.graphiql,
       singleConnectionStream: config.graphqlStream,
+      // The /graphql routes read bodies under the same cap (src/http/routes/graphql.ts).
+      bodiesBoundedUpstream: true,
     });
     const app = await createHttpApp({
       engine,

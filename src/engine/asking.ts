@@ -11,6 +11,7 @@ import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { limitMessage, mediaBytesOf } from '../domain/quotas.ts';
 import { receiptToStore } from './channel-receipt.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
+import { followUpsOf } from './follow-ups.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting.ts';
@@ -38,15 +39,6 @@ function checkPrepared(preparedId: unknown, v: ValidAsk): void {
     );
   }
   if (typeof preparedId !== 'string' || preparedId.length > MAX_ID_CHARS) throw unknownPrepared();
-}
-
-/** The follow-ups a question's resolution enqueues (the outbox performs them): its channel's
- * message edit and the resume webhook it asked for. */
-export function followUpsOf(v: Pick<QuestionSpec, 'channel' | 'notify'>): string[] {
-  const targets: string[] = [];
-  if (v.channel !== null) targets.push(`channel:${v.channel}`);
-  if (v.notify != null) targets.push(`webhook:${v.notify}`);
-  return targets;
 }
 
 /** Where a new question stands apart from its validated input. */

@@ -11,6 +11,7 @@ import {
   type Quota,
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
+import type { Announced } from './announced.ts';
 import type { Logger } from './logger.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
 import type { WaiterRegistry } from './waiters.ts';
@@ -42,24 +43,42 @@ export interface EngineContext {
   observer: EngineObserver;
   retentionMs: number;
   waiters: WaiterRegistry;
+  /** Pending questions this process saw announced. */
+  announced: Announced;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
+  /**
+   * As `visible`, from the announced questions without a read: the question as it was asked
+   * (still PENDING there, whatever it is now), or null when this process does not hold it.
+   */
+  visibleAnnounced(p: Principal, id: unknown): QuestionRecord | null;
   /** A resolution through the store's one claim guard, stamped with now and retention. */
   claim(id: string, input: Omit<ClaimInput, 'now' | 'retentionMs'>): Promise<ClaimResult>;
 }
 
 export const MAX_ID_CHARS = 128;
 
-export function createContext(base: Omit<EngineContext, 'retentionMs' | 'visible' | 'claim'>): EngineContext {
+function checkedId(id: unknown): string {
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS) throw notFound();
+  return id;
+}
+
+export function createContext(
+  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim'>,
+): EngineContext {
   const retentionMs = base.settings.retentionSeconds * 1000;
   return {
     ...base,
     retentionMs,
     async visible(p, id) {
-      if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_CHARS) throw notFound();
-      const q = await base.store.get(id);
+      const q = await base.store.get(checkedId(id));
       if (!q || !canSee(p, q)) throw notFound();
       return q;
+    },
+    visibleAnnounced(p, id) {
+      const q = base.announced.get(checkedId(id));
+      if (q && !canSee(p, q)) throw notFound();
+      return q ?? null;
     },
     claim(id, input) {
       return base.store.claim(id, { ...input, now: base.clock(), retentionMs });

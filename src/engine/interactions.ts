@@ -6,6 +6,7 @@ import { canSee } from '../domain/access.ts';
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionStore } from '../store/types.ts';
+import { createAnnounced } from './announced.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
@@ -65,8 +66,9 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     webhooks: new Set(deps.webhooks ?? []),
     observer: deps.observer ?? NO_OBSERVER,
     waiters: createWaiterRegistry(),
+    announced: createAnnounced(),
   });
-  const { store, settings, clock, logger, waiters, retentionMs } = ctx;
+  const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const feeds = new Set<Feed>();
   let unlisten: (() => void) | null = null;
 
@@ -120,12 +122,14 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       unlisten = await store.listen({
         event(e) {
           ctx.observer.announced(e);
+          announced.observe(e.type, e.question);
           waiters.notify(e.question);
           for (const f of feeds) {
             if (canSee(f.principal, e.question)) f.listener.event(e);
           }
         },
         resync() {
+          announced.clear();
           reaper.sweep().catch((err: unknown) => logger.error({ err }, 'resync sweep failed'));
           for (const f of feeds) f.listener.resync();
         },
@@ -139,6 +143,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       for (const f of feeds) f.listener.close?.();
       feeds.clear();
       reaper.stop();
+      announced.clear();
       unlisten?.();
       unlisten = null;
     },

@@ -41,6 +41,12 @@ export interface GraphQLServerOptions {
   streamLimits?: Partial<StreamLimits>;
   /** Browser origins allowed cross-site (`['*']` for any); empty or absent: none. */
   corsOrigins?: readonly string[];
+  /**
+   * The HTTP layer has read every body as text under GRAPHQL_MAX_BODY_BYTES before Yoga sees
+   * it (the Fastify route does). Yoga's own cap would then pipe each body's stream through a
+   * byte-counting transform a second time; standing alone (the default) Yoga keeps its cap.
+   */
+  bodiesBoundedUpstream?: boolean;
 }
 
 /** Server context: whatever the HTTP layer passes along (e.g. Fastify's `{ req, reply }`). */
@@ -79,7 +85,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       ? { origin: opts.corsOrigins.includes('*') ? '*' : [...opts.corsOrigins], credentials: false }
       : false,
     healthCheckEndpoint: NO_HEALTH_CHECK,
-    maxRequestBodySize: GRAPHQL_MAX_BODY_BYTES,
+    maxRequestBodySize: opts.bodiesBoundedUpstream === true ? false : GRAPHQL_MAX_BODY_BYTES,
     logging: quietLogger(logger),
     maskedErrors: { maskError: createMaskError(logger) },
     context: ({ request }): GraphQLContext => ({

@@ -1,8 +1,10 @@
 // GraphQL cost limits (docs/API.md §4): tokens, aliases, depth, directives and cost, each at
 // its limit and one past it, through the real HTTP server. A refusal is a clean 400 (or a 200
 // with errors, per GraphQL over HTTP) carrying BAD_USER_INPUT, never INTERNAL.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHQL_LIMITS } from '../../src/graphql/limits.ts';
+import { GRAPHQL_MAX_BODY_BYTES } from '../../src/graphql/yoga.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
 
 interface GqlError {
@@ -117,5 +119,38 @@ describe('GraphQL cost limits', () => {
         recipient sensitive status askedBy createdAt timeoutAt answer answeredBy answeredAt closedAt cancelReason } } } }`,
     );
     expect(page.errors).toEqual([]);
+  });
+
+  it('refuses a body over the cap with 413 PAYLOAD_TOO_LARGE, with a content-length or streamed in chunks', async () => {
+    // Yoga's own cap is off behind the route (bodiesBoundedUpstream): the route's is the one.
+    const url = await t.listen();
+    const body = JSON.stringify({
+      query: '{ viewer { id } }',
+      variables: { x: 'x'.repeat(GRAPHQL_MAX_BODY_BYTES) },
+    });
+    for (const chunked of [false, true]) {
+      const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const headers: Record<string, string> = { ...auth('ops'), 'content-type': 'application/json' };
+        if (!chunked) headers['content-length'] = String(Buffer.byteLength(body));
+        const req = http.request(`${url}/graphql`, { method: 'POST', headers }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        // The server may answer and close before the whole body is written.
+        req.on('error', reject);
+        if (chunked) {
+          for (let at = 0; at < body.length; at += 256 * 1024) req.write(body.slice(at, at + 256 * 1024));
+          req.end();
+        } else req.end(body);
+      });
+      expect(status, `chunked: ${chunked}`).toBe(413);
+      expect(JSON.parse(text).code ?? JSON.parse(text).errors?.[0]?.extensions?.code).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
+    }
   });
 });

@@ -4,6 +4,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { useTextBodies } from '../json-body.ts';
 
+/** Content types of a response that carries one whole result (JSON, GraphiQL's page). */
+const SINGLE_RESULT = /^(application\/(graphql-response\+)?json|text\/html)\b/i;
+
 export interface GraphQLHandler {
   handleNodeRequestAndResponse(
     req: FastifyRequest,
@@ -25,7 +28,10 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
       reply.header(key, value);
     });
     reply.status(response.status);
-    return reply.send(response.body);
+    // A single result is one string: Fastify writes it at once, where a web stream would be
+    // pumped chunk by chunk over several ticks. Event streams and multipart stay streams.
+    const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
+    return reply.send(single ? await response.text() : response.body);
   };
   const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
   app.route({ url: '/graphql', method: [...methods], handler });
