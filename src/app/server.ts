@@ -3,26 +3,22 @@
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
-import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
-import { hasFollowUps } from '../engine/follow-ups.ts';
+import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
-import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
-import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
-import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
+import type { ChannelPort } from '../engine/ports.ts';
+import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
-import { createMemoryStore } from '../store/memory-store.ts';
-import type { RedisClient } from '../store/redis/client.ts';
-import { connectAll, createRedisConnections, type RedisTarget } from '../store/redis/connection.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
-import { createRedisStore } from '../store/redis/redis-store.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
+import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { type Closers, openStore } from './store-setup.ts';
 import { verifierPort } from './verifier-port.ts';
 
 export interface Server {
@@ -41,25 +37,7 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export class StartupError extends Error {}
-
-const MIN_REDIS = [7, 0];
-
-function redisTarget(config: Config, url: string): RedisTarget {
-  if (config.redisMode !== 'sentinel') return { mode: config.redisMode, url };
-  return { mode: 'sentinel', url, sentinels: config.redisSentinels, name: config.redisSentinelName ?? '' };
-}
-
-async function checkRedisVersion(redis: RedisClient): Promise<void> {
-  const info = await redis.info('server');
-  const version = /redis_version:(\d+)\.(\d+)/.exec(info);
-  const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
-  if (major < MIN_REDIS[0]! || (major === MIN_REDIS[0] && minor < MIN_REDIS[1]!)) {
-    throw new StartupError(
-      `INTERACTIONS_REDIS_URL: Redis ${MIN_REDIS.join('.')} or newer is required (found ${major}.${minor})`,
-    );
-  }
-}
+export { StartupError } from './startup-error.ts';
 
 export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
   const options: pino.LoggerOptions = {
@@ -78,12 +56,7 @@ export interface ServerPlugins {
   /** Resume-webhook endpoints by name: the manifest's `webhooks`, each secret read from its `secretEnv`. */
   webhookEndpoints?: Readonly<Record<string, WebhookEndpoint>>;
   /** The outbox worker's timing (tests shorten the poll, the lease, the backoff and the webhook retry schedule). */
-  outbox?: {
-    pollMs?: number;
-    leaseMs?: number;
-    backoffMs?: (attempt: number) => number;
-    webhookScheduleScale?: number;
-  };
+  outbox?: OutboxSetup['timing'];
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
   /**
@@ -93,59 +66,58 @@ export interface ServerPlugins {
   metrics?: boolean;
 }
 
+/** The engine's settings, from the config read at start. */
+function engineSettingsOf(config: Config): EngineSettings {
+  return {
+    answerTimeoutSeconds: config.answerTimeoutSeconds,
+    holdSeconds: config.holdSeconds,
+    retentionSeconds: config.retentionSeconds,
+    maxPending: config.maxPending,
+    maxPendingPerPrincipal: config.maxPendingPerPrincipal,
+    maxPendingMediaBytesPerPrincipal: config.maxPendingMediaBytesPerPrincipal,
+    maxPendingMediaBytes: config.maxPendingMediaBytes,
+    publicBaseUrl: config.publicBaseUrl,
+    reaperIntervalMs: config.reaperIntervalMs,
+  };
+}
+
+/** The channels of the manifest (or the port a test hands in); none without either. */
+function channelsOf(
+  config: Config,
+  logger: pino.Logger,
+  plugins: ServerPlugins,
+  closers: Closers,
+): ChannelPort | undefined {
+  if (plugins.channels || !plugins.manifest) return plugins.channels;
+  const made = manifestChannels(plugins.manifest, { logger, publicBaseUrl: config.publicBaseUrl });
+  // Closed after the engine and the outbox worker have stopped (closers run in reverse).
+  closers.push(() => made.close());
+  return made.port;
+}
+
+/** The configured keys; with access control on and none configured, one minted admin key. */
+function principalsOf(config: Config): {
+  principals: readonly PrincipalConfig[];
+  mintedAdminKey: string | null;
+} {
+  if (!config.accessControl || config.principals.length > 0) {
+    return { principals: config.principals, mintedAdminKey: null };
+  }
+  const minted = mintAdminKey();
+  return { principals: [minted.principal], mintedAdminKey: minted.key };
+}
+
 export async function createServer(
   config: Config,
   logger: pino.Logger = createLogger(config.logLevel),
   plugins: ServerPlugins = {},
 ): Promise<Server> {
-  const closers: (() => Promise<void> | void)[] = [];
+  const closers: Closers = [];
   try {
-    let store: QuestionStore;
-    let redisForLimits: RedisClient | null = null;
-    if (config.redisUrl) {
-      const { redis, subscriber } = createRedisConnections(redisTarget(config, config.redisUrl));
-      for (const c of [redis, subscriber])
-        c.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-      closers.push(() => {
-        redis.disconnect();
-        subscriber.disconnect();
-      });
-      try {
-        await connectAll([redis, subscriber]);
-      } catch {
-        throw new StartupError(
-          config.redisMode === 'sentinel'
-            ? 'INTERACTIONS_REDIS_SENTINELS: cannot connect to Redis through the sentinels'
-            : 'INTERACTIONS_REDIS_URL: cannot connect to Redis',
-        );
-      }
-      await checkRedisVersion(redis);
-      const redisStore = createRedisStore({
-        redis,
-        subscriber,
-        prefix: config.keyPrefix,
-        waitReplicas: config.redisWaitReplicas,
-      });
-      // Questions stored by an earlier version get their listing indexes (once, in batches).
-      await redisStore.ensureIndexes();
-      store = redisStore;
-      redisForLimits = redis;
-    } else {
-      store = createMemoryStore();
-      logger.warn(
-        'INTERACTIONS_REDIS_URL is not set: using the in-memory store (one process; lost on restart)',
-      );
-    }
-    closers.push(() => store.close());
+    const { store, redis: redisForLimits } = await openStore(config, logger, closers);
 
     const manifest = plugins.manifest?.manifest;
-    let channels = plugins.channels;
-    if (!channels && plugins.manifest) {
-      const made = manifestChannels(plugins.manifest, { logger, publicBaseUrl: config.publicBaseUrl });
-      channels = made.port;
-      // Closed after the engine and the outbox worker have stopped (closers run in reverse).
-      closers.push(() => made.close());
-    }
+    const channels = channelsOf(config, logger, plugins, closers);
     const webhookEndpoints = plugins.webhookEndpoints ?? plugins.manifest?.webhookEndpoints ?? {};
     // The manifest's `verifiers` restricts which verifiers questions may bind.
     const allowedVerifiers = manifest ? new Set(manifest.verifiers) : null;
@@ -159,17 +131,7 @@ export async function createServer(
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
-      settings: {
-        answerTimeoutSeconds: config.answerTimeoutSeconds,
-        holdSeconds: config.holdSeconds,
-        retentionSeconds: config.retentionSeconds,
-        maxPending: config.maxPending,
-        maxPendingPerPrincipal: config.maxPendingPerPrincipal,
-        maxPendingMediaBytesPerPrincipal: config.maxPendingMediaBytesPerPrincipal,
-        maxPendingMediaBytes: config.maxPendingMediaBytes,
-        publicBaseUrl: config.publicBaseUrl,
-        reaperIntervalMs: config.reaperIntervalMs,
-      },
+      settings: engineSettingsOf(config),
     });
     await engine.start();
     closers.push(() => engine.stop());
@@ -179,45 +141,17 @@ export async function createServer(
       feedSubscribers: () => engine.feedCount(),
     });
 
-    // Follow-ups of resolutions (channel message edits, resume webhooks): every instance runs a
-    // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
-    const { webhookScheduleScale, ...timing } = plugins.outbox ?? {};
-    const worker = createOutboxWorker({
+    await startOutbox({
       store,
       logger,
-      handlers: {
-        ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
-        webhook: countedWebhooks(
-          createResumeWebhooks({
-            endpoints: webhookEndpoints,
-            logger,
-            ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
-          }),
-          metrics,
-        ),
-      },
-      ...timing,
+      channels,
+      webhookEndpoints,
+      metrics,
+      timing: plugins.outbox ?? {},
+      closers,
     });
-    worker.start();
-    closers.push(() => worker.stop());
-    const unlisten = await store.listen({
-      event: (e) => {
-        // Only a resolution of a question with follow-ups enqueued anything (most have none:
-        // a lease round trip per resolution on every instance would be waste). Kicked after
-        // this announcement's waiters and feeds have had their turn, not in front of them.
-        if (e.type !== 'ASKED' && hasFollowUps(e.question)) setImmediate(worker.kick);
-      },
-      resync: () => worker.kick(),
-    });
-    closers.push(unlisten);
 
-    let principals: readonly PrincipalConfig[] = config.principals;
-    let mintedAdminKey: string | null = null;
-    if (config.accessControl && principals.length === 0) {
-      const minted = mintAdminKey();
-      principals = [minted.principal];
-      mintedAdminKey = minted.key;
-    }
+    const { principals, mintedAdminKey } = principalsOf(config);
     if (!config.accessControl) {
       logger.warn('ACCESS_CONTROL_ENABLE=false: every door is open and every caller acts as "anonymous"');
     }
@@ -303,15 +237,4 @@ export async function createServer(
     for (const close of closers.reverse()) await close();
     throw err;
   }
-}
-
-/** Counts each resume-webhook attempt by what became of it (webhook_deliveries_total). */
-function countedWebhooks(handler: FollowUpHandler, observer: EngineObserver): FollowUpHandler {
-  return async (item, question, name) => {
-    const result = await handler(item, question, name);
-    if (result.kind === 'done') observer.webhookDelivery(name, 'delivered');
-    else if (result.kind === 'retry') observer.webhookDelivery(name, 'failed');
-    else observer.webhookDelivery(name, result.gone ? 'gone' : 'gave_up');
-    return result;
-  };
 }

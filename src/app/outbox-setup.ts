@@ -1,0 +1,71 @@
+// Follow-ups of resolutions (channel message edits, resume webhooks): every instance runs a
+// worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
+import type pino from 'pino';
+import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
+import { hasFollowUps } from '../engine/follow-ups.ts';
+import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
+import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
+import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
+import type { QuestionStore } from '../store/types.ts';
+import type { Closers } from './store-setup.ts';
+
+export interface OutboxSetup {
+  store: QuestionStore;
+  logger: pino.Logger;
+  channels: ChannelPort | undefined;
+  webhookEndpoints: Readonly<Record<string, WebhookEndpoint>>;
+  metrics: EngineObserver;
+  /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
+  timing: {
+    pollMs?: number;
+    leaseMs?: number;
+    backoffMs?: (attempt: number) => number;
+    webhookScheduleScale?: number;
+  };
+  closers: Closers;
+}
+
+/** Starts the worker and wakes it on every resolution that enqueued something. */
+export async function startOutbox(o: OutboxSetup): Promise<void> {
+  const { store, logger, channels, metrics, closers } = o;
+  const { webhookScheduleScale, ...timing } = o.timing;
+  const worker = createOutboxWorker({
+    store,
+    logger,
+    handlers: {
+      ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
+      webhook: countedWebhooks(
+        createResumeWebhooks({
+          endpoints: o.webhookEndpoints,
+          logger,
+          ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
+        }),
+        metrics,
+      ),
+    },
+    ...timing,
+  });
+  worker.start();
+  closers.push(() => worker.stop());
+  const unlisten = await store.listen({
+    event: (e) => {
+      // Only a resolution of a question with follow-ups enqueued anything (most have none:
+      // a lease round trip per resolution on every instance would be waste). Kicked after
+      // this announcement's waiters and feeds have had their turn, not in front of them.
+      if (e.type !== 'ASKED' && hasFollowUps(e.question)) setImmediate(worker.kick);
+    },
+    resync: () => worker.kick(),
+  });
+  closers.push(unlisten);
+}
+
+/** Counts each resume-webhook attempt by what became of it (webhook_deliveries_total). */
+function countedWebhooks(handler: FollowUpHandler, observer: EngineObserver): FollowUpHandler {
+  return async (item, question, name) => {
+    const result = await handler(item, question, name);
+    if (result.kind === 'done') observer.webhookDelivery(name, 'delivered');
+    else if (result.kind === 'retry') observer.webhookDelivery(name, 'failed');
+    else observer.webhookDelivery(name, result.gone ? 'gone' : 'gave_up');
+    return result;
+  };
+}
