@@ -10,6 +10,7 @@ import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
 import { sleep } from '../lib/pool.ts';
 import {
   type Instance,
+  profiled,
   startFloorServer,
   startInstance,
   troubleLines,
@@ -91,11 +92,13 @@ async function interactionsRounds(ctx: BenchContext): Promise<Measured> {
     );
     ctx.log(`  ${SUBSCRIBERS} GraphQL subscriptions have their SNAPSHOT`);
     const asker = graphqlClient(server.url, 'agent', keepAliveAgent(1));
-    const rounds = await measureRounds(streams, async (marker) => {
-      const reply = await asker.post(ASK, { input: { text: marker, format: 'CONFIRM' }, hold: 0 });
-      dataOf(reply);
-      return reply.sentAt;
-    });
+    const rounds = await profiled(server, () =>
+      measureRounds(streams, async (marker) => {
+        const reply = await asker.post(ASK, { input: { text: marker, format: 'CONFIRM' }, hold: 0 });
+        dataOf(reply);
+        return reply.sentAt;
+      }),
+    );
     return { rounds, trouble: troubleLines(server) };
   } finally {
     for (const s of streams) s.close();
