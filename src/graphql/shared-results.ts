@@ -6,11 +6,14 @@
 // (document, operation, variables, visibility) and handed to each of them, with its JSON built
 // once too. A subscriber keeps its own source (its feed: bounds, order, known ids) and its own
 // visibility: only the execution and the serialization are shared.
+
+import type { Readable } from 'node:stream';
 import { execute } from '@graphql-tools/executor';
 import type { Plugin } from 'graphql-yoga';
 import { visibilityScope } from '../domain/access.ts';
 import type { GraphQLContext } from './builder.ts';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, Kind } from './graphql-js.ts';
+import { sseBody } from './sse-body.ts';
 
 type Source<T> = AsyncIterator<T> & { return?(value?: unknown): Promise<IteratorResult<T>> };
 
@@ -144,19 +147,52 @@ function sharedStream(
 const isAsyncIterator = (v: unknown): v is AsyncIterator<unknown> =>
   typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
 
+/** Requests whose subscription shares results: their SSE is encoded by sse-body.ts. */
+const sharedRequests = new WeakSet<Request>();
+/** The Node stream behind each such response, for the HTTP layer to pipe as it is. */
+const nodeBodies = new WeakMap<Response, Readable>();
+
+/** The Node stream of a shared subscription's SSE response, if `response` is one. */
+export function nodeBodyOf(response: Response): Readable | undefined {
+  return nodeBodies.get(response);
+}
+
 /** The plugin: subscriptions whose source was registered with `shareResults` share results. */
 export function useSharedResults(): Plugin {
   return {
     onSubscribe({ args }) {
       return {
         onSubscribeResult({ result, setResult }) {
-          const ctx = args.contextValue as unknown as GraphQLContext;
+          const ctx = args.contextValue as unknown as GraphQLContext & { request?: Request };
           const source = sources.get(ctx);
           if (!source || !isAsyncIterator(result)) return;
           sources.delete(ctx);
           setResult(sharedStream(result, source, args, ctx));
+          if (ctx.request) sharedRequests.add(ctx.request);
         },
       };
     },
+    // After Yoga's own choice: a subscription's stream has one processor, SSE, when accepted.
+    onResultProcess({ request, result, resultProcessor, setResultProcessor }) {
+      if (!resultProcessor || !sharedRequests.has(request) || !isAsyncIterator(result)) return;
+      setResultProcessor((r, fetchAPI) => {
+        const body = sseBody((r as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]());
+        // The Response wraps the same stream for any other reader (e.g. yoga.fetch in tests).
+        const response = new fetchAPI.Response(body as unknown as BodyInit, {
+          status: 200,
+          headers: SSE_HEADERS,
+        });
+        nodeBodies.set(response, body);
+        return response;
+      }, 'text/event-stream');
+    },
   };
 }
+
+/** The headers of Yoga's SSE responses. */
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  Connection: 'keep-alive',
+  'Cache-Control': 'no-cache',
+  'Content-Encoding': 'none',
+};

@@ -2,6 +2,7 @@
 // are read as text under the GraphQL cap (media and schemas make asks large), so Yoga
 // parses them exactly as it would standing alone.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
 
 export interface GraphQLHandler {
@@ -25,7 +26,8 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
       reply.header(key, value);
     });
     reply.status(response.status);
-    return reply.send(response.body);
+    // A shared subscription's event stream is a Node stream already: piped as it is.
+    return reply.send(nodeBodyOf(response) ?? response.body);
   };
   const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
   app.route({ url: '/graphql', method: [...methods], handler });
