@@ -65,6 +65,10 @@ export async function readPending(
   return out;
 }
 
+function hasCondition(f: ListFilter): boolean {
+  return f.groupId != null || f.audience != null || f.channel != null || f.askedBy != null;
+}
+
 /** The matching ids only (small fields, never a record), for readers that fetch records in their own batches. */
 export async function readPendingIds(
   redis: RedisClient,
@@ -72,6 +76,9 @@ export async function readPendingIds(
   filter: ListFilter,
 ): Promise<string[]> {
   const ids = await redis.zrange(`${prefix}pending`, 0, -1);
+  // No field to match (an operator's backlog): the index is the pending ids, kept by the same
+  // atomic steps that change a status; a record gone meanwhile is skipped by its reader.
+  if (!hasCondition(filter)) return ids;
   const want: ListFilter = { ...filter, status: ['PENDING'] };
   const out: string[] = [];
   for (let i = 0; i < ids.length; i += PENDING_BATCH) {
