@@ -18,6 +18,7 @@ export {
   introspectionFromSchema,
   Kind,
   lexicographicSortSchema,
+  parse,
   printSchema,
   valueFromASTUntyped,
 } from 'graphql/index.js';

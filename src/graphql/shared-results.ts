@@ -11,8 +11,10 @@ import type { Readable } from 'node:stream';
 import { execute } from '@graphql-tools/executor';
 import type { Plugin } from 'graphql-yoga';
 import { visibilityScope } from '../domain/access.ts';
+import type { FeedEvent } from '../engine/types.ts';
 import type { GraphQLContext } from './builder.ts';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, Kind } from './graphql-js.ts';
+import { executeByQuestion, MIN_SPLIT_QUESTIONS } from './question-fragments.ts';
 import { sseBody } from './sse-body.ts';
 
 type Source<T> = AsyncIterator<T> & { return?(value?: unknown): Promise<IteratorResult<T>> };
@@ -49,9 +51,9 @@ function keyOf(args: ExecutionArgs, ctx: GraphQLContext): string {
 }
 
 /** A result's JSON, built once: Yoga's SSE encoder calls `stringify` when a result has one. */
-function withCachedJson(result: ExecutionResult): ExecutionResult {
+function withCachedJson(result: ExecutionResult, known: string | null = null): ExecutionResult {
   if (result.errors?.length || result.extensions) return result;
-  let json: string | null = null;
+  let json = known;
   Object.defineProperty(result, 'stringify', {
     enumerable: false,
     value: (r: unknown): string => {
@@ -61,6 +63,11 @@ function withCachedJson(result: ExecutionResult): ExecutionResult {
     },
   });
   return result;
+}
+
+function isLargeFeedEvent(event: object): event is FeedEvent {
+  const questions = (event as Partial<FeedEvent>).questions;
+  return Array.isArray(questions) && questions.length >= MIN_SPLIT_QUESTIONS;
 }
 
 function resultFor(
@@ -74,6 +81,13 @@ function resultFor(
     results.set(event, byKey);
   }
   let result = byKey.get(key);
+  if (!result && isLargeFeedEvent(event)) {
+    const split = executeByQuestion(args, event, key);
+    if (split) {
+      result = withCachedJson(split.result, split.json);
+      byKey.set(key, result);
+    }
+  }
   if (!result) {
     // No signal: one subscriber leaving must not abort what the others receive.
     // The schema has no @defer/@stream, so a result is never incremental.
