@@ -108,6 +108,10 @@ async function interactionsRounds(ctx: BenchContext, subscribers: number): Promi
       }),
     );
     return { ...measured, trouble: troubleLines(server) };
+  } catch (err) {
+    // What the server logged says why (a client sees only an error id).
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error([why, ...troubleLines(server)].join('\n'));
   } finally {
     for (const s of streams) s.close();
     await server.stop();

@@ -56,10 +56,15 @@ function frameOf(result: ExecutionResult): Buffer {
 export function sseBody(results: AsyncIterator<ExecutionResult | null | undefined>): Readable {
   let pulling = false;
   let keepalive: NodeJS.Timeout | undefined;
+  const fail = (err: unknown): void => {
+    pulling = false;
+    body.destroy(err instanceof Error ? err : new Error(String(err)));
+  };
   const pull = (): void => {
     pulling = true;
-    results.next().then(
-      (r) => {
+    results
+      .next()
+      .then((r) => {
         pulling = false;
         if (body.destroyed) return;
         if (r.done) {
@@ -72,12 +77,9 @@ export function sseBody(results: AsyncIterator<ExecutionResult | null | undefine
         } else {
           pull();
         }
-      },
-      (err: unknown) => {
-        pulling = false;
-        body.destroy(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
+      })
+      // A failed read or a result that cannot be encoded ends this stream, never the process.
+      .catch(fail);
   };
   const body = new Readable({
     read() {
