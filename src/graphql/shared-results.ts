@@ -144,7 +144,9 @@ function sharedStream(
         await end();
         return finished;
       }
-      return { done: false, value: await resultFor(r.value, args, key) };
+      // Awaited only when it is a promise: an await costs every subscriber a microtask turn.
+      const result = resultFor(r.value, args, key);
+      return { done: false, value: result instanceof Promise ? await result : result };
     },
     return: end,
     async throw(err?: unknown) {
