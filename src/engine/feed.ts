@@ -29,6 +29,20 @@ interface Change {
   question: QuestionRecord;
 }
 
+/**
+ * A live change as a feed event: one object per store announcement, shared by every feed of
+ * this process, so a surface can serialize it once for all its subscribers (graphql/shared-results.ts).
+ */
+const changeEvents = new WeakMap<Change, FeedEvent>();
+function changeEventOf(c: Change): FeedEvent {
+  let e = changeEvents.get(c);
+  if (!e) {
+    e = { type: c.type, questions: [c.question], more: false };
+    changeEvents.set(c, e);
+  }
+  return e;
+}
+
 export type Feed = AsyncIterableIterator<FeedEvent> & { return(): Promise<IteratorResult<FeedEvent>> };
 
 export function openFeed(engine: Interactions, principal: Principal, opts: FeedOptions = {}): Feed {
@@ -78,7 +92,7 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
         if (!known.has(id)) continue;
         known.delete(id);
       }
-      return { type: c.type, questions: [c.question], more: false };
+      return changeEventOf(c);
     }
     return null;
   }

@@ -4,7 +4,13 @@
 // schema (graphql-js refuses "from another module or realm") nor recognise each other's errors.
 // Naming the CommonJS entry by path gives one copy everywhere. Everything from graphql-js,
 // types included, is imported from this file (Biome's noRestrictedImports enforces it).
-export type { GraphQLErrorExtensions, IntrospectionQuery, ValueNode } from 'graphql/index.js';
+export type {
+  ExecutionArgs,
+  ExecutionResult,
+  GraphQLErrorExtensions,
+  IntrospectionQuery,
+  ValueNode,
+} from 'graphql/index.js';
 export {
   buildSchema,
   GraphQLError,
@@ -12,6 +18,7 @@ export {
   introspectionFromSchema,
   Kind,
   lexicographicSortSchema,
+  parse,
   printSchema,
   valueFromASTUntyped,
 } from 'graphql/index.js';

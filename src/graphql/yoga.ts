@@ -10,6 +10,7 @@ import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
 import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
+import { useSharedResults } from './shared-results.ts';
 import { useSingleConnectionStream } from './single-connection.ts';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream-tokens.ts';
 
@@ -98,6 +99,8 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       auth.plugin,
       useValidationErrorCode(),
       ...useGraphQLLimits(),
+      // Before the single-connection bounds, which must wrap the stream this one hands out.
+      useSharedResults(),
       ...singleConnection,
       useExecutionCancellation(),
     ],

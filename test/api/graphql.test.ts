@@ -720,6 +720,44 @@ describe('GraphQL over the memory store', () => {
       }
     });
 
+    it('one live event, executed once per shared result, reaches each subscriber as its own document and visibility give it', async () => {
+      const wide = 'subscription { pendingQuestions { type questions { id text audience } } }';
+      const narrow =
+        'subscription Narrow { feed: pendingQuestions { kind: type questions { askedBy } more } }';
+      const subs = {
+        ops: await subscribe(yoga, 'ops', wide),
+        ops2: await subscribe(yoga, 'ops', wide),
+        opsNarrow: await subscribe(yoga, 'ops', narrow),
+        alice: await subscribe(yoga, 'alice', wide),
+        bob: await subscribe(yoga, 'bob', wide),
+        agent2: await subscribe(yoga, 'agent2', wide),
+      };
+      const streams = Object.values(subs);
+      try {
+        for (const s of streams) expect((await s.next())?.data).toContain('SNAPSHOT');
+        const forAlice = await ask(yoga, 'agent', { text: 'Shared for Alice', audience: 'alice' });
+        const forBob = await ask(yoga, 'agent2', { text: 'Shared for Bob', audience: 'bob' });
+        const next = async (s: (typeof streams)[number]) => JSON.parse((await s.next())!.data).data;
+        const wideOf = (id: string, text: string, audience: string) => ({
+          pendingQuestions: { type: 'ASKED', questions: [{ id, text, audience }] },
+        });
+        const aliceEvent = wideOf(forAlice.id, 'Shared for Alice', 'alice');
+        const bobEvent = wideOf(forBob.id, 'Shared for Bob', 'bob');
+        expect(await next(subs.ops)).toEqual(aliceEvent);
+        expect(await next(subs.ops)).toEqual(bobEvent);
+        expect(await next(subs.ops2)).toEqual(aliceEvent);
+        expect(await next(subs.opsNarrow)).toEqual({
+          feed: { kind: 'ASKED', questions: [{ askedBy: 'agent' }], more: false },
+        });
+        // Restricted keys and agents see only their own: each one's next event is its question.
+        expect(await next(subs.alice)).toEqual(aliceEvent);
+        expect(await next(subs.bob)).toEqual(bobEvent);
+        expect(await next(subs.agent2)).toEqual(bobEvent);
+      } finally {
+        await Promise.all(streams.map((s) => s.cancel()));
+      }
+    });
+
     it('questionResolved sends one event, then completes', async () => {
       const { id } = await ask(yoga, 'agent', { text: 'Resolve me', format: 'CONFIRM' });
       const stream = await subscribe(

@@ -4,6 +4,7 @@ import { openFeed } from '../../engine/feed.ts';
 import { awaitResolution } from '../../engine/resolution.ts';
 import type { AskResult as AskResultShape } from '../../engine/types.ts';
 import { builder } from '../builder.ts';
+import { shareResults } from '../shared-results.ts';
 import { AskResult } from '../types/ask-result.ts';
 import { InboxEvent } from '../types/inbox-event.ts';
 
@@ -44,7 +45,7 @@ builder.subscriptionFields((t) => ({
     description:
       'The inbox feed: a SNAPSHOT of every pending question the caller may see on every (re)connect, then one event per change.',
     authScopes: { authenticated: true },
-    subscribe: (_root, _args, ctx) => openFeed(ctx.engine, ctx.principal),
+    subscribe: (_root, _args, ctx) => shareResults(ctx, openFeed(ctx.engine, ctx.principal)),
     resolve: (event) => event,
   }),
   questionResolved: t.field({

@@ -2,6 +2,7 @@
 // are read as text under the GraphQL cap (media and schemas make asks large), so Yoga
 // parses them exactly as it would standing alone.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
 
 /** Content types of a response that carries one whole result (JSON, GraphiQL's page). */
@@ -28,8 +29,11 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
       reply.header(key, value);
     });
     reply.status(response.status);
-    // A single result is one string: Fastify writes it at once, where a web stream would be
-    // pumped chunk by chunk over several ticks. Event streams and multipart stay streams.
+    // A shared subscription's event stream is a Node stream already: piped as it is. A single
+    // result is one string: Fastify writes it at once, where a web stream would be pumped chunk
+    // by chunk over several ticks. Other event streams and multipart stay web streams.
+    const node = nodeBodyOf(response);
+    if (node) return reply.send(node);
     const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
     return reply.send(single ? await response.text() : response.body);
   };

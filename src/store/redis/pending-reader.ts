@@ -63,6 +63,11 @@ function pendingSource(prefix: string, f: ListFilter): string {
   return `${prefix}pending`;
 }
 
+/** How many fields the filter matches on (each has its own PENDING index). */
+function conditionCount(f: ListFilter): number {
+  return [f.groupId, f.audience, f.channel, f.askedBy].filter((v) => v != null).length;
+}
+
 export async function readPending(
   redis: RedisClient,
   prefix: string,
@@ -70,9 +75,11 @@ export async function readPending(
 ): Promise<QuestionRecord[]> {
   const ids = await redis.zrange(pendingSource(prefix, filter), 0, -1);
   const want: ListFilter = { ...filter, status: ['PENDING'] };
+  const exact = conditionCount(filter) <= 1;
   const out: QuestionRecord[] = [];
   for (let i = 0; i < ids.length; i += PENDING_BATCH) {
-    const matching = await matchingIds(redis, prefix, ids.slice(i, i + PENDING_BATCH), want);
+    const batch = ids.slice(i, i + PENDING_BATCH);
+    const matching = exact ? batch : await matchingIds(redis, prefix, batch, want);
     for (const q of await readRecords(redis, prefix, matching)) if (q?.status === 'PENDING') out.push(q);
   }
   return out;
@@ -85,6 +92,10 @@ export async function readPendingIds(
   filter: ListFilter,
 ): Promise<string[]> {
   const ids = await redis.zrange(pendingSource(prefix, filter), 0, -1);
+  // The source index is the whole answer when the filter names at most one field (an
+  // operator's backlog, a restricted key's audience, an agent's own): kept by the same atomic
+  // steps that change a status; a record gone meanwhile is skipped by its reader.
+  if (conditionCount(filter) <= 1) return ids;
   const want: ListFilter = { ...filter, status: ['PENDING'] };
   const out: string[] = [];
   for (let i = 0; i < ids.length; i += PENDING_BATCH) {

@@ -1,0 +1,184 @@
+// The questions of a large feed event (a SNAPSHOT, up to a backlog batch), executed once per
+// question rather than once per event. A pending question never changes until it leaves
+// PENDING (its spec is written once; only a claim changes it, and then it is no longer in a
+// backlog), so what the selection set makes of it is kept, by question id and everything else
+// the result depends on, in a small LRU bounded in bytes; the next SNAPSHOT of the same
+// questions (another subscriber, a reconnect) executes only the ones it has not seen. The
+// event is split in two executions with the real executor, the event without its questions
+// and the questions alone, and joined again into the same data and the same JSON bytes as one
+// execution of the whole would give. Anything out of the ordinary (fragments or directives at
+// the event's level, an error anywhere) takes the one plain execution instead.
+import { execute } from '@graphql-tools/executor';
+import type { QuestionRecord } from '../domain/question.ts';
+import type { FeedEvent } from '../engine/types.ts';
+import { type ExecutionArgs, type ExecutionResult, Kind } from './graphql-js.ts';
+
+/** Events with fewer questions are executed whole (the split costs two executions). */
+export const MIN_SPLIT_QUESTIONS = 8;
+/** JSON bytes (UTF-16 units) of all kept questions together. */
+const CACHE_BUDGET = 8 * 1024 * 1024;
+/** A question larger than this (media) is executed each time rather than kept. */
+const MAX_ENTRY = 64 * 1024;
+
+type DocumentNode = ExecutionArgs['document'];
+type Definition = DocumentNode['definitions'][number];
+type OperationNode = Extract<Definition, { kind: Kind.OPERATION_DEFINITION }>;
+type SelectionSetNode = OperationNode['selectionSet'];
+type FieldNode = Extract<SelectionSetNode['selections'][number], { kind: Kind.FIELD }>;
+
+/** How a document's event splits: its root response key, its questions keys, the questions-only document. */
+interface Plan {
+  root: string;
+  keys: string[];
+  questionsOnly: DocumentNode;
+}
+
+interface Entry {
+  /** By questions response key: what the selection made of this question, and its JSON. */
+  data: Record<string, unknown>;
+  json: Record<string, string>;
+  size: number;
+}
+
+const plans = new WeakMap<DocumentNode, Map<string, Plan | null>>();
+const cache = new Map<string, Entry>();
+let cacheSize = 0;
+
+const responseKey = (f: FieldNode): string => f.alias?.value ?? f.name.value;
+
+function planOf(document: DocumentNode, operationName: string | null | undefined): Plan | null {
+  let byName = plans.get(document);
+  if (!byName) {
+    byName = new Map();
+    plans.set(document, byName);
+  }
+  const name = operationName ?? '';
+  if (byName.has(name)) return byName.get(name) ?? null;
+  const plan = makePlan(document, operationName);
+  byName.set(name, plan);
+  return plan;
+}
+
+function makePlan(document: DocumentNode, operationName: string | null | undefined): Plan | null {
+  const ops = document.definitions.filter(
+    (d): d is OperationNode =>
+      d.kind === Kind.OPERATION_DEFINITION && (operationName == null || d.name?.value === operationName),
+  );
+  const op = ops.length === 1 ? ops[0]! : null;
+  if (op?.operation !== 'subscription' || op.selectionSet.selections.length !== 1) return null;
+  const root = op.selectionSet.selections[0]!;
+  if (root.kind !== Kind.FIELD || root.directives?.length || !root.selectionSet) return null;
+  const fields = root.selectionSet.selections;
+  // Only plain fields at the event's level, so the response keys are known here.
+  if (fields.some((f) => f.kind !== Kind.FIELD || f.directives?.length)) return null;
+  const questions = (fields as FieldNode[]).filter((f) => f.name.value === 'questions');
+  if (questions.length === 0) return null;
+  const questionsRoot: FieldNode = { ...root, selectionSet: { ...root.selectionSet, selections: questions } };
+  const questionsOp: OperationNode = {
+    ...op,
+    selectionSet: { ...op.selectionSet, selections: [questionsRoot] },
+  };
+  return {
+    root: responseKey(root),
+    keys: [...new Set(questions.map(responseKey))],
+    questionsOnly: {
+      ...document,
+      definitions: document.definitions.map((d) => (d === op ? questionsOp : d)),
+    },
+  };
+}
+
+function remember(key: string, entry: Entry): void {
+  if (entry.size > MAX_ENTRY) return;
+  const old = cache.get(key);
+  if (old) cacheSize -= old.size;
+  cache.set(key, entry);
+  cacheSize += entry.size;
+  for (const [k, e] of cache) {
+    if (cacheSize <= CACHE_BUDGET) break;
+    cache.delete(k);
+    cacheSize -= e.size;
+  }
+}
+
+function recall(key: string): Entry | undefined {
+  const e = cache.get(key);
+  if (e) {
+    // Most recently used last, so eviction takes the oldest first.
+    cache.delete(key);
+    cache.set(key, e);
+  }
+  return e;
+}
+
+const isSync = (r: unknown): r is ExecutionResult =>
+  typeof r === 'object' && r !== null && typeof (r as { then?: unknown }).then !== 'function';
+
+/**
+ * The result of `event` for `args`, with its JSON, from the per-question cache under
+ * `resultKey` (what else the result depends on); null when the event must be executed whole.
+ */
+export function executeByQuestion(
+  args: ExecutionArgs,
+  event: FeedEvent,
+  resultKey: string,
+): { result: ExecutionResult; json: string } | null {
+  const plan = planOf(args.document, args.operationName);
+  if (!plan) return null;
+  const base = { ...args, signal: undefined };
+  const shell = execute({ ...base, rootValue: { ...event, questions: [] } });
+  if (!isSync(shell) || shell.errors?.length || shell.extensions) return null;
+  const shellRoot = (shell.data as Record<string, unknown> | null | undefined)?.[plan.root];
+  if (typeof shellRoot !== 'object' || shellRoot === null) return null;
+
+  const entries: (Entry | undefined)[] = event.questions.map((q) =>
+    q.status === 'PENDING' ? recall(`${resultKey}\n${q.id}`) : undefined,
+  );
+  const missing: QuestionRecord[] = event.questions.filter((_q, i) => !entries[i]);
+  if (missing.length > 0) {
+    const rest = execute({
+      ...base,
+      document: plan.questionsOnly,
+      rootValue: { ...event, questions: missing },
+    });
+    if (!isSync(rest) || rest.errors?.length || rest.extensions) return null;
+    const restRoot = (rest.data as Record<string, Record<string, unknown[]>> | null | undefined)?.[plan.root];
+    if (!restRoot) return null;
+    let m = 0;
+    for (let i = 0; i < entries.length; i++) {
+      if (entries[i]) continue;
+      const data: Record<string, unknown> = {};
+      const json: Record<string, string> = {};
+      let size = 0;
+      for (const k of plan.keys) {
+        const item = restRoot[k]?.[m];
+        if (typeof item !== 'object' || item === null) return null;
+        data[k] = item;
+        json[k] = JSON.stringify(item);
+        size += json[k].length;
+      }
+      const entry: Entry = { data, json, size };
+      entries[i] = entry;
+      const q = event.questions[i]!;
+      if (q.status === 'PENDING') remember(`${resultKey}\n${q.id}`, entry);
+      m++;
+    }
+  }
+
+  // The shell again, each questions list in place, and its JSON with each list spliced in:
+  // JSON.stringify of an array is its items' JSON joined by commas, so the bytes are the same.
+  const root: Record<string, unknown> = { ...shellRoot };
+  const marked: Record<string, unknown> = { ...shellRoot };
+  for (const [n, k] of plan.keys.entries()) {
+    root[k] = entries.map((e) => e!.data[k]);
+    marked[k] = `@questions:${n}`;
+  }
+  const data = { ...(shell.data as Record<string, unknown>), [plan.root]: root };
+  // The shell carries no question data, only the event's own fields and these markers.
+  let json = JSON.stringify({ ...shell, data: { ...data, [plan.root]: marked } });
+  for (const [n, k] of plan.keys.entries()) {
+    const list = `[${entries.map((e) => e!.json[k]).join(',')}]`;
+    json = json.replace(`"@questions:${n}"`, () => list);
+  }
+  return { result: { ...shell, data }, json };
+}
