@@ -4,7 +4,12 @@
 // schema (graphql-js refuses "from another module or realm") nor recognise each other's errors.
 // Naming the CommonJS entry by path gives one copy everywhere. Everything from graphql-js,
 // types included, is imported from this file (Biome's noRestrictedImports enforces it).
-export type { GraphQLErrorExtensions, IntrospectionQuery, ValueNode } from 'graphql/index.js';
+export type {
+  GraphQLErrorExtensions,
+  GraphQLResolveInfo,
+  IntrospectionQuery,
+  ValueNode,
+} from 'graphql/index.js';
 export {
   buildSchema,
   GraphQLError,
