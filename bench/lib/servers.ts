@@ -96,7 +96,10 @@ export async function collectGarbage(instance: Instance): Promise<GcMemory | nul
   };
   const before = last()?.collections ?? 0;
   process.kill(instance.pid, 'SIGUSR2');
+  // A full collection of a large heap on a busy machine can take seconds: wait for its line.
   await sleep(1500);
+  for (let waited = 0; (last()?.collections ?? 0) === before && waited < 15_000; waited += 250)
+    await sleep(250);
   const after = last();
   if (!after || after.collections === before) return null;
   const { collections: _, ...memory } = after;

@@ -2,7 +2,7 @@
 // a heap snapshot is written before and while they are held (after a full GC each), then
 // `heap-diff.ts` sums the difference by constructor. Not part of `npm run bench`:
 //   node --import tsx bench/profile/held-heap.ts [N] [outDir]
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ASK, graphqlBody, graphqlClient, headersFor, pendingCount } from '../lib/graphql.ts';
 import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
@@ -12,10 +12,15 @@ import { startRedis } from '../lib/redis.ts';
 import { collectGarbage, startInstance, uniquePrefix } from '../lib/servers.ts';
 
 const n = Number(process.argv[2] ?? 2000);
+/** SNAPSHOTS=0: memory readings only (quicker, for larger N). */
+const snapshots = process.env.SNAPSHOTS !== '0';
+/** Extra Node flags for the server, e.g. FLAGS='--max-semi-space-size=2'. */
+const extraFlags = (process.env.FLAGS ?? '').split(' ').filter(Boolean);
 const outDir = path.resolve(process.argv[3] ?? '/tmp/held-heap');
 mkdirSync(outDir, { recursive: true });
 
 async function snapshot(pid: number, label: string): Promise<void> {
+  if (!snapshots) return;
   const before = new Set(readdirSync(outDir));
   process.kill(pid, 'SIGUSR1');
   const made = await pollUntil(
@@ -34,6 +39,22 @@ async function snapshot(pid: number, label: string): Promise<void> {
   console.log(`${label}: rss ${rssKiB(pid)} KiB, files ${readdirSync(outDir).join(' ')}`);
 }
 
+/** The resident mappings of a process, largest first: where RSS outside the JS heap lives. */
+function largestMappings(pid: number): string {
+  const rows: { head: string; rss: number }[] = [];
+  let head = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) head = line;
+    const m = /^Rss:\s+(\d+) kB/.exec(line);
+    if (m) rows.push({ head, rss: Number(m[1]) });
+  }
+  rows.sort((a, b) => b.rss - a.rss);
+  return rows
+    .slice(0, 15)
+    .map((r) => `${String(r.rss).padStart(8)} KiB  ${r.head}`)
+    .join('\n');
+}
+
 const redis = await startRedis();
 try {
   const server = await startInstance({
@@ -41,7 +62,7 @@ try {
     redisUrl: redis.url,
     prefix: uniquePrefix('held-profile'),
     gcOnSignal: true,
-    nodeFlags: ['--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${outDir}`],
+    nodeFlags: ['--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${outDir}`, ...extraFlags],
   });
   try {
     const operator = graphqlClient(server.url, 'operator', keepAliveAgent(4));
@@ -55,13 +76,21 @@ try {
       }).catch(() => null);
     // Warm up with asks that return at once.
     for (let i = 0; i < 200; i++) await ask(i, 0);
-    console.log('before', await collectGarbage(server));
+    console.log('before', await collectGarbage(server), 'VmRSS KiB', rssKiB(server.pid));
     await snapshot(server.pid, 'before');
-    for (let i = 0; i < n; i++) void ask(i, 600);
-    await pollUntil(async () => (await pendingCount(operator, 'p')) >= n + 200, 60_000, 250);
-    // Every call past its first pass.
-    await sleep(4000);
-    console.log('held', await collectGarbage(server));
+    // In batches, as the held figure sends them (the listen backlog is 511).
+    for (let sent = 0; sent < n; sent += 500) {
+      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 600);
+      await pollUntil(
+        async () => (await pendingCount(operator, 'p')) >= Math.min(n, sent + 500) + 200,
+        60_000,
+        100,
+      );
+    }
+    // Every call past its first pass (SETTLE=<seconds> waits longer, e.g. for V8's memory reducer).
+    await sleep(Number(process.env.SETTLE ?? 4) * 1000);
+    console.log('held', await collectGarbage(server), 'VmRSS KiB', rssKiB(server.pid));
+    if (process.env.SMAPS === '1') console.log(largestMappings(server.pid));
     await snapshot(server.pid, 'held');
   } finally {
     await server.stop();
