@@ -55,7 +55,8 @@ function dropListenersSince(res: ServerResponse, before: Set<unknown>[]): void {
 function closeSignal(res: ServerResponse): { signal: AbortSignal; done(): void } {
   const ac = new AbortController();
   const onClose = (): void => ac.abort();
-  if (res.destroyed) ac.abort();
+  // Gone already (during the first pass): its 'close' was emitted before this listener.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) ac.abort();
   else res.once('close', onClose);
   return { signal: ac.signal, done: () => res.removeListener('close', onClose) };
 }
