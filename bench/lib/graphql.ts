@@ -81,13 +81,17 @@ export async function pendingCount(operator: GraphQLClient, group?: string): Pro
 }
 
 /** Every pending question id in a group, page by page. */
-export async function pendingIds(operator: GraphQLClient, group: string): Promise<string[]> {
+export async function pendingIds(
+  operator: GraphQLClient,
+  group: string,
+  maxPages = Infinity,
+): Promise<string[]> {
   const ids: string[] = [];
   let after: string | null = null;
-  for (;;) {
+  for (let page = 1; ; page++) {
     const d: PendingPage = await operator.call<PendingPage>(PENDING_PAGE, { group, first: 200, after });
     ids.push(...d.questions.edges.map((e) => e.node.id));
-    if (!d.questions.pageInfo.hasNextPage) return ids;
+    if (!d.questions.pageInfo.hasNextPage || page >= maxPages) return ids;
     after = d.questions.pageInfo.endCursor;
   }
 }

@@ -46,6 +46,8 @@ export interface InstanceOptions {
   env?: Record<string, string>;
   /** Preload bench/servers/gc-on-signal.ts, so collectGarbage() works on this instance. */
   gcOnSignal?: boolean;
+  /** More Node flags (profiles: --heapsnapshot-signal, --heap-prof). */
+  nodeFlags?: string[];
 }
 
 /**
@@ -61,8 +63,11 @@ function profileFlags(name: string): string[] {
 export async function startInstance(o: InstanceOptions): Promise<Instance> {
   // The port is chosen here because the callback origin must name it before start.
   const port = await freePort();
-  const flags = o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
-  flags.push(...profileFlags(o.name));
+  const flags = [
+    ...(o.gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : []),
+    ...(o.nodeFlags ?? []),
+    ...profileFlags(o.name),
+  ];
   // BENCH_CPU_PROFILE_DIR: a profile of the figure's load only (started and stopped by signal).
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   if (profileDir) flags.push('--import', './bench/servers/cpu-profile-on-signal.ts');
@@ -86,10 +91,34 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   );
 }
 
-/** A full garbage collection in an instance started with gcOnSignal, given time to finish. */
-export async function collectGarbage(instance: Instance): Promise<void> {
+/** What an instance started with gcOnSignal printed after its last full GC (bytes). */
+export interface GcMemory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/**
+ * A full garbage collection in an instance started with gcOnSignal, given time to finish;
+ * returns the memory it printed afterwards (null if that line did not arrive).
+ */
+export async function collectGarbage(instance: Instance): Promise<GcMemory | null> {
+  const last = (): (GcMemory & { collections: number }) | null => {
+    const parts = instance.output().split('gc-memory ');
+    return parts.length < 2 ? null : JSON.parse(parts[parts.length - 1]!.split('\n')[0]!);
+  };
+  const before = last()?.collections ?? 0;
   process.kill(instance.pid, 'SIGUSR2');
+  // A full collection of a large heap on a busy machine can take seconds: wait for its line.
   await sleep(1500);
+  for (let waited = 0; (last()?.collections ?? 0) === before && waited < 15_000; waited += 250)
+    await sleep(250);
+  const after = last();
+  if (!after || after.collections === before) return null;
+  const { collections: _, ...memory } = after;
+  return memory;
 }
 
 /**

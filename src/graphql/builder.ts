@@ -7,6 +7,7 @@ import type { Principal } from '../domain/principal.ts';
 import { hasRole } from '../domain/principal.ts';
 import type { Interactions } from '../engine/types.ts';
 import { forbidden, invalidArgument } from './errors.ts';
+import type { HeldCall } from './held-calls.ts';
 
 /** What every resolver receives: who calls, the engine, and the request's abort signal. */
 export interface GraphQLContext {
@@ -14,6 +15,8 @@ export interface GraphQLContext {
   engine: Interactions;
   /** Aborts when the client goes away: ends a held wait, never the question. */
   signal: AbortSignal;
+  /** On /graphql: where askUser/awaitAnswer leave a hold to wait outside the execution. */
+  heldCall?: HeldCall;
 }
 
 export const builder = new SchemaBuilder<{

@@ -8,6 +8,7 @@ export type {
   ExecutionArgs,
   ExecutionResult,
   GraphQLErrorExtensions,
+  GraphQLResolveInfo,
   IntrospectionQuery,
   ValueNode,
 } from 'graphql/index.js';

@@ -8,6 +8,7 @@ import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
+import type { HeldCall } from './held-calls.ts';
 import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
 import { useSharedResults } from './shared-results.ts';
@@ -89,10 +90,11 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
     maxRequestBodySize: opts.bodiesBoundedUpstream === true ? false : GRAPHQL_MAX_BODY_BYTES,
     logging: quietLogger(logger),
     maskedErrors: { maskError: createMaskError(logger) },
-    context: ({ request }): GraphQLContext => ({
+    context: ({ request, heldCall }): GraphQLContext => ({
       principal: auth.principalOf(request),
       engine,
       signal: request.signal,
+      heldCall: heldCall as HeldCall | undefined,
     }),
     plugins: [
       // First: nothing else (graphql-sse included) sees an unauthenticated request.

@@ -162,7 +162,8 @@ export async function createHttpApp({
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
-  if (on('graphql')) await app.register(graphqlRoutes, { yoga, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
+  if (on('graphql'))
+    await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
   if (on('rest')) {
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });

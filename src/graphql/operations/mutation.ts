@@ -1,5 +1,6 @@
 // Mutation fields: each parses its arguments and calls one engine method.
 import { builder } from '../builder.ts';
+import { askUser } from '../held-calls.ts';
 import { holdSecondsRange, timeoutSecondsRange } from '../ranges.ts';
 import { JSONScalar } from '../scalars.ts';
 import { AskResult } from '../types/ask-result.ts';
@@ -35,8 +36,8 @@ builder.mutationFields((t) => ({
         description: 'The id from `prepareExternal`: the question takes that id and its callback URL.',
       }),
     },
-    resolve: (_root, { input, holdSeconds, preparedId }, ctx) =>
-      ctx.engine.ask(ctx.principal, plainInput(input), {
+    resolve: (_root, { input, holdSeconds, preparedId }, ctx, info) =>
+      askUser(ctx, info, plainInput(input), {
         holdSeconds,
         preparedId: preparedId == null ? null : String(preparedId),
         signal: ctx.signal,

@@ -1,5 +1,6 @@
 // Query fields: each parses its arguments and calls one engine method.
 import { builder } from '../builder.ts';
+import { awaitAnswer } from '../held-calls.ts';
 import { firstRange, holdSecondsRange } from '../ranges.ts';
 import { AskResult } from '../types/ask-result.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
@@ -54,8 +55,8 @@ builder.queryFields((t) => ({
         validate: holdSecondsRange,
       }),
     },
-    resolve: (_root, { id, holdSeconds }, ctx) =>
-      ctx.engine.awaitAnswer(ctx.principal, String(id), { holdSeconds, signal: ctx.signal }),
+    resolve: (_root, { id, holdSeconds }, ctx, info) =>
+      awaitAnswer(ctx, info, String(id), { holdSeconds, signal: ctx.signal }),
   }),
   channels: t.stringList({
     description: 'Names of the channels this server can deliver questions through.',

@@ -1,7 +1,12 @@
 // /graphql and /graphql/stream are served by Yoga; Fastify only hands requests over. Bodies
 // are read as text under the GraphQL cap (media and schemas make asks large), so Yoga
-// parses them exactly as it would standing alone.
+// parses them exactly as it would standing alone. A held askUser/awaitAnswer on /graphql
+// waits between two executions of its request (see graphql/held-calls.ts), holding only
+// the connection and a small note meanwhile.
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Interactions } from '../../engine/types.ts';
+import { createHeldCall, type HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
 
@@ -12,19 +17,57 @@ export interface GraphQLHandler {
   handleNodeRequestAndResponse(
     req: FastifyRequest,
     reply: FastifyReply,
-    ctx: { req: FastifyRequest; reply: FastifyReply },
+    ctx: { req: FastifyRequest; reply: FastifyReply; heldCall?: HeldCall },
   ): Response | Promise<Response>;
 }
 
 export interface GraphQLRouteOptions {
   yoga: GraphQLHandler;
+  engine: Interactions;
   maxBodyBytes: number;
+}
+
+const RESPONSE_EVENTS = ['close', 'error', 'finish'] as const;
+
+/**
+ * Runs one execution and then removes the listeners it left on the response: they keep its
+ * fetch Request and abort signal alive until the response ends, which for a held call is
+ * after the hold.
+ */
+async function execute(
+  o: GraphQLRouteOptions,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  heldCall: HeldCall,
+): Promise<Response> {
+  const res = reply.raw;
+  const before = RESPONSE_EVENTS.map((e) => new Set(res.listeners(e)));
+  const response = await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall });
+  if (heldCall.deferred) dropListenersSince(res, before);
+  return response;
+}
+
+function dropListenersSince(res: ServerResponse, before: Set<unknown>[]): void {
+  RESPONSE_EVENTS.forEach((e, i) => {
+    for (const l of res.listeners(e)) {
+      if (!before[i]!.has(l)) res.removeListener(e, l as (...args: unknown[]) => void);
+    }
+  });
+}
+
+/** Aborts when the client goes away before its response is sent. */
+function closeSignal(res: ServerResponse): { signal: AbortSignal; done(): void } {
+  const ac = new AbortController();
+  const onClose = (): void => ac.abort();
+  // Gone already (during the first pass): its 'close' was emitted before this listener.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) ac.abort();
+  else res.once('close', onClose);
+  return { signal: ac.signal, done: () => res.removeListener('close', onClose) };
 }
 
 export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
   useTextBodies(app, o.maxBodyBytes);
-  const handler = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const response = await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+  const send = async (reply: FastifyReply, response: Response): Promise<FastifyReply> => {
     response.headers.forEach((value, key) => {
       reply.header(key, value);
     });
@@ -37,7 +80,36 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
     return reply.send(single ? await response.text() : response.body);
   };
+  /** The first pass: its reply is sent unless it deferred a hold, then dropped unread. */
+  const firstPass = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    heldCall: HeldCall,
+  ): Promise<boolean> => {
+    const response = await execute(o, req, reply, heldCall);
+    if (!heldCall.deferred) {
+      await send(reply, response);
+      return false;
+    }
+    await response.body?.cancel();
+    return true;
+  };
+  const graphql = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const heldCall = createHeldCall();
+    // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
+    // its own frame, so the hold below does not keep it.
+    if (!(await firstPass(req, reply, heldCall))) return reply;
+    const closed = closeSignal(reply.raw);
+    try {
+      await heldCall.wait(o.engine, closed.signal);
+    } finally {
+      closed.done();
+    }
+    return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
+  };
+  const stream = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
+    send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
   const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
-  app.route({ url: '/graphql', method: [...methods], handler });
-  app.route({ url: '/graphql/stream', method: [...methods], handler });
+  app.route({ url: '/graphql', method: [...methods], handler: graphql });
+  app.route({ url: '/graphql/stream', method: [...methods], handler: stream });
 }
