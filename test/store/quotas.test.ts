@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { MediaItem, QuestionSpec } from '../../src/domain/question.ts';
 import { mediaBytesOf } from '../../src/domain/quotas.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
-import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { CreateOptions, QuestionStore } from '../../src/store/types.ts';
-import { redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
+import { openRedisStore, specOf } from '../support/fixtures.ts';
 
 const PNG = 'data:image/png;base64,';
 /** One IMAGE whose URL is exactly `bytes` long. */
@@ -23,15 +22,7 @@ async function makeStore(
     const store = createMemoryStore();
     return { store, close: () => store.close() };
   }
-  const conn = redisPair(inject('redisUrl'));
-  const store = createRedisStore({ redis: conn.redis, subscriber: conn.subscriber, prefix: uniquePrefix() });
-  return {
-    store,
-    async close() {
-      await store.close();
-      await conn.close();
-    },
-  };
+  return openRedisStore(inject('redisUrl'));
 }
 
 describe('mediaBytesOf', () => {

@@ -3,9 +3,8 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { MAX_RECEIPT_BYTES, RECIPIENT_INDEX_DEPTH } from '../../src/store/receipts.ts';
-import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
-import { redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
+import { openRedisStore, specOf } from '../support/fixtures.ts';
 
 const opts = { maxPending: 1000, retentionMs: 60_000 };
 
@@ -19,12 +18,7 @@ for (const kind of ['memory', 'redis'] as const) {
         store = createMemoryStore();
         close = () => store.close();
       } else {
-        const conn = redisPair(inject('redisUrl'));
-        store = createRedisStore({ redis: conn.redis, subscriber: conn.subscriber, prefix: uniquePrefix() });
-        close = async () => {
-          await store.close();
-          await conn.close();
-        };
+        ({ store, close } = openRedisStore(inject('redisUrl')));
       }
     });
     afterEach(() => close());

@@ -2,6 +2,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { QuestionSpec } from '../../src/domain/question.ts';
+import {
+  createRedisStore,
+  type RedisQuestionStore,
+  type RedisStoreOptions,
+} from '../../src/store/redis/redis-store.ts';
 
 export function specOf(over: Partial<QuestionSpec> = {}): QuestionSpec {
   const createdAt = over.createdAt ?? Date.now();
@@ -85,4 +90,25 @@ export async function killSubscribers(redis: Redis, name: string): Promise<numbe
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await redis.call('CLIENT', 'KILL', 'ID', id);
   return ids.length;
+}
+
+/** A Redis store on its own connections and prefix, and how to close both. */
+export function openRedisStore(
+  url: string,
+  o: Partial<Omit<RedisStoreOptions, 'redis' | 'subscriber' | 'prefix'>> = {},
+): { store: RedisQuestionStore; close(): Promise<void> } {
+  const conn = redisPair(url);
+  const store = createRedisStore({
+    ...o,
+    redis: conn.redis,
+    subscriber: conn.subscriber,
+    prefix: uniquePrefix(),
+  });
+  return {
+    store,
+    async close() {
+      await store.close();
+      await conn.close();
+    },
+  };
 }
