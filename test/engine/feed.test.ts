@@ -180,6 +180,46 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       }
     });
 
+    it('takeNow hands out a queued change at once, in order and by the known-ids rule; onReady calls back once when one arrives', async () => {
+      const feed = openFeed(engine, OPS, { maxQueue: 3 });
+      try {
+        // Before its SNAPSHOT the feed needs next().
+        expect(feed.takeNow()).toBeUndefined();
+        expect((await nextOf(feed, 'SNAPSHOT')).questions).toEqual([]);
+        expect(feed.takeNow()).toBeNull();
+        let calls = 0;
+        const arrived = new Promise<void>((resolve) => {
+          feed.onReady(() => {
+            calls++;
+            resolve();
+          });
+        });
+        const announced = askedAnnounced(engine, 2);
+        const a = await ask('taken now 1');
+        const b = await ask('taken now 2');
+        await announced;
+        await arrived;
+        expect(calls).toBe(1);
+        expect(feed.takeNow()).toEqual({ type: 'ASKED', questions: [a], more: false });
+        expect(feed.takeNow()).toEqual({ type: 'ASKED', questions: [b], more: false });
+        expect(feed.takeNow()).toBeNull();
+        // Past maxQueue untaken, the consumer is sent back to next() for a fresh SNAPSHOT.
+        const more = askedAnnounced(engine, 4);
+        for (let i = 0; i < 4; i++) await ask(`overflow ${i}`);
+        await more;
+        expect(feed.takeNow()).toBeUndefined();
+        const snapshot = await snapshotOf(feed, 'SNAPSHOT after the overflow');
+        expect(snapshot.questions.map((q) => q.text)).toEqual(
+          expect.arrayContaining(['taken now 1', 'taken now 2', 'overflow 0', 'overflow 3']),
+        );
+        expect(calls).toBe(1);
+        await feed.return();
+        expect(feed.takeNow()).toBeUndefined();
+      } finally {
+        await feed.return();
+      }
+    });
+
     it('a consumer that reads nothing while up to maxQueue changes arrive gets them one by one', async () => {
       const feed = openFeed(engine, OPS, { maxQueue: 5 });
       try {
