@@ -2,6 +2,10 @@
 // records in parts of about one byte budget each, so a connecting subscriber holds about one
 // part of questions however large the backlog, and a backlog within the budget is one part. Records resolved since the ids were read
 // are skipped; the feed's known-ids rule reconciles what changed meanwhile.
+// A record this process holds from its announcement (announced.ts) is taken from there, and
+// only the others are read: a pending question's spec never changes, and the feed listens
+// before it reads, so a resolution after the announced copy was taken reaches the feed as an
+// event (the copy is dropped in the same step that dispatches it to the feeds).
 import { visibilityScope } from '../domain/access.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
@@ -20,6 +24,25 @@ function sizeOf(q: QuestionRecord): number {
   return mediaBytesOf(q.media) + q.text.length + RECORD_OVERHEAD;
 }
 
+/** What this process holds of a pending question without a read (engine/announced.ts). */
+export type HeldRecord = (id: string) => QuestionRecord | undefined;
+
+/** The records of `ids`, in order: held ones as they are, the rest in one read. */
+async function recordsOf(
+  store: QuestionStore,
+  ids: readonly string[],
+  held: HeldRecord | undefined,
+): Promise<(QuestionRecord | null)[]> {
+  if (!held) return store.getMany(ids);
+  const out: (QuestionRecord | null)[] = ids.map((id) => held(id) ?? null);
+  const missing = ids.filter((_id, i) => out[i] === null);
+  if (missing.length === 0) return out;
+  const read = await store.getMany(missing);
+  let m = 0;
+  for (let i = 0; i < out.length; i++) if (out[i] === null) out[i] = read[m++] ?? null;
+  return out;
+}
+
 /** The next batch size: as many questions as the average so far fits into the budget. */
 function nextSize(batch: readonly QuestionRecord[], budget: number): number {
   if (batch.length === 0) return FIRST_BATCH;
@@ -36,6 +59,7 @@ export async function* readBacklog(
   store: QuestionStore,
   p: Principal,
   budget = BACKLOG_BATCH_BYTES,
+  held?: HeldRecord,
 ): AsyncGenerator<QuestionRecord[]> {
   const scope = visibilityScope(p);
   if (scope === 'none') return;
@@ -44,8 +68,9 @@ export async function* readBacklog(
   let part: QuestionRecord[] = [];
   let bytes = 0;
   for (let i = 0; i < ids.length; ) {
-    const records = await store.getMany(ids.slice(i, i + size));
-    i += records.length;
+    const batch = ids.slice(i, i + size);
+    const records = await recordsOf(store, batch, held);
+    i += batch.length;
     const live = records.filter((q): q is QuestionRecord => q?.status === 'PENDING');
     size = nextSize(live, budget);
     for (const q of live) {

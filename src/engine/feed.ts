@@ -43,7 +43,18 @@ function changeEventOf(c: Change): FeedEvent {
   return e;
 }
 
-export type Feed = AsyncIterableIterator<FeedEvent> & { return(): Promise<IteratorResult<FeedEvent>> };
+export type Feed = AsyncIterableIterator<FeedEvent> & {
+  return(): Promise<IteratorResult<FeedEvent>>;
+  /**
+   * The next event when it can be had at once, without a read: a queued live change. Null when
+   * nothing is queued (see `onReady`); undefined when the next event needs `next()` (a SNAPSHOT,
+   * a backlog part) or the feed is over. Lets a consumer that writes synchronously skip the
+   * promise steps of `next()`; it must not call this while one of its `next()` is in flight.
+   */
+  takeNow(): FeedEvent | null | undefined;
+  /** `ready` is called once, synchronously, when something arrives (a change, a resync, the end). */
+  onReady(ready: (() => void) | null): void;
+};
 
 export function openFeed(engine: Interactions, principal: Principal, opts: FeedOptions = {}): Feed {
   const maxQueue = opts.maxQueue ?? 1000;
@@ -53,11 +64,15 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
   let done = false;
   let wake: (() => void) | null = null;
   let backlog: Backlog | null = null;
+  let ready: (() => void) | null = null;
 
   const poke = (): void => {
     const w = wake;
     wake = null;
     w?.();
+    const r = ready;
+    ready = null;
+    r?.();
   };
 
   const unwatch = engine.watch(principal, {
@@ -163,6 +178,13 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
       return { done: true, value: undefined };
     },
     return: finish,
+    takeNow(): FeedEvent | null | undefined {
+      if (done || needSnapshot || backlog) return undefined;
+      return nextChange();
+    },
+    onReady(r) {
+      ready = r;
+    },
     async throw(err?: unknown): Promise<IteratorResult<FeedEvent>> {
       await finish();
       throw err;

@@ -37,6 +37,6 @@ export function createListing(
       return scope === 'none' ? [] : store.pending(scope);
     },
 
-    backlog: (p, budgetBytes) => readBacklog(store, p, budgetBytes),
+    backlog: (p, budgetBytes) => readBacklog(store, p, budgetBytes, ctx.announced.get),
   };
 }

@@ -15,18 +15,23 @@ import type { FeedEvent } from '../engine/types.ts';
 import type { GraphQLContext } from './builder.ts';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, Kind } from './graphql-js.ts';
 import { executeByQuestion, MIN_SPLIT_QUESTIONS } from './question-fragments.ts';
-import { sseBody } from './sse-body.ts';
+import { type DirectResults, sseBody } from './sse-body.ts';
 
 type Source<T> = AsyncIterator<T> & { return?(value?: unknown): Promise<IteratorResult<T>> };
+/** A source that can also hand out a ready event at once (engine/feed.ts: takeNow, onReady). */
+type DirectSource<T> = Source<T> & {
+  takeNow?(): T | null | undefined;
+  onReady?(ready: (() => void) | null): void;
+};
 
 /** The sources registered by `shareResults`, by the operation's context. */
-const sources = new WeakMap<object, Source<object>>();
+const sources = new WeakMap<object, DirectSource<object>>();
 
 /**
  * Used by a subscription field's `subscribe`: marks `source` as one whose events are shared
  * objects, so the plugin may execute each event once for all its subscribers.
  */
-export function shareResults<S extends Source<object>>(ctx: GraphQLContext, source: S): S {
+export function shareResults<S extends DirectSource<object>>(ctx: GraphQLContext, source: S): S {
   sources.set(ctx, source);
   return source;
 }
@@ -108,19 +113,25 @@ function operationOf(args: ExecutionArgs) {
   );
 }
 
+type SharedStream = AsyncGenerator<ExecutionResult, undefined> & { direct: DirectResults | null };
+
 /**
  * The subscriber's stream of results: its own source, each event's result shared. `original`
  * (graphql-tools' per-subscriber mapping of the same source, never pulled) is returned with it.
+ * `direct` takes a ready result at once, for the SSE body to write in the same turn as the feed
+ * event (no promise steps per subscriber); a result that needs Yoga's masking (it has errors) or
+ * is still a promise is held for `next()`, which yields it first, so the order stays.
  */
 function sharedStream(
   original: AsyncIterator<unknown> & { return?(): Promise<unknown> },
-  source: Source<object>,
+  source: DirectSource<object>,
   args: ExecutionArgs,
   ctx: GraphQLContext,
-): AsyncGenerator<ExecutionResult, undefined> {
+): SharedStream {
   const finished: IteratorReturnResult<undefined> = { done: true, value: undefined };
   const key = keyOf(args, ctx);
   let ended = false;
+  let held: ExecutionResult | Promise<ExecutionResult> | null = null;
   const end = async (): Promise<IteratorReturnResult<undefined>> => {
     if (!ended) {
       ended = true;
@@ -128,9 +139,34 @@ function sharedStream(
     }
     return finished;
   };
-  const stream: AsyncGenerator<ExecutionResult, undefined> = {
+  const takeNow = source.takeNow?.bind(source);
+  const onReady = source.onReady?.bind(source);
+  const direct: DirectResults | null =
+    takeNow && onReady
+      ? {
+          take() {
+            if (ended || held) return undefined;
+            const event = takeNow();
+            if (event == null) return event;
+            const result = resultFor(event, args, key);
+            if (result instanceof Promise || result.errors?.length) {
+              held = result;
+              return undefined;
+            }
+            return result;
+          },
+          onReady,
+        }
+      : null;
+  const stream: SharedStream = {
+    direct,
     async next() {
       if (ended) return finished;
+      if (held) {
+        const h = held;
+        held = null;
+        return { done: false, value: h instanceof Promise ? await h : h };
+      }
       let r: IteratorResult<object>;
       try {
         r = await source.next();
@@ -164,7 +200,7 @@ const isAsyncIterator = (v: unknown): v is AsyncIterator<unknown> =>
   typeof v === 'object' && v !== null && Symbol.asyncIterator in v;
 
 /** Requests whose subscription shares results: their SSE is encoded by sse-body.ts. */
-const sharedRequests = new WeakSet<Request>();
+const sharedRequests = new WeakMap<Request, SharedStream>();
 /** The Node stream behind each such response, for the HTTP layer to pipe as it is. */
 const nodeBodies = new WeakMap<Response, Readable>();
 
@@ -183,16 +219,18 @@ export function useSharedResults(): Plugin {
           const source = sources.get(ctx);
           if (!source || !isAsyncIterator(result)) return;
           sources.delete(ctx);
-          setResult(sharedStream(result, source, args, ctx));
-          if (ctx.request) sharedRequests.add(ctx.request);
+          const stream = sharedStream(result, source, args, ctx);
+          setResult(stream);
+          if (ctx.request) sharedRequests.set(ctx.request, stream);
         },
       };
     },
     // After Yoga's own choice: a subscription's stream has one processor, SSE, when accepted.
     onResultProcess({ request, result, resultProcessor, setResultProcessor }) {
       if (!resultProcessor || !sharedRequests.has(request) || !isAsyncIterator(result)) return;
+      const direct = sharedRequests.get(request)?.direct ?? undefined;
       setResultProcessor((r, fetchAPI) => {
-        const body = sseBody((r as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]());
+        const body = sseBody((r as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator](), direct);
         // The Response wraps the same stream for any other reader (e.g. yoga.fetch in tests).
         const response = new fetchAPI.Response(body as unknown as BodyInit, {
           status: 200,

@@ -52,9 +52,30 @@ function frameOf(result: ExecutionResult): Buffer {
   return frame;
 }
 
-/** The event stream of `results`; destroying it (the client left) returns the iterator. */
-export function sseBody(results: AsyncIterator<ExecutionResult | null | undefined>): Readable {
+/**
+ * Results to be had at once, beside the stream's iterator (shared-results.ts): `take` gives the
+ * next one, null when none is ready yet (then `onReady` calls back once, synchronously, when
+ * one may be), undefined when the next must come through the iterator (a SNAPSHOT, a result
+ * that needs masking, the end).
+ */
+export interface DirectResults {
+  take(): ExecutionResult | null | undefined;
+  onReady(ready: (() => void) | null): void;
+}
+
+/**
+ * The event stream of `results`; destroying it (the client left) returns the iterator. With
+ * `direct`, a ready result is written in the same turn as its feed event, as long as the
+ * stream is below its high-water mark: one subscriber of a fan-out costs a few calls, not a
+ * chain of promise steps. A stream above its mark takes nothing until it drains, so a slow
+ * reader still holds the server to its socket and its feed's bounded queue.
+ */
+export function sseBody(
+  results: AsyncIterator<ExecutionResult | null | undefined>,
+  direct?: DirectResults,
+): Readable {
   let pulling = false;
+  let over = false;
   let keepalive: NodeJS.Timeout | undefined;
   const fail = (err: unknown): void => {
     pulling = false;
@@ -70,6 +91,7 @@ export function sseBody(results: AsyncIterator<ExecutionResult | null | undefine
         if (r.done) {
           clearInterval(keepalive);
           if (r.value != null) body.push(frameOf(r.value));
+          over = true;
           body.push(COMPLETE);
           body.push(null);
         } else if (r.value != null) {
@@ -81,12 +103,36 @@ export function sseBody(results: AsyncIterator<ExecutionResult | null | undefine
       // A failed read or a result that cannot be encoded ends this stream, never the process.
       .catch(fail);
   };
+  /** Called when the stream wants data (read) and, with `direct`, when the feed has some. */
+  const fill = (): void => {
+    if (pulling || over || body.destroyed) return;
+    if (direct) {
+      try {
+        for (;;) {
+          const r = direct.take();
+          if (r === undefined) break;
+          if (r === null) {
+            direct.onReady(fill);
+            return;
+          }
+          // Above the mark: read() calls again once the socket has drained.
+          if (!body.push(frameOf(r))) return;
+        }
+      } catch (err) {
+        fail(err);
+        return;
+      }
+      direct.onReady(null);
+    }
+    pull();
+  };
   const body = new Readable({
     read() {
-      if (!pulling) pull();
+      fill();
     },
     destroy(err, callback) {
       clearInterval(keepalive);
+      direct?.onReady(null);
       Promise.resolve(results.return?.()).then(
         () => callback(err),
         () => callback(err),
