@@ -114,7 +114,7 @@ end
 -- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.
 local function resolve(id, status, res, now, retention)
   local q = qkey(id)
-  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca')
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   redis.call('HSET', q, 'st', status, 'res', res)
   local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
@@ -129,7 +129,16 @@ local function resolve(id, status, res, now, retention)
   if ik then redis.call('PEXPIRE', prefix .. 'idem:' .. ik, retention) end
   enqueue_follow_ups(id, q, now)
   local spec = redis.call('HGET', q, 'spec')
-  redis.call('PUBLISH', prefix .. 'events', '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}')
+  local msg
+  if held[7] then
+    -- A head line, then the spec: subscribers count and route by the head and parse the spec
+    -- only if a consumer wants the question (record-codec.ts, decodeEvent).
+    msg = '{"type":"' .. status .. '","id":' .. cjson.encode(id) .. ',"format":"' .. held[7] .. '","createdAt":'
+      .. held[6] .. ',"followUps":' .. (held[8] and 'true' or 'false') .. ',"res":' .. res .. '}\n' .. spec
+  else
+    msg = '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}'
+  end
+  redis.call('PUBLISH', prefix .. 'events', msg)
 end
 
 local function timed_out(now)
