@@ -70,9 +70,10 @@ function queryLength(url: string): number {
 
 /** A person pressing the page's button (a form navigation), not an API client. */
 function fromBrowserForm(req: FastifyRequest): boolean {
+  // The Accept test first: it is cheap and API clients rarely ask for HTML.
+  if (!(req.headers.accept ?? '').includes('text/html')) return false;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const accept = req.headers.accept ?? '';
-  return type === 'application/x-www-form-urlencoded' && accept.includes('text/html');
+  return type === 'application/x-www-form-urlencoded';
 }
 
 type PostResult = Parameters<typeof pageAfterPost>[0];
@@ -114,14 +115,25 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
 
   // Raw bytes: verifiers sign exactly what was sent. The limit counts bytes received.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: o.maxBodyBytes }, (_req, body, done) =>
-    done(null, body),
+  const raw = { parseAs: 'buffer', bodyLimit: o.maxBodyBytes } as const;
+  const keep = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) =>
+    done(null, body);
+  app.addContentTypeParser('*', raw, keep);
+  // The same parser named for the usual types too: Fastify caches the lookup of a named type,
+  // while the catch-all is found by parsing the Content-Type header again on every request.
+  app.addContentTypeParser(
+    ['application/json', 'application/x-www-form-urlencoded', 'text/plain'],
+    raw,
+    keep,
   );
 
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(CALLBACK_HEADERS);
-    if (queryLength(req.url) > o.maxBodyBytes)
-      throw new DomainError('PAYLOAD_TOO_LARGE', 'query string is too large');
+    if (queryLength(req.url) > o.maxBodyBytes) {
+      done(new DomainError('PAYLOAD_TOO_LARGE', 'query string is too large'));
+      return;
+    }
+    done();
   });
 
   const config = { door: 'callback' } as const;
