@@ -13,7 +13,7 @@ import type { CallbackRequest, RateHits } from '../../engine/callbacks.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { CALLBACK_HEADERS, NOT_FOUND_PAGE, pageAfterPost, renderCallbackPage } from '../callback-pages.ts';
 import { sendRestError } from '../errors.ts';
-import { redisRateLimitStore } from '../rate-limit-store.ts';
+import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';
 
 export interface CallbackRouteOptions {
   engine: Interactions;
@@ -108,6 +108,7 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
       engineCounted.set(req, key);
       return true;
     },
+    keyGenerator: (req) => rateLimitKey(req.ip),
     skipOnError: false,
     errorResponseBuilder: (_req, ctx) =>
       new DomainError('RATE_LIMITED', `too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
