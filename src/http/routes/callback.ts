@@ -85,6 +85,12 @@ function browserResult(err: unknown): PostResult {
   throw err;
 }
 
+/** The two JSON bodies of a successful POST, serialised once (as Fastify would serialise them). */
+const OK_BODY: Record<'answered' | 'already_answered', string> = {
+  answered: JSON.stringify({ data: { status: 'answered' } }),
+  already_answered: JSON.stringify({ data: { status: 'already_answered' } }),
+};
+
 const STATUS_OF_RESULT: Record<PostResult, number> = {
   answered: 200,
   already_answered: 200,
@@ -153,7 +159,10 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
           seen: (hits) => rateLimitHeaders(reply, perMinute, hits),
         };
       }
-      if (!fromBrowserForm(req)) return reply.send({ data: { status: await o.engine.callback(input) } });
+      if (!fromBrowserForm(req)) {
+        const body = OK_BODY[await o.engine.callback(input)];
+        return reply.type('application/json; charset=utf-8').send(body);
+      }
       const result = await o.engine.callback(input).catch(browserResult);
       return reply
         .status(STATUS_OF_RESULT[result])
