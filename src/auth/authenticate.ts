@@ -19,6 +19,8 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; code:
 
 export interface Authenticator {
   authenticate(door: Door, headers: HeaderBag): AuthResult;
+  /** What authenticate gives a request that presents no key at all (no credential header). */
+  keyless(door: Door): AuthResult;
 }
 
 export interface AuthenticatorOptions {
@@ -28,14 +30,19 @@ export interface AuthenticatorOptions {
 }
 
 export function createAuthenticator({ accessControl, keyring, policy }: AuthenticatorOptions): Authenticator {
+  function keyless(door: Door): AuthResult {
+    if (!accessControl) return { ok: true, principal: ANONYMOUS_OPEN };
+    if (isPublic(policy, door)) return { ok: true, principal: ANONYMOUS_PUBLIC };
+    return { ok: false, code: 'UNAUTHENTICATED' };
+  }
   return {
     authenticate(door: Door, headers: HeaderBag): AuthResult {
       if (!accessControl) return { ok: true, principal: ANONYMOUS_OPEN };
       const key = credentialFrom(headers);
       const principal = key === null ? null : keyring.authenticate(key);
       if (principal !== null) return { ok: true, principal };
-      if (isPublic(policy, door)) return { ok: true, principal: ANONYMOUS_PUBLIC };
-      return { ok: false, code: 'UNAUTHENTICATED' };
+      return keyless(door);
     },
+    keyless,
   };
 }

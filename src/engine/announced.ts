@@ -25,6 +25,8 @@ export interface Announced {
   get(id: string): QuestionRecord | undefined;
   /** ASKED keeps the question, a resolution drops it. */
   observe(type: string, q: QuestionRecord): void;
+  /** The question was resolved: drop it (what observe does for a resolution, by id alone). */
+  forget(id: string): void;
   clear(): void;
   size(): number;
 }
@@ -69,6 +71,7 @@ export function createAnnounced(limits: AnnouncedLimits = ANNOUNCED_LIMITS): Ann
         drop(id);
       }
     },
+    forget: drop,
     clear() {
       byId.clear();
       bytes = 0;

@@ -122,8 +122,10 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       unlisten = await store.listen({
         event(e) {
           ctx.observer.announced(e);
-          announced.observe(e.type, e.question);
-          waiters.notify(e.question);
+          // Only a consumer with an interest in this question reads e.question (decoding it).
+          if (e.type === 'ASKED') announced.observe(e.type, e.question);
+          else announced.forget(e.head.id);
+          if (waiters.has(e.head.id)) waiters.notify(e.question);
           for (const f of feeds) {
             if (canSee(f.principal, e.question)) f.listener.event(e);
           }

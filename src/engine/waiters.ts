@@ -18,6 +18,8 @@ export interface WaiterRegistry {
   register(id: string): Waiter;
   /** Settles every waiter of this question if it is resolved. */
   notify(q: QuestionRecord): void;
+  /** Whether anyone waits on this question here. */
+  has(id: string): boolean;
   /** The question's record is gone: settle its waiters with GONE. */
   vanish(id: string): void;
   /** The engine is stopping: settle every waiter, and every later one, with null. */
@@ -61,6 +63,7 @@ export function createWaiterRegistry(): WaiterRegistry {
       const set = byId.get(q.id);
       if (set) for (const settle of set) settle(q);
     },
+    has: (id) => byId.has(id),
     vanish(id) {
       const set = byId.get(id);
       if (set) for (const settle of set) settle(GONE);

@@ -23,9 +23,12 @@ export function resultOfStatus(status: number): CallbackResult {
 
 /** Installs the counting hook (call on the root instance, before registering routes). */
 export function countCallbackRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (req, reply) => {
+  // A callback-style hook: an async one costs a promise per response of every door.
+  app.addHook('onResponse', (req, reply, done) => {
     const door: string | undefined = req.routeOptions.config.door;
-    if (req.method !== 'POST' || door === undefined || !COUNTED_DOORS.has(door)) return;
-    metrics.callbackRequest(door, resultOfStatus(reply.statusCode));
+    if (req.method === 'POST' && door !== undefined && COUNTED_DOORS.has(door)) {
+      metrics.callbackRequest(door, resultOfStatus(reply.statusCode));
+    }
+    done();
   });
 }

@@ -113,11 +113,13 @@ export function createMetrics(): Metrics {
   return {
     registry,
     announced(e) {
-      const q = e.question;
       if (e.type === 'ASKED') {
+        const q = e.question;
         created.inc({ format: q.format, channel: q.channel ?? NO_CHANNEL });
         return;
       }
+      // The head, not the question: a resolution's question is decoded only on demand.
+      const q = e.head;
       resolved.inc({ format: q.format, outcome: e.type.toLowerCase() });
       const at = q.answeredAt ?? q.closedAt;
       if (at !== null) latency.observe(Math.max(0, (at - q.createdAt) / 1000));

@@ -22,7 +22,7 @@ import type {
   RateCount,
   RateHits,
 } from './types.ts';
-import { REPLY_GRACE_MS } from './types.ts';
+import { eventOf, REPLY_GRACE_MS } from './types.ts';
 
 export interface MemoryStoreOptions {
   clock?: () => number;
@@ -79,7 +79,7 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   if (ticketHash) t.tickets.set(ticketHash, { value: spec.id, expiresAt });
   if (idemKey) t.idem.set(idemKey, { value: spec.id, expiresAt });
   const q = record(e);
-  t.announce({ type: 'ASKED', question: q });
+  t.announce(eventOf('ASKED', q));
   return { kind: 'created', question: q };
 }
 

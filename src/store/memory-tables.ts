@@ -5,7 +5,7 @@ import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
 import { compareOldestFirst, matchesFilter, onlyPending } from './listing.ts';
 import { createMemoryOutbox, type MemoryOutbox } from './memory-outbox.ts';
-import type { ListFilter, StoreEvent, StoreListener } from './types.ts';
+import { eventOf, type ListFilter, type StoreEvent, type StoreListener } from './types.ts';
 
 export interface Entry {
   spec: QuestionSpec;
@@ -108,7 +108,7 @@ export function createMemoryTables(clock: () => number) {
     if (k) k.expiresAt = now + retentionMs;
     outbox.enqueue(id, e.followUps, now);
     const q = record(e);
-    announce({ type: r.status, question: q });
+    announce(eventOf(r.status, q));
     return q;
   }
 

@@ -3,7 +3,7 @@
 // (cjson would mangle numbers and empty arrays in answers), so they are encoded here.
 import type { QuestionRecord, QuestionSpec, QuestionStatus, Resolution } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
-import type { StoreEvent, StoreEventType } from './types.ts';
+import { eventOf, type StoreEvent, type StoreEventType } from './types.ts';
 
 export function encodeSpec(spec: QuestionSpec): string {
   return JSON.stringify(spec);
@@ -26,13 +26,52 @@ export function decodeRecord(
 
 const EVENT_TYPES = new Set<StoreEventType>(['ASKED', 'ANSWERED', 'TIMED_OUT', 'CANCELLED']);
 
-/** An announcement as published by the Lua scripts: {"type":…,"spec":…,"res":…|null}. */
+/** The first line of a resolution's announcement (common.lua): what can be read without the spec. */
+interface ResolutionHead {
+  type: StoreEventType;
+  id: string;
+  format: QuestionRecord['format'];
+  createdAt: number;
+  followUps: boolean;
+  res: Resolution;
+}
+
+/**
+ * An announcement as published by the Lua scripts. A resolution is two lines, its head (type,
+ * id, format, createdAt, whether follow-ups were enqueued, the resolution) and then the spec;
+ * JSON.stringify never writes a raw newline, so the first one ends the head. The spec, most of
+ * the bytes, is parsed only when a consumer reads `question`. ASKED (and a resolution of a
+ * question stored before heads existed) is one JSON object {"type":…,"spec":…,"res":…|null}.
+ */
 export function decodeEvent(message: string): StoreEvent | null {
   try {
+    const nl = message.indexOf('\n');
+    if (nl >= 0) return lazyEvent(JSON.parse(message.slice(0, nl)) as ResolutionHead, message.slice(nl + 1));
     const m = JSON.parse(message) as { type: StoreEventType; spec: QuestionSpec; res: Resolution | null };
     if (!EVENT_TYPES.has(m.type) || !m.spec) return null;
-    return { type: m.type, question: recordOf(m.spec, m.res) };
+    return eventOf(m.type, recordOf(m.spec, m.res));
   } catch {
     return null;
   }
+}
+
+function lazyEvent(h: ResolutionHead, spec: string): StoreEvent | null {
+  if (!EVENT_TYPES.has(h.type) || h.type === 'ASKED' || !h.res || typeof h.id !== 'string') return null;
+  let question: QuestionRecord | undefined;
+  return {
+    type: h.type,
+    head: {
+      id: h.id,
+      format: h.format,
+      createdAt: h.createdAt,
+      answeredAt: h.res.answeredAt,
+      closedAt: h.res.closedAt,
+    },
+    followUps: h.followUps,
+    get question(): QuestionRecord {
+      // A spec that no longer parses was written by no version of this store; it cannot happen.
+      question ??= recordOf(JSON.parse(spec) as QuestionSpec, h.res);
+      return question;
+    },
+  };
 }

@@ -15,10 +15,25 @@ export const REPLY_GRACE_MS = 60_000;
 
 export type StoreEventType = 'ASKED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
+/** What every consumer of an announcement may read without decoding the whole question. */
+export type EventHead = Pick<QuestionRecord, 'id' | 'format' | 'createdAt' | 'answeredAt' | 'closedAt'>;
+
 export interface StoreEvent {
   type: StoreEventType;
-  /** The question as it is after the change (sensitive answers are never in it). */
-  question: QuestionRecord;
+  /** The question's id, format and times, as they are after the change. */
+  head: EventHead;
+  /**
+   * The question as it is after the change (sensitive answers are never in it). The Redis
+   * store decodes it on first read: most resolutions concern no waiter or feed of this process.
+   */
+  readonly question: QuestionRecord;
+  /** Whether the change enqueued follow-ups, when the store knows; else judge by the question. */
+  followUps?: boolean;
+}
+
+/** The announcement of a question already decoded. */
+export function eventOf(type: StoreEventType, question: QuestionRecord): StoreEvent {
+  return { type, head: question, question };
 }
 
 export interface StoreListener {

@@ -122,6 +122,8 @@ for (const store of ['memory', 'redis'] as const) {
       expect(await status(q.id)).toEqual({ status: 'ANSWERED', answer: { signed: true } });
       const again = await post(q.ticket, '{"signed":false}');
       expect([again.statusCode, again.body]).toEqual([200, '{"data":{"status":"already_answered"}}']);
+      for (const res of [r, again])
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     });
 
     it('an empty body takes the query parameters; an invalid payload is 400 and stays pending', async () => {

@@ -74,6 +74,29 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       expect(ev.question).toEqual(got);
     });
 
+    it('announces each resolution with a head that agrees with its question', async () => {
+      const withFollowUps = specOf({ format: 'CONFIRM' });
+      await store.create(withFollowUps, { ...opts, followUps: ['webhook:runs'] });
+      const plain = await create({ format: 'EXTERNAL' });
+      const t = Date.now();
+      expect((await store.claim(withFollowUps.id, answer(true, t))).kind).toBe('won');
+      expect(
+        (await store.claim(plain.id, { status: 'CANCELLED', cancelReason: 'x', now: t, retentionMs: 60_000 }))
+          .kind,
+      ).toBe('won');
+      for (const [spec, type, followUps] of [
+        [withFollowUps, 'ANSWERED', true],
+        [plain, 'CANCELLED', false],
+      ] as const) {
+        const ev = await nextEvent((e) => e.type === type && e.head.id === spec.id);
+        const { id, format, createdAt, answeredAt, closedAt } = ev.question;
+        expect(ev.head).toMatchObject({ id, format, createdAt, answeredAt, closedAt });
+        expect(ev.question).toEqual(await store.get(spec.id));
+        // A store that says whether follow-ups were enqueued says it right.
+        if (ev.followUps !== undefined) expect(ev.followUps).toBe(followUps);
+      }
+    });
+
     it('returns null for an unknown id', async () => {
       expect(await store.get('nope')).toBeNull();
       expect(await store.getMany(['nope'])).toEqual([null]);

@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { QuestionStatus } from '../../src/domain/question.ts';
 import { createRedisStore, type RedisQuestionStore } from '../../src/store/redis/redis-store.ts';
-import { redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
+import type { StoreEvent } from '../../src/store/types.ts';
+import { deferred, redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
 import { expectPages, FILTER_SHAPES, seedListing } from './listing-contract.ts';
 
 const opts = { maxPending: 10_000, retentionMs: 60_000 };
@@ -165,5 +166,40 @@ describe('redis listing indexes', () => {
     }
     expect(await redis.zscore(`${prefix}all`, lost)).toBeNull();
     expect(await redis.exists(`${prefix}ixv:at`)).toBe(0);
+  });
+
+  it('announces a question stored before announcement heads whole, and one stored now by its head', async () => {
+    const got = deferred<StoreEvent>();
+    const old = specOf({ format: 'EXTERNAL' });
+    const now = specOf({ format: 'EXTERNAL' });
+    const seen: StoreEvent[] = [];
+    await store.listen({
+      event(e) {
+        if (e.type !== 'ANSWERED') return;
+        seen.push(e);
+        if (seen.length === 2) got.resolve(e);
+      },
+      resync() {},
+    });
+    for (const s of [old, now]) expect((await store.create(s, opts)).kind).toBe('created');
+    await redis.hdel(`${prefix}q:${old.id}`, 'fmt');
+    for (const s of [old, now]) {
+      const r = await store.claim(s.id, {
+        status: 'ANSWERED',
+        answer: { ok: true },
+        answeredBy: 'ops',
+        now: Date.now(),
+        retentionMs: 60_000,
+      });
+      expect(r.kind).toBe('won');
+    }
+    await got.promise;
+    for (const [i, s] of [old, now].entries()) {
+      const e = seen[i]!;
+      expect(e.head.id).toBe(s.id);
+      expect(e.head.format).toBe('EXTERNAL');
+      expect(e.followUps).toBe(i === 0 ? undefined : false);
+      expect(e.question).toEqual(await store.get(s.id));
+    }
   });
 });

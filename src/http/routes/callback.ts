@@ -13,7 +13,7 @@ import type { CallbackRequest, RateHits } from '../../engine/callbacks.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { CALLBACK_HEADERS, NOT_FOUND_PAGE, pageAfterPost, renderCallbackPage } from '../callback-pages.ts';
 import { sendRestError } from '../errors.ts';
-import { redisRateLimitStore } from '../rate-limit-store.ts';
+import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';
 
 export interface CallbackRouteOptions {
   engine: Interactions;
@@ -70,9 +70,10 @@ function queryLength(url: string): number {
 
 /** A person pressing the page's button (a form navigation), not an API client. */
 function fromBrowserForm(req: FastifyRequest): boolean {
+  // The Accept test first: it is cheap and API clients rarely ask for HTML.
+  if (!(req.headers.accept ?? '').includes('text/html')) return false;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const accept = req.headers.accept ?? '';
-  return type === 'application/x-www-form-urlencoded' && accept.includes('text/html');
+  return type === 'application/x-www-form-urlencoded';
 }
 
 type PostResult = Parameters<typeof pageAfterPost>[0];
@@ -83,6 +84,12 @@ function browserResult(err: unknown): PostResult {
   if (err instanceof DomainError && err.code === 'BAD_USER_INPUT') return 'invalid';
   throw err;
 }
+
+/** The two JSON bodies of a successful POST, serialised once (as Fastify would serialise them). */
+const OK_BODY: Record<'answered' | 'already_answered', string> = {
+  answered: JSON.stringify({ data: { status: 'answered' } }),
+  already_answered: JSON.stringify({ data: { status: 'already_answered' } }),
+};
 
 const STATUS_OF_RESULT: Record<PostResult, number> = {
   answered: 200,
@@ -107,6 +114,7 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
       engineCounted.set(req, key);
       return true;
     },
+    keyGenerator: (req) => rateLimitKey(req.ip),
     skipOnError: false,
     errorResponseBuilder: (_req, ctx) =>
       new DomainError('RATE_LIMITED', `too many requests; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
@@ -114,14 +122,25 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
 
   // Raw bytes: verifiers sign exactly what was sent. The limit counts bytes received.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: o.maxBodyBytes }, (_req, body, done) =>
-    done(null, body),
+  const raw = { parseAs: 'buffer', bodyLimit: o.maxBodyBytes } as const;
+  const keep = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) =>
+    done(null, body);
+  app.addContentTypeParser('*', raw, keep);
+  // The same parser named for the usual types too: Fastify caches the lookup of a named type,
+  // while the catch-all is found by parsing the Content-Type header again on every request.
+  app.addContentTypeParser(
+    ['application/json', 'application/x-www-form-urlencoded', 'text/plain'],
+    raw,
+    keep,
   );
 
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(CALLBACK_HEADERS);
-    if (queryLength(req.url) > o.maxBodyBytes)
-      throw new DomainError('PAYLOAD_TOO_LARGE', 'query string is too large');
+    if (queryLength(req.url) > o.maxBodyBytes) {
+      done(new DomainError('PAYLOAD_TOO_LARGE', 'query string is too large'));
+      return;
+    }
+    done();
   });
 
   const config = { door: 'callback' } as const;
@@ -140,7 +159,10 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
           seen: (hits) => rateLimitHeaders(reply, perMinute, hits),
         };
       }
-      if (!fromBrowserForm(req)) return reply.send({ data: { status: await o.engine.callback(input) } });
+      if (!fromBrowserForm(req)) {
+        const body = OK_BODY[await o.engine.callback(input)];
+        return reply.type('application/json; charset=utf-8').send(body);
+      }
       const result = await o.engine.callback(input).catch(browserResult);
       return reply
         .status(STATUS_OF_RESULT[result])

@@ -96,10 +96,8 @@ end
 -- Follow-ups of a resolving question: one outbox item per target, due now. Items are
 -- hashes ob:<questionId>:<target> (q, t, a = attempt, d = dueAt, e = enqueuedAt, lt = lease
 -- token while leased); the sorted set outbox orders them by when they are next due.
-local function enqueue_follow_ups(id, q, now)
-  local fu = redis.call('HGET', q, 'fu')
+local function enqueue_follow_ups(id, fu, ttl, now)
   if not fu then return end
-  local ttl = redis.call('HGET', q, 'fttl')
   for target in string.gmatch(fu, '[^\n]+') do
     local item = id .. ':' .. target
     local k = prefix .. 'ob:' .. item
@@ -114,7 +112,8 @@ end
 -- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.
 local function resolve(id, status, res, now, retention)
   local q = qkey(id)
-  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca')
+  -- Every field this needs in one call (a Redis call from Lua costs more than its work here).
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   redis.call('HSET', q, 'st', status, 'res', res)
   local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
@@ -123,13 +122,20 @@ local function resolve(id, status, res, now, retention)
   redis.call('ZREM', prefix .. 'deadlines', id)
   redis.call('ZADD', prefix .. 'history', now, id)
   redis.call('PEXPIRE', q, retention)
-  local tk = redis.call('HGET', q, 'tk')
-  if tk then redis.call('PEXPIRE', prefix .. 'ticket:' .. tk, retention) end
-  local ik = redis.call('HGET', q, 'ik')
-  if ik then redis.call('PEXPIRE', prefix .. 'idem:' .. ik, retention) end
-  enqueue_follow_ups(id, q, now)
-  local spec = redis.call('HGET', q, 'spec')
-  redis.call('PUBLISH', prefix .. 'events', '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}')
+  if held[10] then redis.call('PEXPIRE', prefix .. 'ticket:' .. held[10], retention) end
+  if held[11] then redis.call('PEXPIRE', prefix .. 'idem:' .. held[11], retention) end
+  enqueue_follow_ups(id, held[8], held[9], now)
+  local spec = held[12]
+  local msg
+  if held[7] then
+    -- A head line, then the spec: subscribers count and route by the head and parse the spec
+    -- only if a consumer wants the question (record-codec.ts, decodeEvent).
+    msg = '{"type":"' .. status .. '","id":' .. cjson.encode(id) .. ',"format":"' .. held[7] .. '","createdAt":'
+      .. held[6] .. ',"followUps":' .. (held[8] and 'true' or 'false') .. ',"res":' .. res .. '}\n' .. spec
+  else
+    msg = '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}'
+  end
+  redis.call('PUBLISH', prefix .. 'events', msg)
 end
 
 local function timed_out(now)

@@ -1,7 +1,7 @@
 -- ARGV: prefix, id, spec, createdAt, timeoutAt, ttlMs, maxPending, audience, groupId,
 --       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
 --       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
---       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes
+--       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format
 local id, spec = ARGV[2], ARGV[3]
 local idem, prepared = ARGV[13], ARGV[14]
 
@@ -33,7 +33,7 @@ if over(redis.call('GET', prefix .. 'held:total'), mb, ARGV[19]) then return {'l
 
 if prepared ~= '' then redis.call('DEL', prefix .. 'prep:' .. prepared) end
 local q = qkey(id)
-redis.call('HSET', q, 'spec', spec, 'st', 'PENDING', 'ca', ARGV[4], 'to', ARGV[5],
+redis.call('HSET', q, 'spec', spec, 'st', 'PENDING', 'ca', ARGV[4], 'to', ARGV[5], 'fmt', ARGV[21],
   'aud', ARGV[8], 'grp', ARGV[9], 'chan', ARGV[10], 'by', ARGV[11])
 if tk ~= '' then
   redis.call('HSET', q, 'tk', tk)

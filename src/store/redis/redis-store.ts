@@ -95,6 +95,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     o.maxMediaBytesPerPrincipal ?? '',
     o.maxMediaBytes ?? '',
     mediaBytesOf(spec.media),
+    spec.format,
   ];
 }
 
