@@ -82,7 +82,17 @@ export async function startRedisCluster(): Promise<LocalCluster> {
   };
   try {
     for (let i = 0; i < 3; i++) {
-      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${i}.conf`];
+      // The bus port defaults to port + 10000, past 65535 for a free port above 55535 (a
+      // third of the ephemeral range): name a free one instead (Redis 7's cluster-port).
+      const bus = await freePort();
+      const args = [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${i}.conf`,
+        '--cluster-port',
+        String(bus),
+      ];
       procs.push(
         await startProcess(dir, [...args, '--dbfilename', `d${i}.rdb`], 'Ready to accept connections'),
       );
