@@ -55,6 +55,31 @@ function dropListenersSince(res: ServerResponse, before: Set<unknown>[]): void {
   });
 }
 
+/**
+ * The headers a resumed reply is sent with (its length is the body's). Its status is 200, as
+ * Yoga gives any result without errors; a result with errors goes through Yoga.
+ */
+interface ReplyHead {
+  headers: [string, string][];
+}
+
+/** Few distinct heads exist (content type by Accept, CORS by origin): each is kept once. */
+const heads = new Map<string, ReplyHead>();
+const MAX_HEADS = 64;
+
+function headOf(response: Response): ReplyHead {
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') headers.push([name, value]);
+  });
+  const key = headers.join('\n');
+  const known = heads.get(key);
+  if (known) return known;
+  const head = { headers };
+  if (heads.size < MAX_HEADS) heads.set(key, head);
+  return head;
+}
+
 /** Aborts when the client goes away before its response is sent. */
 function closeSignal(res: ServerResponse): { signal: AbortSignal; done(): void } {
   const ac = new AbortController();
@@ -80,32 +105,41 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
     return reply.send(single ? await response.text() : response.body);
   };
-  /** The first pass: its reply is sent unless it deferred a hold, then dropped unread. */
+  /**
+   * The first pass: its reply is sent unless it deferred a hold; then it is dropped unread and
+   * its headers are what the resumed reply is sent with.
+   */
   const firstPass = async (
     req: FastifyRequest,
     reply: FastifyReply,
     heldCall: HeldCall,
-  ): Promise<boolean> => {
+  ): Promise<ReplyHead | null> => {
     const response = await execute(o, req, reply, heldCall);
     if (!heldCall.deferred) {
       await send(reply, response);
-      return false;
+      return null;
     }
     await response.body?.cancel();
-    return true;
+    return headOf(response);
   };
   const graphql = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const heldCall = createHeldCall();
     // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
     // its own frame, so the hold below does not keep it.
-    if (!(await firstPass(req, reply, heldCall))) return reply;
+    const head = await firstPass(req, reply, heldCall);
+    if (!head) return reply;
     const closed = closeSignal(reply.raw);
     try {
       await heldCall.wait(o.engine, closed.signal);
     } finally {
       closed.done();
     }
-    return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
+    const body = await heldCall.replay(o.engine);
+    if (body === null) {
+      return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
+    }
+    for (const [name, value] of head.headers) reply.header(name, value);
+    return reply.status(200).send(body);
   };
   const stream = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
     send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
