@@ -5,10 +5,10 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { EngineContext } from './context.ts';
 import type { AskResult } from './types.ts';
-import { raceWaiter } from './waiters.ts';
+import { type CancelSignal, raceWaiter } from './waiters.ts';
 
 export interface Waiting {
-  wait(p: Principal, id: string, holdSeconds: number, signal?: AbortSignal): Promise<QuestionRecord>;
+  wait(p: Principal, id: string, holdSeconds: number, signal?: CancelSignal): Promise<QuestionRecord>;
   resultOf(p: Principal, q: QuestionRecord, callbackUrl: string | null): Promise<AskResult>;
 }
 

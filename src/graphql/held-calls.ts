@@ -12,6 +12,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../domain/principal.ts';
 import type { AskOptions, AskResult, Interactions } from '../engine/types.ts';
+import type { CancelSignal } from '../engine/waiters.ts';
 import { type ExecutionArgs, execute, type GraphQLResolveInfo } from './graphql-js.ts';
 
 /** What the wait needs, and nothing else. */
@@ -38,7 +39,7 @@ export interface HeldCall {
   /** Set when the first pass deferred: the route must wait, then execute again. */
   readonly deferred: boolean;
   /** Waits (until answered, the hold ends, or `signal` aborts) and keeps the outcome. */
-  wait(engine: Interactions, signal: AbortSignal): Promise<void>;
+  wait(engine: Interactions, signal: CancelSignal): Promise<void>;
   /**
    * The second pass without Yoga: the result's JSON when the outcome is a result and the
    * execution has no errors; else null, and the outcome stays for Yoga to execute again.

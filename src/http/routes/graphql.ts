@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interactions } from '../../engine/types.ts';
+import type { CancelSignal } from '../../engine/waiters.ts';
 import { createHeldCall, type HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
@@ -80,14 +81,22 @@ function headOf(response: Response): ReplyHead {
   return head;
 }
 
-/** Aborts when the client goes away before its response is sent. */
-function closeSignal(res: ServerResponse): { signal: AbortSignal; done(): void } {
-  const ac = new AbortController();
-  const onClose = (): void => ac.abort();
-  // Gone already (during the first pass): its 'close' was emitted before this listener.
-  if (res.destroyed || res.socket === null || res.socket.destroyed) ac.abort();
-  else res.once('close', onClose);
-  return { signal: ac.signal, done: () => res.removeListener('close', onClose) };
+/**
+ * Ends a held wait when the client goes away before its response is sent: the response's own
+ * 'close', with no AbortController or listener objects of its own per held call.
+ */
+class ClientGone implements CancelSignal {
+  constructor(private readonly res: ServerResponse) {}
+  /** Gone already (during the first pass): its 'close' was emitted before any listener. */
+  get aborted(): boolean {
+    return this.res.destroyed || this.res.socket === null || this.res.socket.destroyed;
+  }
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.res.on('close', listener);
+  }
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.res.removeListener('close', listener);
+  }
 }
 
 export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
@@ -128,12 +137,7 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     // its own frame, so the hold below does not keep it.
     const head = await firstPass(req, reply, heldCall);
     if (!head) return reply;
-    const closed = closeSignal(reply.raw);
-    try {
-      await heldCall.wait(o.engine, closed.signal);
-    } finally {
-      closed.done();
-    }
+    await heldCall.wait(o.engine, new ClientGone(reply.raw));
     const body = await heldCall.replay(o.engine);
     if (body === null) {
       return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
