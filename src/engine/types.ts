@@ -8,6 +8,7 @@ import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/typ
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
 import type { ChannelInboundResult } from './channel-inbound.ts';
 import type { ChannelDetail } from './ports.ts';
+import type { CancelSignal } from './waiters.ts';
 
 export interface AskResult {
   question: QuestionRecord;
@@ -23,7 +24,7 @@ export interface WaitOptions {
   /** Seconds to hold before returning PENDING; default from settings; 0 returns at once. */
   holdSeconds?: number | null;
   /** Aborts the wait (a dropped client), never the question. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
 }
 
 export interface AskOptions extends WaitOptions {

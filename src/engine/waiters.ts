@@ -91,8 +91,19 @@ export type RaceOutcome =
   | { kind: 'gone' }
   | { kind: 'aborted' };
 
+/**
+ * What ends a wait early: an AbortSignal, or anything shaped like one (the /graphql route
+ * listens to the response itself rather than keep an AbortController per held call).
+ * Listeners are always removed when the wait ends.
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 /** Waits for the waiter, a timer, or an abort, whichever comes first, and cleans up after. */
-export function raceWaiter(waiter: Waiter, ms: number, signal?: AbortSignal): Promise<RaceOutcome> {
+export function raceWaiter(waiter: Waiter, ms: number, signal?: CancelSignal): Promise<RaceOutcome> {
   if (signal?.aborted) return Promise.resolve({ kind: 'aborted' });
   return new Promise<RaceOutcome>((resolve) => {
     const done = (o: RaceOutcome): void => {
@@ -102,7 +113,7 @@ export function raceWaiter(waiter: Waiter, ms: number, signal?: AbortSignal): Pr
     };
     const onAbort = (): void => done({ kind: 'aborted' });
     const timer = setTimeout(() => done({ kind: 'timer' }), Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort);
     waiter.settled.then((s) => {
       // null: the registry released its waiters (the engine is stopping).
       if (s === null) done({ kind: 'aborted' });

@@ -14,6 +14,7 @@ export type {
 } from 'graphql/index.js';
 export {
   buildSchema,
+  execute,
   GraphQLError,
   getIntrospectionQuery,
   introspectionFromSchema,

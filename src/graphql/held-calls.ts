@@ -6,9 +6,14 @@
 // leaves a small note here and lets the execution finish; the route drops that response,
 // waits on the note alone, then executes the same request again, and this time the resolver
 // returns the outcome of the wait. The reply's bytes are those of a single execution.
+// The second pass runs only the execution (graphql-js, on the first pass's cached document):
+// Yoga's request handling, plugins and result processing are run again only when the outcome
+// is an error, whose masking and status are Yoga's.
+import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../domain/principal.ts';
 import type { AskOptions, AskResult, Interactions } from '../engine/types.ts';
-import type { GraphQLResolveInfo } from './graphql-js.ts';
+import type { CancelSignal } from '../engine/waiters.ts';
+import { type ExecutionArgs, execute, type GraphQLResolveInfo } from './graphql-js.ts';
 
 /** What the wait needs, and nothing else. */
 interface Hold {
@@ -22,22 +27,41 @@ interface Hold {
 
 type Outcome = { ok: true; result: AskResult } | { ok: false; error: unknown };
 
+/** The first pass's operation as Yoga executed it (the document is Yoga's cached parse). */
+type Operation = Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>;
+
 /** One per /graphql request: the first pass may defer its hold here. */
 export interface HeldCall {
+  /** The execution hook keeps what the first pass executed, for the second. */
+  executing(args: ExecutionArgs): void;
   /** The first pass leaves its hold (at most one per request). */
   defer(hold: Hold): void;
   /** Set when the first pass deferred: the route must wait, then execute again. */
   readonly deferred: boolean;
   /** Waits (until answered, the hold ends, or `signal` aborts) and keeps the outcome. */
-  wait(engine: Interactions, signal: AbortSignal): Promise<void>;
+  wait(engine: Interactions, signal: CancelSignal): Promise<void>;
+  /**
+   * The second pass without Yoga: the result's JSON when the outcome is a result and the
+   * execution has no errors; else null, and the outcome stays for Yoga to execute again.
+   */
+  replay(engine: Interactions): Promise<string | null>;
   /** The second pass: the outcome of the wait, once; undefined on the first pass. */
   take(): Outcome | undefined;
 }
 
+/** The resumed execution never waits, so nothing aborts it. */
+const NEVER_ABORTED = new AbortController().signal;
+
 export function createHeldCall(): HeldCall {
   let hold: Hold | null = null;
+  let operation: Operation | null = null;
+  let principal: Principal | null = null;
   let outcome: Outcome | undefined;
-  return {
+  const call: HeldCall = {
+    executing(args) {
+      const { schema, document, variableValues, operationName } = args;
+      operation = { schema, document, variableValues, operationName };
+    },
     defer(h) {
       hold = h;
     },
@@ -47,6 +71,7 @@ export function createHeldCall(): HeldCall {
     async wait(engine, signal) {
       const h = hold!;
       hold = null;
+      principal = h.principal;
       try {
         const r = await engine.awaitAnswer(h.principal, h.id, { holdSeconds: h.holdSeconds, signal });
         outcome = { ok: true, result: { ...r, callbackUrl: h.callbackUrl } };
@@ -54,10 +79,39 @@ export function createHeldCall(): HeldCall {
         outcome = { ok: false, error };
       }
     },
+    async replay(engine) {
+      const op = operation;
+      const o = outcome;
+      operation = null;
+      if (!op || !principal || !o?.ok) return null;
+      const contextValue: HoldingContext & { signal: AbortSignal } = {
+        principal,
+        engine,
+        signal: NEVER_ABORTED,
+        heldCall: call,
+      };
+      const result = await execute({ ...op, contextValue });
+      if (result.errors?.length) {
+        outcome = o;
+        return null;
+      }
+      // As Yoga's result processor writes a result without errors or extensions.
+      return JSON.stringify(result);
+    },
     take() {
       const o = outcome;
       outcome = undefined;
       return o;
+    },
+  };
+  return call;
+}
+
+/** Hands each /graphql execution's operation to its held call (a no-op elsewhere). */
+export function useHeldCalls(): Plugin {
+  return {
+    onExecute({ args }) {
+      (args.contextValue as { heldCall?: HeldCall }).heldCall?.executing(args);
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
-import type { HeldCall } from './held-calls.ts';
+import { type HeldCall, useHeldCalls } from './held-calls.ts';
 import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
 import { useSharedResults } from './shared-results.ts';
@@ -105,6 +105,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       useSharedResults(),
       ...singleConnection,
       useExecutionCancellation(),
+      useHeldCalls(),
     ],
   });
 }

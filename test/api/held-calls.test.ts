@@ -99,6 +99,29 @@ for (const store of ['memory', 'redis'] as const) {
       });
     });
 
+    it('a resumed reply has the bytes and headers of a single execution, for either JSON type', async () => {
+      const raw = async (accept: string, variables: Record<string, unknown>) => {
+        const res = await httpRequest(`${url}/graphql`, {
+          method: 'POST',
+          headers: { ...auth('agent'), 'content-type': 'application/json', accept },
+          body: JSON.stringify({ query: AWAIT, variables }),
+        });
+        const headers = [...res.headers].filter(([name]) => name !== 'date');
+        return { status: res.status, headers, body: await res.text() };
+      };
+      for (const accept of ['application/json', 'application/graphql-response+json']) {
+        const r = await gqlAt(url, KEYS.agent, ASK, { input: { text: `Bytes as ${accept}?` }, hold: 0 });
+        const id = r.data.askUser.question.id as string;
+        const held = raw(accept, { id, hold: 60 });
+        await until(() => engine.heldCount() === 1, 'awaitAnswer is held');
+        await answer(id, 'yes, "quoted" and é');
+        const resumed = await held;
+        const single = await raw(accept, { id, hold: 0 });
+        expect(resumed.body).toContain('"ANSWERED"');
+        expect(resumed).toEqual(single);
+      }
+    });
+
     it('a sensitive answer reaches the held asker, and only the asker', async () => {
       const held = gqlAt(url, KEYS.agent, ASK, { input: { text: 'Your PIN?', sensitive: true }, hold: 60 });
       await until(() => engine.heldCount() === 1, 'the ask is held');

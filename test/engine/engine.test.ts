@@ -293,7 +293,9 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     });
 
     it('a waiter that registers just before the answer lands never misses it', async () => {
-      const r = await ask({ format: 'TEXT' });
+      // Too large to be kept as announced (100 options of 500 characters), so the wait reads it.
+      const options = Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(500, '.'));
+      const r = await ask({ format: 'SELECT', options });
       const id = r.question.id;
       // The read that follows registration returns PENDING, and the answer lands right
       // after it: only the registration made before the read can deliver it.
@@ -303,17 +305,40 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         const seen = await realGet(qid);
         if (!raced && qid === id) {
           raced = true;
-          await engine.answer(OPS, id, 'just in time');
+          await engine.answer(OPS, id, options[7]);
         }
         return seen;
       };
       try {
         const res = await engine.awaitAnswer(AGENT, id, { holdSeconds: 3600 });
         expect(raced).toBe(true);
-        expect(res).toMatchObject({ status: 'ANSWERED', answer: 'just in time' });
+        expect(res).toMatchObject({ status: 'ANSWERED', answer: options[7] });
       } finally {
         store.get = realGet;
       }
+    }, 10_000);
+
+    it('a hold on a question heard asked needs no read, and the answer that follows wakes it', async () => {
+      const asked = nextAsked(engine, 'Heard?');
+      await ask({ text: 'Heard?' });
+      const q = await asked;
+      const realGet = store.get.bind(store);
+      const reads: string[] = [];
+      store.get = async (qid: string) => {
+        reads.push(qid);
+        return realGet(qid);
+      };
+      try {
+        const held = engine.awaitAnswer(AGENT, q.id, { holdSeconds: 3600 });
+        // Lands while the waiter's first step may still be running.
+        await engine.answer(OPS, q.id, true);
+        expect(await held).toMatchObject({ status: 'ANSWERED', answer: true });
+        expect(reads).not.toContain(q.id);
+      } finally {
+        store.get = realGet;
+      }
+      // A call that does not wait still reads.
+      expect((await engine.awaitAnswer(AGENT, q.id, { holdSeconds: 0 })).status).toBe('ANSWERED');
     }, 10_000);
 
     it('10,000 concurrent waiters in one process are all woken', async () => {

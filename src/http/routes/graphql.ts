@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interactions } from '../../engine/types.ts';
+import type { CancelSignal } from '../../engine/waiters.ts';
 import { createHeldCall, type HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
@@ -55,14 +56,47 @@ function dropListenersSince(res: ServerResponse, before: Set<unknown>[]): void {
   });
 }
 
-/** Aborts when the client goes away before its response is sent. */
-function closeSignal(res: ServerResponse): { signal: AbortSignal; done(): void } {
-  const ac = new AbortController();
-  const onClose = (): void => ac.abort();
-  // Gone already (during the first pass): its 'close' was emitted before this listener.
-  if (res.destroyed || res.socket === null || res.socket.destroyed) ac.abort();
-  else res.once('close', onClose);
-  return { signal: ac.signal, done: () => res.removeListener('close', onClose) };
+/**
+ * The headers a resumed reply is sent with (its length is the body's). Its status is 200, as
+ * Yoga gives any result without errors; a result with errors goes through Yoga.
+ */
+interface ReplyHead {
+  headers: [string, string][];
+}
+
+/** Few distinct heads exist (content type by Accept, CORS by origin): each is kept once. */
+const heads = new Map<string, ReplyHead>();
+const MAX_HEADS = 64;
+
+function headOf(response: Response): ReplyHead {
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') headers.push([name, value]);
+  });
+  const key = headers.join('\n');
+  const known = heads.get(key);
+  if (known) return known;
+  const head = { headers };
+  if (heads.size < MAX_HEADS) heads.set(key, head);
+  return head;
+}
+
+/**
+ * Ends a held wait when the client goes away before its response is sent: the response's own
+ * 'close', with no AbortController or listener objects of its own per held call.
+ */
+class ClientGone implements CancelSignal {
+  constructor(private readonly res: ServerResponse) {}
+  /** Gone already (during the first pass): its 'close' was emitted before any listener. */
+  get aborted(): boolean {
+    return this.res.destroyed || this.res.socket === null || this.res.socket.destroyed;
+  }
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.res.on('close', listener);
+  }
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.res.removeListener('close', listener);
+  }
 }
 
 export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
@@ -80,32 +114,36 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
     return reply.send(single ? await response.text() : response.body);
   };
-  /** The first pass: its reply is sent unless it deferred a hold, then dropped unread. */
+  /**
+   * The first pass: its reply is sent unless it deferred a hold; then it is dropped unread and
+   * its headers are what the resumed reply is sent with.
+   */
   const firstPass = async (
     req: FastifyRequest,
     reply: FastifyReply,
     heldCall: HeldCall,
-  ): Promise<boolean> => {
+  ): Promise<ReplyHead | null> => {
     const response = await execute(o, req, reply, heldCall);
     if (!heldCall.deferred) {
       await send(reply, response);
-      return false;
+      return null;
     }
     await response.body?.cancel();
-    return true;
+    return headOf(response);
   };
   const graphql = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const heldCall = createHeldCall();
     // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
     // its own frame, so the hold below does not keep it.
-    if (!(await firstPass(req, reply, heldCall))) return reply;
-    const closed = closeSignal(reply.raw);
-    try {
-      await heldCall.wait(o.engine, closed.signal);
-    } finally {
-      closed.done();
+    const head = await firstPass(req, reply, heldCall);
+    if (!head) return reply;
+    await heldCall.wait(o.engine, new ClientGone(reply.raw));
+    const body = await heldCall.replay(o.engine);
+    if (body === null) {
+      return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
     }
-    return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
+    for (const [name, value] of head.headers) reply.header(name, value);
+    return reply.status(200).send(body);
   };
   const stream = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
     send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
