@@ -52,7 +52,8 @@ export interface EngineContext {
    * (still PENDING there, whatever it is now), or null when this process does not hold it.
    */
   visibleAnnounced(p: Principal, id: unknown): QuestionRecord | null;
-  /** A resolution through the store's one claim guard, stamped with now and retention. */
+  /** A resolution through the store's one claim guard, stamped with now and retention; the
+   * question leaves the announced ones whatever the outcome. */
   claim(id: string, input: Omit<ClaimInput, 'now' | 'retentionMs'>): Promise<ClaimResult>;
 }
 
@@ -80,8 +81,12 @@ export function createContext(
       if (q && !canSee(p, q)) throw notFound();
       return q ?? null;
     },
-    claim(id, input) {
-      return base.store.claim(id, { ...input, now: base.clock(), retentionMs });
+    async claim(id, input) {
+      const r = await base.store.claim(id, { ...input, now: base.clock(), retentionMs });
+      // Whoever won, it is no longer pending: this process reads its own resolution at once,
+      // not when the announcement comes back (a feed's backlog takes held copies as pending).
+      base.announced.forget(id);
+      return r;
     },
   };
 }

@@ -127,6 +127,17 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect((await late.answer(OPS, q.id, true)).status).toBe('ANSWERED');
     });
 
+    it('the part that resolves a question drops its copy at once, won or lost, without the announcement', async () => {
+      const mine = await askHeardOnlyAsked();
+      expect((await late.answer(OPS, mine.id, true)).status).toBe('ANSWERED');
+      expect(stale.get(mine.id)).toBeUndefined();
+      const theirs = await askHeardOnlyAsked();
+      await engine.cancel(OPS, theirs.id, null);
+      expect(stale.get(theirs.id)).toBeDefined();
+      expect(await codeOf(late.answer(OPS, theirs.id, true))).toBe('QUESTION_CLOSED');
+      expect(stale.get(theirs.id)).toBeUndefined();
+    });
+
     it('a question the caller may not see is NOT_FOUND from the announcement too', async () => {
       const forBob = await engine.ask(BOB, { text: 'Bob only?', format: 'CONFIRM' }, { holdSeconds: 0 });
       stale.observe('ASKED', forBob.question);
