@@ -77,8 +77,11 @@ export function questionDetail(q: Question): string {
 const FORMAT_WIDTH = 'EXTERNAL'.length;
 const ASKER_WIDTH = 16;
 
-/** One inbox event as lines: the time and type, then the question(s). */
-export function eventLines(ev: InboxEvent, now: Date = new Date()): string {
+/**
+ * One inbox event as lines: the time and type, then the question(s). `backlog`: the event
+ * continues a SNAPSHOT that said `more` (its questions are listed as the SNAPSHOT's are).
+ */
+export function eventLines(ev: InboxEvent, now: Date = new Date(), backlog = false): string {
   const time = now.toISOString().slice(11, 19);
   // Fixed-width columns (ids are UUIDs, formats at most 8 letters, askers clipped), so the text
   // column starts at the same place on every line.
@@ -91,12 +94,12 @@ export function eventLines(ev: InboxEvent, now: Date = new Date()): string {
       ...(q.answer != null ? [`→ ${oneLine(answerText(q.answer))}`] : []),
     ].join('  ');
   const line = (at: string, label: string, rest: string): string => `${at}  ${label.padEnd(9)}  ${rest}\n`;
+  const blank = ' '.repeat(time.length);
+  const pendingLines = (): string => ev.questions.map((q) => line(blank, 'PENDING', describe(q))).join('');
   if (ev.type === 'SNAPSHOT') {
-    const blank = ' '.repeat(time.length);
-    return (
-      line(time, 'SNAPSHOT', `${ev.questions.length} pending`) +
-      ev.questions.map((q) => line(blank, 'PENDING', describe(q))).join('')
-    );
+    const count = `${ev.questions.length} pending${ev.more ? ' (more follow)' : ''}`;
+    return line(time, 'SNAPSHOT', count) + pendingLines();
   }
+  if (backlog) return pendingLines();
   return ev.questions.map((q) => line(time, ev.type, describe(q))).join('');
 }

@@ -186,10 +186,19 @@ export type { ChannelDetail } from '../domain/channel-detail.ts';
 
 /** One change to the pending questions the caller may see. */
 export interface InboxEvent {
-  /** SNAPSHOT (every pending question, on every connect and reconnect) or the change. */
+  /** SNAPSHOT (the pending questions, on every connect and reconnect) or the change. */
   type: InboxEventType;
-  /** SNAPSHOT: every pending question the caller may see, oldest first; otherwise the one that changed. */
+  /**
+   * SNAPSHOT: the pending questions the caller may see, oldest first (the first part of them
+   * when `more`); otherwise the one that changed or the next one of the backlog.
+   */
   questions: Question[];
+  /**
+   * True while more of the backlog follows: a backlog past about 4 MiB arrives as the SNAPSHOT
+   * and then one ASKED per further question, and it is complete at the first event with
+   * `more: false`. Live changes always have `more: false`.
+   */
+  more: boolean;
 }
 
 /** The live inbox feed: iterate it (one consumer), stop it with `close()` or the signal. */

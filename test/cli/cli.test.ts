@@ -242,6 +242,41 @@ describe('the tai CLI (subprocesses)', { timeout: 90_000 }, () => {
     }
   });
 
+  it('stream lists a backlog that arrives in parts as one SNAPSHOT, then follows changes', async () => {
+    const server = await listening();
+    const own = backgroundAsks();
+    try {
+      const a = clientAs(server.url, 'agent');
+      // Ten questions of 1 MiB of media each: past the 4 MiB part, so the SNAPSHOT carries the
+      // first read (eight) with `more` and the other two follow as backlog parts.
+      const image = (i: number, k: number) => ({
+        kind: 'IMAGE' as const,
+        url: `data:image/png;base64,${String(i * 2 + k).padStart(8, 'B')}`.padEnd(524_288, 'A'),
+      });
+      const backlog: Question[] = [];
+      for (let i = 0; i < 10; i++) {
+        backlog.push(await own.pending(a, { text: `Backlog ${i}`, media: [image(i, 0), image(i, 1)] }));
+      }
+      const env = { TAI_URL: server.url, TAI_API_KEY: KEYS.ops };
+      const text = follow(['interactions', 'stream'], env);
+      const pendingLines = '(?:\\s+PENDING\\s+\\S+\\s+TEXT\\s+agent\\s+Backlog \\d\\n)';
+      await text.until(new RegExp(`SNAPSHOT\\s+8 pending \\(more follow\\)\\n${pendingLines}{10}`));
+      const live = await own.pending(a, { text: 'Live one' });
+      await text.until(new RegExp(`ASKED\\s+${live.id}\\s+TEXT\\s+agent\\s+Live one\\n`));
+      text.child.kill('SIGINT');
+      expect(await text.exited).toEqual({ code: 0, signal: null });
+      const out = text.stdout();
+      // Every backlog question is listed once, and the only ASKED is the live one.
+      const listed = [...out.matchAll(/Backlog (\d)/g)].map((m) => Number(m[1]));
+      expect(listed.sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(out.match(/ASKED/g)).toHaveLength(1);
+      for (const q of backlog) expect(out).toContain(q.id);
+    } finally {
+      own.stop();
+      await server.close();
+    }
+  });
+
   it('serve runs the server from the environment until SIGTERM', async () => {
     const port = await freePort();
     const server = follow(['serve', '--port', String(port)], {

@@ -350,7 +350,11 @@ describe('the SDK against a real server', () => {
             feed.close();
           }
         }
-        expect(events.map((e) => e.type)).toEqual(['SNAPSHOT', 'ASKED', 'ANSWERED']);
+        expect(events.map((e) => [e.type, e.more])).toEqual([
+          ['SNAPSHOT', false],
+          ['ASKED', false],
+          ['ANSWERED', false],
+        ]);
         expect(events[0]!.questions.map((q) => q.id)).toEqual([before.id]);
         expect(events[1]!.questions[0]).toMatchObject({
           id: later!.id,

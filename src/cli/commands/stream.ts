@@ -18,10 +18,13 @@ export function streamCommand(ctx: CommandContext): Command {
         },
       });
       const stopListening = io.onInterrupt(() => feed.close());
+      // After an event with `more`, the next one is the backlog's next question, not a change.
+      let backlog = false;
       try {
         for await (const ev of feed) {
           down = false;
-          io.out(asJson ? `${JSON.stringify(ev)}\n` : eventLines(ev));
+          io.out(asJson ? `${JSON.stringify(ev)}\n` : eventLines(ev, new Date(), backlog));
+          backlog = ev.more;
         }
       } finally {
         stopListening();

@@ -406,6 +406,7 @@ export type ClientPendingQuestionsSubscriptionVariables = Exact<{ [key: string]:
 export type ClientPendingQuestionsSubscription = {
   pendingQuestions: {
     type: InboxEventType;
+    more: boolean;
     questions: Array<{
       id: string;
       text: string;
@@ -444,6 +445,7 @@ export type InboxFeedSubscriptionVariables = Exact<{ [key: string]: never }>;
 export type InboxFeedSubscription = {
   pendingQuestions: {
     type: InboxEventType;
+    more: boolean;
     questions: Array<{
       id: string;
       text: string;
@@ -986,6 +988,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
     subscription ClientPendingQuestions {
   pendingQuestions {
     type
+    more
     questions {
       ...QuestionFields
     }
@@ -1037,6 +1040,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
     subscription InboxFeed {
   pendingQuestions {
     type
+    more
     questions {
       ...QuestionFields
     }
