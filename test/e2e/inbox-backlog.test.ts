@@ -277,3 +277,45 @@ describe('a virtualized list of hundreds', () => {
     }
   }, 60_000);
 });
+
+describe('a backlog that arrives in parts', () => {
+  it('lists every part without announcing it as new, then announces live questions again', async () => {
+    const srv = await startInboxServer();
+    const w = await openPage(browser);
+    try {
+      // 80 questions of about 74 KB each (eight 8,192-character links and a long text): past the
+      // 4 MiB part, so the SNAPSHOT says `more` and the rest follow one ASKED at a time.
+      const links = (i: number) =>
+        Array.from({ length: 8 }, (_, k) => ({
+          kind: 'LINK',
+          url: `https://docs.example.test/${i}/${k}/`.padEnd(8192, 'x'),
+        }));
+      const total = 80;
+      for (let start = 0; start < total; start += 20) {
+        await Promise.all(
+          Array.from({ length: 20 }, (_, k) =>
+            askAs(srv.url, 'agent', {
+              text: `Old question ${start + k} `.padEnd(8000, '.'),
+              format: 'CONFIRM',
+              media: links(start + k),
+            }),
+          ),
+        );
+      }
+      await signIn(w, srv.url, 'ops');
+      await w.page.getByTestId('filter-count').getByText(`${total} pending`).waitFor();
+      const feed = w.page.locator('[role="feed"]');
+      await expect.poll(() => feed.getAttribute('aria-busy')).toBe('false');
+      expect(await w.page.getByText('Loading the rest of the pending questions').count()).toBe(0);
+      const live = w.page.locator('[aria-live="polite"][aria-atomic="true"]');
+      expect(await live.textContent()).not.toContain('New question');
+
+      await askAs(srv.url, 'agent', { text: 'A live one', format: 'CONFIRM' });
+      await expect.poll(() => live.textContent()).toBe('New question: A live one');
+      expect(w.problems).toEqual([]);
+    } finally {
+      await w.close();
+      await srv.close();
+    }
+  }, 60_000);
+});

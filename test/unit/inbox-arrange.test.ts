@@ -21,7 +21,10 @@ const q = questionBuilder({
 });
 
 function stateOf(...questions: Question[]) {
-  return inboxReducer(initialInboxState(), { type: 'feed', event: { type: 'SNAPSHOT', questions } });
+  return inboxReducer(initialInboxState(), {
+    type: 'feed',
+    event: { type: 'SNAPSHOT', questions, more: false },
+  });
 }
 
 const f = (over: Partial<Filter>): Filter => ({ ...NO_FILTER, ...over });
@@ -124,7 +127,7 @@ describe('cards for memoized rendering', () => {
     const [a, b] = [q(), q()];
     const s1 = stateOf(a, b);
     const first = arrange(s1).entries;
-    const s2 = inboxReducer(s1, { type: 'feed', event: { type: 'ASKED', questions: [q()] } });
+    const s2 = inboxReducer(s1, { type: 'feed', event: { type: 'ASKED', questions: [q()], more: false } });
     const second = arrange(s2).entries;
     const cardOf = (entries: typeof first, id: string) =>
       entries.find((e) => e.kind === 'single' && e.card.question.id === id);

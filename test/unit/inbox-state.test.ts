@@ -20,7 +20,12 @@ const q = questionBuilder({
 });
 
 function feed(type: FeedEvent['type'], ...questions: Question[]): InboxAction {
-  return { type: 'feed', event: { type, questions } };
+  return { type: 'feed', event: { type, questions, more: false } };
+}
+
+/** An event that says more of the backlog follows. */
+function more(type: FeedEvent['type'], ...questions: Question[]): InboxAction {
+  return { type: 'feed', event: { type, questions, more: true } };
 }
 
 function run(...actions: InboxAction[]): InboxState {
@@ -50,6 +55,21 @@ describe('the pending list', () => {
     expect(s.pending.get(a.id)?.text).toBe('Ship it now?');
     expect(s.announcement.text).toBe('New question: Ship it now?');
     expect(s.announcement.seq).toBe(2);
+  });
+
+  it('takes a backlog in parts without announcing them, loading until the first event without more', () => {
+    const [a, b, c, d] = [q(), q(), q(), q({ text: 'Really new' })];
+    const first = run(more('SNAPSHOT', a));
+    expect(first).toMatchObject({ synced: true, loadingMore: true });
+    const parts = [more('ASKED', b), feed('ASKED', c)].reduce(inboxReducer, first);
+    expect(ids(parts)).toEqual([a.id, b.id, c.id].sort());
+    expect(parts.loadingMore).toBe(false);
+    expect(parts.announcement.seq).toBe(0);
+    // The next ASKED is a change again, and is announced.
+    const live = inboxReducer(parts, feed('ASKED', d!));
+    expect(live.announcement.text).toBe('New question: Really new');
+    // A reconnect's SNAPSHOT without more ends a backlog that was cut off.
+    expect(inboxReducer(run(more('SNAPSHOT', a)), feed('SNAPSHOT', a)).loadingMore).toBe(false);
   });
 
   it('moves a resolved question to the settled cards with its outcome', () => {

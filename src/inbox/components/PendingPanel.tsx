@@ -192,6 +192,11 @@ export function PendingPanel({
         />
       )}
       {!state.synced && status !== 'reconnecting' && <p className="empty">Loading questions…</p>}
+      {state.loadingMore && (
+        <p className="empty" role="status">
+          Loading the rest of the pending questions…
+        </p>
+      )}
       {state.synced && rows.length === 0 && (
         <p className="empty">
           {pending.size > 0
@@ -210,7 +215,7 @@ export function PendingPanel({
         ref={list}
         role="feed"
         aria-label="Pending questions"
-        aria-busy={!state.synced}
+        aria-busy={!state.synced || state.loadingMore}
         className="feed"
         style={{ height: virtualizer.getTotalSize() }}
         onKeyDown={onListKey}

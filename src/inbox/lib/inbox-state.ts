@@ -24,6 +24,8 @@ export interface Settled {
 export interface InboxState {
   /** The first SNAPSHOT has arrived. */
   synced: boolean;
+  /** The backlog is still arriving in parts (the last event said `more`). */
+  loadingMore: boolean;
   /** Changed in place: read `version` to know it changed. */
   pending: ReadonlyMap<string, Question>;
   /** Bumped on every change to `pending`. */
@@ -57,6 +59,7 @@ export const SETTLED_MAX = 100;
 export function initialInboxState(): InboxState {
   return {
     synced: false,
+    loadingMore: false,
     pending: new Map(),
     version: 0,
     failures: new Map(),
@@ -132,7 +135,14 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
       for (const q of event.questions) pending.set(q.id, q);
       const settled = new Map([...state.settled].filter(([id]) => !pending.has(id)));
       const failures = new Map([...state.failures].filter(([id]) => pending.has(id)));
-      return { ...state, synced: true, version: state.version + 1, settled, failures };
+      return {
+        ...state,
+        synced: true,
+        loadingMore: event.more,
+        version: state.version + 1,
+        settled,
+        failures,
+      };
     }
     case 'ASKED': {
       let settled: ReadonlyMap<string, Settled> = state.settled;
@@ -144,9 +154,11 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
           settled = copy;
         }
       }
-      const first = event.questions[0];
+      // A part of the backlog (after an event with `more`) is not news: no announcement.
+      const first = state.loadingMore ? undefined : event.questions[0];
       return {
         ...state,
+        loadingMore: state.loadingMore && event.more,
         version: state.version + 1,
         settled,
         announcement: first ? announce(state, `New question: ${preview(first.text)}`) : state.announcement,

@@ -12,6 +12,8 @@ export type { AnswerFormat, InboxEventType, QuestionStatus };
 export interface FeedEvent {
   type: InboxEventType;
   questions: readonly Question[];
+  /** More of the backlog follows (each part an ASKED) until the first event without it. */
+  more: boolean;
 }
 
 export interface Viewer {
