@@ -26,6 +26,21 @@ function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/**
+ * A live change's frame, built once for every stream of this process: the feed hands each of
+ * them the same event object for one change (engine/feed.ts), and the frame depends on nothing
+ * else (the REST view is the same for every reader).
+ */
+const liveFrames = new WeakMap<FeedEvent, string>();
+function liveFrameOf(ev: FeedEvent): string {
+  let text = liveFrames.get(ev);
+  if (text === undefined) {
+    text = frame(FRAME_OF[ev.type as Exclude<FeedEvent['type'], 'SNAPSHOT'>], questionView(ev.questions[0]!));
+    liveFrames.set(ev, text);
+  }
+  return text;
+}
+
 /** Where a stream is: whether its first SNAPSHOT was seen, and how much backlog it replayed. */
 export interface StreamState {
   first: boolean;
@@ -39,8 +54,7 @@ export function framesOf(ev: FeedEvent, state: StreamState): string | null {
     if (!state.first) return null;
     state.first = false;
   }
-  if (!isBacklog)
-    return frame(FRAME_OF[ev.type as Exclude<FeedEvent['type'], 'SNAPSHOT'>], questionView(ev.questions[0]!));
+  if (!isBacklog) return liveFrameOf(ev);
   state.replayed += ev.questions.length;
   const adds = ev.questions.map((q) => frame('interaction.add', questionView(q))).join('');
   return ev.more ? adds : adds + frame('interaction.ready', { pending: state.replayed });
