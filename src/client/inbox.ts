@@ -1,10 +1,10 @@
 // The live inbox feed (`pendingQuestions`) over GraphQL-over-SSE in distinct-connections mode
 // on /graphql: one stateless stream, so any instance behind any load balancer serves it (the
 // single-connection mode at /graphql/stream keeps streams in one process). The server sends a
-// SNAPSHOT of the pending questions on every connect (a large backlog in parts, `more`), then one event per change; when the
-// connection drops or the server ends the stream (it does so to resynchronise a consumer), this
-// subscribes again and the next SNAPSHOT brings the consumer back in step. A refused credential
-// ends the feed with its error.
+// SNAPSHOT of the pending questions on every connect (a large backlog in parts, see `more`),
+// then one event per change; when the connection drops or the server ends the stream (it does
+// so to resynchronise a consumer), this subscribes again and the next SNAPSHOT brings the
+// consumer back in step. A refused credential ends the feed with its error.
 
 import { backoffDelay, type RetryPolicy, sleep } from './backoff.ts';
 import { errorFromCode, type InteractionsError } from './errors.ts';

@@ -52,8 +52,10 @@ export interface EngineContext {
    * (still PENDING there, whatever it is now), or null when this process does not hold it.
    */
   visibleAnnounced(p: Principal, id: unknown): QuestionRecord | null;
-  /** A resolution through the store's one claim guard, stamped with now and retention; the
-   * question leaves the announced ones whatever the outcome. */
+  /**
+   * A resolution through the store's one claim guard, stamped with now and retention. Whatever
+   * the outcome, the question leaves this process's announced ones.
+   */
   claim(id: string, input: Omit<ClaimInput, 'now' | 'retentionMs'>): Promise<ClaimResult>;
 }
 
