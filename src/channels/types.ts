@@ -175,6 +175,12 @@ export interface ChannelInstance {
   checkRecipient?(recipient: string): string | null;
   /** Absent: the channel takes no inbound requests and its door is the uniform 404. */
   inbound?(request: InboundRequest): Promise<InboundEvent>;
+  /**
+   * The largest request the provider sends to the inbound door, in bytes (Slack repeats the
+   * whole message or modal in every click). The server caps it at 1 MiB and refuses a larger
+   * body with 413 before the plugin sees it. Absent: `INTERACTIONS_CALLBACK_MAX_BODY_BYTES`.
+   */
+  inboundMaxBytes?: number;
   /** After any resolution: edit the message. Best effort; throwing means "retry later". */
   onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
   /**

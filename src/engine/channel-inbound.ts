@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { channelQuestionOf } from '../channels/channel-set.ts';
 import type {
   AnswerHints,
+  ChannelInstance,
   ChannelResponse,
   DeliveryReceipt,
   InboundEvent,
@@ -16,6 +17,20 @@ import { validateAnswer } from '../domain/answer.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
+
+/**
+ * The most a plugin may ask its inbound door to read. Slack repeats the whole message or modal
+ * in every click and submission (a 12-field form with long option lists is over 100 KiB), so
+ * its door needs far more than a callback's body; still bounded, and checked before the signature.
+ */
+export const CHANNEL_INBOUND_MAX_BYTES = 1024 * 1024;
+
+/** The cap an instance declares for its door, bounded; null when it declares none. */
+export function inboundMaxBytesOf(instance: ChannelInstance | undefined): number | null {
+  const declared = instance?.inbound ? instance.inboundMaxBytes : undefined;
+  if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 1) return null;
+  return Math.min(declared, CHANNEL_INBOUND_MAX_BYTES);
+}
 
 /** Longest provider user id recorded in `answeredBy`. */
 export const MAX_SENDER_CHARS = 200;

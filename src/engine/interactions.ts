@@ -10,7 +10,7 @@ import { createAnnounced } from './announced.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
-import { createChannelInbound } from './channel-inbound.ts';
+import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
@@ -153,6 +153,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ready: () => store.ping(),
     channels: () => [...ctx.channels.names()].sort(),
     channelDetails: () => [...ctx.channels.names()].sort().map(channelDetail),
+    channelInboundMaxBytes: (name) =>
+      ctx.channels.names().has(name) ? inboundMaxBytesOf(ctx.channels.instance?.(name)) : null,
     channelInbound,
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),

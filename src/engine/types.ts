@@ -80,6 +80,11 @@ export interface Interactions {
   channels(): string[];
   /** The registered channels with their plugin and whether each is ready. */
   channelDetails(): ChannelDetail[];
+  /**
+   * The size cap of a channel's inbound door as its plugin declares it (bounded by
+   * CHANNEL_INBOUND_MAX_BYTES); null when it declares none or there is no such door.
+   */
+  channelInboundMaxBytes(name: string): number | null;
   /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */
   channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult>;
   /** The public callback door (after the HTTP size cap): records the payload as the answer. */

@@ -9,10 +9,11 @@ import {
   FIELD_PREFIX,
   FORM_CALLBACK_ID,
 } from '../../src/channels/slack/blocks.ts';
+import { SLACK_INBOUND_MAX_BYTES } from '../../src/channels/slack/plugin.ts';
 import { graphqlAt, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
-import { click, signSlack } from '../support/fakes/slack-requests.ts';
+import { click, clickOnMessage, signSlack, slackBody } from '../support/fakes/slack-requests.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
 
 const TOKEN = 'xoxb-e2e-token-0001';
@@ -296,23 +297,77 @@ describe('slack channel end to end (redis)', () => {
     expect(sent).not.toContain('media.example');
   });
 
-  it('the inbound door: an unknown channel is the uniform 404; a body over the cap is 413', async () => {
+  it('the inbound door: an unknown channel is the uniform 404; its body cap stays the callback cap', async () => {
     const unknown = await interact(click('x:1', `${ACTION.confirm}_yes`), { name: 'nope' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'not found', code: 'NOT_FOUND' });
-    const big = await fetch(`${base}/api/interactions/channels/ops-slack`, {
+    const post = (name: string, body: string) =>
+      fetch(`${base}/api/interactions/channels/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    expect((await post('nope', 'x'.repeat(65537))).status).toBe(413);
+    expect((await post('nope', 'x'.repeat(65536))).status).toBe(404);
+    // Slack's door reads up to its own cap: at it, the signature check refuses the body.
+    expect((await post('ops-slack', 'x'.repeat(65537))).status).toBe(401);
+  });
+
+  const door = () => `${base}/api/interactions/channels/ops-slack`;
+  const yesAction = (id: string) => ({
+    type: 'button',
+    action_id: `${ACTION.confirm}_yes`,
+    block_id: `${BLOCK_PREFIX}${id}`,
+    text: { type: 'plain_text', text: 'Yes', emoji: false },
+    value: `${id}:1`,
+    style: 'primary',
+  });
+  const posted = (post: SlackCall, text = String(post.args.text)) => ({
+    channel: String(post.args.channel),
+    ts: '1700000000.000001',
+    text,
+    blocks: post.args.blocks as unknown[],
+  });
+
+  it('a click on a long question (over 64 KiB: Slack repeats the message) is answered', async () => {
+    // 5,000 Japanese characters, as in the report: the click carries the message twice over.
+    const text = 'デプロイしてよいですか。'.repeat(417).slice(0, 5000);
+    const { id, post } = await ask({ text, format: 'CONFIRM' });
+    const { body, headers } = slackBody(SIGNING, clickOnMessage(posted(post), yesAction(id)));
+    expect(Buffer.byteLength(body)).toBeGreaterThan(64 * 1024);
+    const res = await fetch(door(), { method: 'POST', headers, body });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
+  });
+
+  it('a click of exactly SLACK_INBOUND_MAX_BYTES is answered; one byte more is 413 and changes nothing', async () => {
+    const { id, post } = await ask({ text: 'At the cap?', format: 'CONFIRM' });
+    /** A signed click whose body is `size` bytes: the repeated message text padded with ASCII. */
+    const clickOf = (size: number) => {
+      const make = (pad: number) =>
+        slackBody(SIGNING, clickOnMessage(posted(post, 'a'.repeat(pad)), yesAction(id)));
+      const bare = Buffer.byteLength(make(0).body);
+      return make(size - bare);
+    };
+    const over = clickOf(SLACK_INBOUND_MAX_BYTES + 1);
+    expect(Buffer.byteLength(over.body)).toBe(SLACK_INBOUND_MAX_BYTES + 1);
+    expect((await fetch(door(), { method: 'POST', headers: over.headers, body: over.body })).status).toBe(
+      413,
+    );
+    // Sent without a length (chunked), the same body is measured once read: 413 too.
+    const chunked = await fetch(door(), {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'x'.repeat(65537),
-    });
-    expect(big.status).toBe(413);
-    const atCap = await fetch(`${base}/api/interactions/channels/ops-slack`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'x'.repeat(65536),
-    });
-    // At the cap the body is read and the signature check refuses it.
-    expect(atCap.status).toBe(401);
+      headers: over.headers,
+      body: new Blob([over.body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await question(id)).status).toBe('PENDING');
+
+    const at = clickOf(SLACK_INBOUND_MAX_BYTES);
+    expect(Buffer.byteLength(at.body)).toBe(SLACK_INBOUND_MAX_BYTES);
+    expect((await fetch(door(), { method: 'POST', headers: at.headers, body: at.body })).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
   });
 });
 

@@ -21,6 +21,13 @@ import { createSlackWebApi } from './web-api.ts';
 export { resolvedLine } from './messages.ts';
 export { SLACK_TIMEOUT_MS } from './web-api.ts';
 
+/**
+ * Slack repeats the whole message (up to 50 blocks of 3,000 characters) or the whole modal (up to
+ * 100 blocks, each select with 100 options) in every click and submission, JSON inside a
+ * form-encoded body: a long question in Japanese makes a click of 100 KiB, a wide form more.
+ */
+export const SLACK_INBOUND_MAX_BYTES = 1024 * 1024;
+
 /** Channel (`C…`, `G…`), DM (`D…`) or user (`U…`, `W…`: sent as a DM) ids. */
 const RECIPIENT = /^[CGDUW][A-Z0-9]{2,30}$/;
 
@@ -39,6 +46,7 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    inboundMaxBytes: SLACK_INBOUND_MAX_BYTES,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)';
     },

@@ -19,6 +19,11 @@ import { interpretUpdate, messageRef, SECRET_HEADER, SECRET_TOKEN, secretMatches
 
 /** How long one Bot API call may take. */
 export const TELEGRAM_TIMEOUT_SECONDS = 10;
+/**
+ * An update carries a message of up to 4,096 characters and the message it replies to (our
+ * question, with its keyboard), JSON with non-ASCII escaped as `\uXXXX`: well over 64 KiB at worst.
+ */
+export const TELEGRAM_INBOUND_MAX_BYTES = 256 * 1024;
 /** A numeric chat id (groups are negative) or a public `@channel` username. */
 const RECIPIENT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 
@@ -80,6 +85,7 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    inboundMaxBytes: TELEGRAM_INBOUND_MAX_BYTES,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username';
     },
