@@ -232,6 +232,26 @@ describe('slack channel end to end (redis)', () => {
     expect(edit.args.text).toMatch(/^Answered on the answer page/);
   });
 
+  it('FORM whose modal Slack would refuse: the message links the callback page form, answered there', async () => {
+    const name = `p${'x'.repeat(299)}`;
+    const schema = { type: 'object', properties: { [name]: { type: 'string' } }, required: [name] };
+    const { id, callbackUrl, post } = await ask({ text: 'Long field?', format: 'FORM', schema });
+    const sent = JSON.stringify(post.args.blocks);
+    expect(sent).toContain(callbackUrl);
+    expect(sent).not.toContain(ACTION.openForm);
+    const door = `${base}/api/interactions/callback/${callbackUrl.split('/').at(-1)!}`;
+    const page = await fetch(door);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form');
+    const res = await fetch(door, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answer: { [name]: 'ok' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: { [name]: 'ok' } });
+  });
+
   it('answered in the inbox, cancelled, timed out: each edits the Slack message', async () => {
     const inbox = await ask({ text: 'Inbox answer?', format: 'CONFIRM' });
     const r = await gql(

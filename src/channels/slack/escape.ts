@@ -23,6 +23,16 @@ export function escapedChunks(text: string, max: number): string[] {
   return chunks;
 }
 
+/**
+ * Escaped text of at most `max` characters, cut after escaping (an `&` becomes five), never inside
+ * an entity or a surrogate pair, ending with an ellipsis when cut.
+ */
+export function escapedCut(text: string, max: number): string {
+  const whole = escapeMrkdwn(text);
+  if (whole.length <= max) return whole;
+  return `${escapedChunks(text, max - 1)[0]}…`;
+}
+
 /** Plain text cut to `max` characters (Slack's limits on button and option labels), with an ellipsis. */
 export function cut(text: string, max: number): string {
   const chars = [...text];

@@ -11,6 +11,7 @@ import type {
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
+import { SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 import { OK, toInboundEvent } from './events.ts';
 import { interpret, parsePayload } from './inbound.ts';
 import { postQuestion, resolvedLine, showResolved } from './messages.ts';
@@ -18,15 +19,9 @@ import { createNotifier } from './notifier.ts';
 import { checkSlackSignature } from './signature.ts';
 import { createSlackWebApi } from './web-api.ts';
 
+export { SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 export { resolvedLine } from './messages.ts';
 export { SLACK_TIMEOUT_MS } from './web-api.ts';
-
-/**
- * Slack repeats the whole message (up to 50 blocks of 3,000 characters) or the whole modal (up to
- * 100 blocks, each select with 100 options) in every click and submission, JSON inside a
- * form-encoded body: a long question in Japanese makes a click of 100 KiB, a wide form more.
- */
-export const SLACK_INBOUND_MAX_BYTES = 1024 * 1024;
 
 /** Channel (`C…`, `G…`), DM (`D…`) or user (`U…`, `W…`: sent as a DM) ids. */
 const RECIPIENT = /^[CGDUW][A-Z0-9]{2,30}$/;

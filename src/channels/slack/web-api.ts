@@ -17,10 +17,16 @@ const quietLogger: SlackLogger = {
   setName() {},
 };
 
+/** Slack's error code of a failed call (`invalid_arguments`), when Slack answered one. */
+export function slackErrorCode(err: unknown): string | null {
+  const code = (err as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof code === 'string' && /^[a-z0-9_.-]{1,64}$/.test(code) ? code : null;
+}
+
 /** The platform error code only (`channel_not_found`): never a token or a request. */
 export function failure(method: string, err: unknown): Error {
-  const code = (err as { data?: { error?: unknown } }).data?.error;
-  return new Error(`slack ${method} failed${typeof code === 'string' ? `: ${code}` : ''}`);
+  const code = slackErrorCode(err);
+  return new Error(`slack ${method} failed${code !== null ? `: ${code}` : ''}`);
 }
 
 /** The channel's client; throws when the bot token is not set. */
