@@ -1,7 +1,7 @@
 // What a callback delivers as the answer (API.md §7 step 5). EXTERNAL: a JSON object body,
 // or the query parameters when the body is empty. Channel-delivered in-client formats:
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
-// form page's form-encoded fields for FORM.
+// form page's form-encoded fields for FORM, and the text page's `answer` field for TEXT.
 import { badInput } from './errors.ts';
 import { formFieldsToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
@@ -33,6 +33,11 @@ export function callbackPayload(
   // The callback form page posts its fields form-encoded (no script may build JSON there).
   if (q.format === 'FORM' && q.schema && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
     return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
+  }
+  if (q.format === 'TEXT' && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    const answer = new URLSearchParams(body.toString('utf8')).get('answer');
+    if (answer === null) throw badInput('the form has no answer field', 'answer');
+    return answer;
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {

@@ -36,6 +36,8 @@ export type CallbackOutcome = 'answered' | 'already_answered';
 export type CallbackPage =
   | { kind: 'confirm' }
   | { kind: 'reply-elsewhere' }
+  /** TEXT: one field; a sensitive answer is typed here, never into a chat (API.md §9). */
+  | { kind: 'text'; sensitive: boolean }
   | { kind: 'form'; schema: JsonObject }
   | { kind: 'done' }
   | { kind: 'closed' }
@@ -180,6 +182,7 @@ export function createCallbacks(d: CallbackDeps) {
       if (q.status !== 'PENDING') return { kind: 'closed' };
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
+      if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };
       return { kind: 'reply-elsewhere' };
     },
   };

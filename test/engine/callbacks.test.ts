@@ -246,7 +246,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         { holdSeconds: 0 },
       );
       const tk = ticketOf(t.callbackUrl!);
-      expect(await engine.callbackPage(tk)).toEqual({ kind: 'reply-elsewhere' });
+      expect(await engine.callbackPage(tk)).toEqual({ kind: 'text', sensitive: false });
       expect(await codeOf(call(tk))).toBe('BAD_USER_INPUT');
       expect(await codeOf(call(tk, { body: json({ reply: 'Ada' }) }))).toBe('BAD_USER_INPUT');
       expect(await call(tk, { body: json({ answer: 'Ada' }) })).toBe('answered');

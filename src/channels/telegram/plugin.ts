@@ -14,7 +14,15 @@ import type {
   InboundRequest,
 } from '../types.ts';
 import { toInboundEvent } from './events.ts';
-import { escapeHtml, messageHtml, NOTICE_MAX_CHARS, replyMarkup, resolvedLine } from './format.ts';
+import {
+  escapeHtml,
+  messageHtml,
+  NOTICE_MAX_CHARS,
+  replyMarkup,
+  resolvedLine,
+  SENSITIVE_TAIL,
+  SENSITIVE_TAIL_VISIBLE,
+} from './format.ts';
 import { interpretUpdate, messageRef, SECRET_HEADER, SECRET_TOKEN, secretMatches } from './inbound.ts';
 
 /** How long one Bot API call may take. */
@@ -96,7 +104,11 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       const client = api();
       let sent: { message_id: number; chat: { id: number } };
       try {
-        sent = await client.sendMessage(recipient, messageHtml(question.text, callbackUrl), {
+        const privately = question.format === 'TEXT' && question.sensitive;
+        const html = privately
+          ? messageHtml(question.text, callbackUrl, SENSITIVE_TAIL, SENSITIVE_TAIL_VISIBLE)
+          : messageHtml(question.text, callbackUrl);
+        sent = await client.sendMessage(recipient, html, {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
           reply_markup: replyMarkup(question, callbackUrl),

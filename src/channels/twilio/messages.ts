@@ -47,7 +47,11 @@ function instruction(q: ChannelQuestion, callbackUrl: string, room: number): str
       return `${optionLines(q.options ?? [], room - tail.length - 1)}\n${tail}`;
     }
     case 'TEXT':
-      return 'Reply with your answer.';
+      // A texted answer stays in the phone's history (and the carrier's): a sensitive one is
+      // typed on the answer page instead.
+      return q.sensitive
+        ? `This answer is sensitive: do not text it. Answer on this page: ${callbackUrl}`
+        : 'Reply with your answer.';
     case 'FORM':
       return `Answer on this page: ${callbackUrl}`;
     default:
@@ -160,7 +164,7 @@ export function answerFromReply(q: ChannelQuestion, text: string): unknown {
       return exact.length === 1 ? exact[0] : options.find((o) => o.trim() === text.trim());
     }
     case 'TEXT':
-      return text.trim() === '' ? undefined : text;
+      return text.trim() === '' || q.sensitive ? undefined : text;
     default:
       return undefined;
   }
@@ -174,7 +178,9 @@ export function howToAnswer(q: ChannelQuestion, short: string): string {
     case 'SELECT':
       return `Reply "${short}" and a number from 1 to ${q.options?.length ?? 0}, e.g. "${short} 1".`;
     case 'TEXT':
-      return `Reply "${short}" followed by your answer.`;
+      return q.sensitive
+        ? `${short} is sensitive and is not answered by text: use the page linked in its message, and delete your reply.`
+        : `Reply "${short}" followed by your answer.`;
     default:
       return `${short} cannot be answered by text: use the link in its message.`;
   }
