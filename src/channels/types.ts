@@ -181,6 +181,12 @@ export interface ChannelInstance {
    * body with 413 before the plugin sees it. Absent: `INTERACTIONS_CALLBACK_MAX_BODY_BYTES`.
    */
   inboundMaxBytes?: number;
+  /**
+   * The longest link (an EXTERNAL question's `link`) this channel sends as is. A longer one is
+   * handed to `deliver` as a short redirect on the server's own origin (`{publicBaseUrl}/l/…`),
+   * which lives as long as the question. Absent: links are never shortened.
+   */
+  linkMaxChars?: number;
   /** After any resolution: edit the message. Best effort; throwing means "retry later". */
   onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
   /**

@@ -12,6 +12,7 @@ import { limitMessage, mediaBytesOf } from '../domain/quotas.ts';
 import { receiptToStore } from './channel-receipt.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { followUpsOf } from './follow-ups.ts';
+import { createShortLinks } from './short-links.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting.ts';
@@ -80,6 +81,7 @@ export function createAsking(
   waiting: Waiting,
 ): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
+  const shortLinks = createShortLinks(ctx);
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
   function callbackFor(v: ValidAsk, prepared: boolean) {
@@ -123,7 +125,7 @@ export function createAsking(
   async function deliver(q: QuestionRecord, callbackUrl: string): Promise<void> {
     let receipt: unknown;
     try {
-      receipt = await channels.deliver(q, callbackUrl);
+      receipt = await channels.deliver(await shortLinks.forChannel(q), callbackUrl);
       observer.channelDelivery(q.channel!, 'delivered');
     } catch (err) {
       observer.channelDelivery(q.channel!, 'failed');

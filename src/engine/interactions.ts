@@ -11,6 +11,7 @@ import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
+import { createShortLinks } from './short-links.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
@@ -84,6 +85,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   });
   const waiting = createWaiting(ctx);
   const channelInbound = createChannelInbound(ctx);
+  const shortLinks = createShortLinks(ctx);
 
   function channelDetail(name: string): ChannelDetail {
     const instance = ctx.channels.instance?.(name);
@@ -156,6 +158,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     channelInboundMaxBytes: (name) =>
       ctx.channels.names().has(name) ? inboundMaxBytesOf(ctx.channels.instance?.(name)) : null,
     channelInbound,
+    followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
     waiterCount: () => waiters.size(),

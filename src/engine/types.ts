@@ -87,6 +87,8 @@ export interface Interactions {
   channelInboundMaxBytes(name: string): number | null;
   /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */
   channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult>;
+  /** Where a channel's short link (`/l/{token}`) leads; null for any token naming nothing live. */
+  followLink(token: string): Promise<string | null>;
   /** The public callback door (after the HTTP size cap): records the payload as the answer. */
   callback(req: CallbackRequest): Promise<CallbackOutcome>;
   /** Which page a GET on a callback URL shows; never changes anything. */

@@ -12,6 +12,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
+import { SHORT_LINK_PATH } from '../engine/short-links.ts';
 import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
 import { mcpRoutes } from '../mcp/http-plugin.ts';
@@ -70,9 +71,13 @@ export const SERVER_TIMEOUTS = {
   headersTimeoutMs: 75_000,
 } as const;
 
+/** A path under the callback doors or the short links is a ticket, however malformed. */
+const isTicketPath = (url: string): boolean =>
+  url.startsWith(CALLBACK_PREFIX) || url.startsWith(`${SHORT_LINK_PATH}/`);
+
 /** A path under the callback doors is a ticket, however malformed: it gets the tickets' 404. */
 function notFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (req.url.startsWith(CALLBACK_PREFIX)) return sendTicketNotFound(reply, req.method);
+  if (isTicketPath(req.url)) return sendTicketNotFound(reply, req.method);
   return sendRestError(reply, 'NOT_FOUND', 'not found');
 }
 
@@ -104,7 +109,7 @@ function createFastify(maxBodyBytes: number, trustProxyHops: number): FastifyIns
     // message; under the callback doors it is one more unknown ticket.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       if (err.code === 'FST_ERR_BAD_URL') {
-        if (req.url.startsWith(CALLBACK_PREFIX)) return sendTicketNotFound(reply, req.method);
+        if (isTicketPath(req.url)) return sendTicketNotFound(reply, req.method);
         return sendRestError(reply, 'BAD_USER_INPUT', 'the request path is not valid');
       }
       return sendRestError(reply, 'BAD_USER_INPUT', 'the request is not valid');

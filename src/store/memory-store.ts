@@ -6,6 +6,7 @@ import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
+import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
@@ -145,6 +146,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     kind: 'memory',
     outbox: t.outbox.outbox,
     receipts: createMemoryReceipts(t),
+    links: createMemoryLinks(t),
 
     create: async (spec, o) => createQuestion(t, spec, o),
 

@@ -8,6 +8,7 @@ import type {
   QuestionStatus,
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
+import type { ShortLinks } from './links.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
@@ -190,6 +191,8 @@ export interface QuestionStore {
   readonly outbox: Outbox;
   /** What channels returned on delivery, kept with each question and indexed per channel. */
   readonly receipts: ChannelReceipts;
+  /** Short redirects for channels' long links, each living as long as its question. */
+  readonly links: ShortLinks;
   /**
    * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
    * count the question against its asker, publish ASKED. The resolution releases the count.

@@ -252,6 +252,55 @@ describe('slack channel end to end (redis)', () => {
     expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: { [name]: 'ok' } });
   });
 
+  it('an EXTERNAL link over 3,000 characters goes out as a short redirect on our origin', async () => {
+    const template = `https://pay.example/approve?cb={callback_url}&items=${'x'.repeat(3400)}`;
+    const { id, callbackUrl, post } = await ask({
+      text: 'Approve the long one?',
+      format: 'EXTERNAL',
+      link: template,
+    });
+    const long = template.replace('{callback_url}', callbackUrl);
+    const button = (post.args.blocks as { elements?: { url?: string }[] }[]).at(-1)!.elements![0]!;
+    const publicBase = callbackUrl.slice(0, callbackUrl.indexOf('/api/'));
+    expect(button.url).toMatch(new RegExp(`^${publicBase.replace(/[.]/g, '\\.')}/l/[A-Za-z0-9_-]{43}$`));
+    const short = `${base}${new URL(button.url!).pathname}`;
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(short, { method, redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(long);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    // Following it changes nothing.
+    expect((await question(id)).status).toBe('PENDING');
+    // A token that names nothing, one of the wrong shape, and any other method: the tickets' 404.
+    const unknownTicket = await fetch(`${base}/api/interactions/callback/${'A'.repeat(43)}`);
+    const notFoundPage = await unknownTicket.text();
+    for (const path of [`/l/${'A'.repeat(43)}`, '/l/short', '/l/', `/l/${'A'.repeat(43)}/x`, '/l/%ff']) {
+      const res = await fetch(`${base}${path}`, { redirect: 'manual' });
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).toBe(notFoundPage);
+    }
+    const posted = await fetch(short, { method: 'POST', redirect: 'manual' });
+    expect(posted.status).toBe(404);
+    expect(await posted.json()).toEqual({ error: 'not found', code: 'NOT_FOUND' });
+  });
+
+  it('an EXTERNAL link of 3,000 characters is sent as is', async () => {
+    const prefix = 'https://pay.example/approve?cb={callback_url}&items=';
+    const probe = await ask({ text: 'Probe length?', format: 'EXTERNAL', link: `${prefix}x` });
+    const size = 3000 - (`${prefix}x`.replace('{callback_url}', probe.callbackUrl).length - 1);
+    const template = `${prefix}${'y'.repeat(size)}`;
+    const { callbackUrl, post } = await ask({
+      text: 'Exactly at the limit?',
+      format: 'EXTERNAL',
+      link: template,
+    });
+    const url = (post.args.blocks as { elements?: { url?: string }[] }[]).at(-1)!.elements![0]!.url!;
+    expect(url).toBe(template.replace('{callback_url}', callbackUrl));
+    expect(url).toHaveLength(3000);
+  });
+
   it('answered in the inbox, cancelled, timed out: each edits the Slack message', async () => {
     const inbox = await ask({ text: 'Inbox answer?', format: 'CONFIRM' });
     const r = await gql(

@@ -32,6 +32,8 @@ export const TELEGRAM_TIMEOUT_SECONDS = 10;
  * question, with its keyboard), JSON with non-ASCII escaped as `\uXXXX`: well over 64 KiB at worst.
  */
 export const TELEGRAM_INBOUND_MAX_BYTES = 256 * 1024;
+/** The longest URL put in a button as is (a longer link arrives as the server's short redirect). */
+export const LINK_MAX_CHARS = 2048;
 /** A numeric chat id (groups are negative) or a public `@channel` username. */
 const RECIPIENT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 
@@ -94,6 +96,7 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
     inboundMaxBytes: TELEGRAM_INBOUND_MAX_BYTES,
+    linkMaxChars: LINK_MAX_CHARS,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username';
     },

@@ -6,6 +6,11 @@ import type { ChannelQuestion } from '../types.ts';
 
 /** Twilio refuses longer message bodies (error 14103). */
 export const BODY_MAX_CHARS = 1600;
+/**
+ * The longest link written into a body as is: a longer one (up to 8,192) would crowd out the
+ * question or break the 1,600 characters, so it arrives as the server's short redirect.
+ */
+export const LINK_MAX_CHARS = 512;
 /** WhatsApp quick replies: at most 3 buttons with titles of at most 20 characters, a body of at most 1,024. */
 export const QUICK_REPLY_MAX_BUTTONS = 3;
 export const QUICK_REPLY_TITLE_MAX_CHARS = 20;

@@ -15,6 +15,7 @@ import {
   messageBody,
   newShortRef,
   payloadAsReply,
+  LINK_MAX_CHARS,
   QUICK_REPLY_BODY_MAX_CHARS,
   quickReplies,
   RESERVED,
@@ -82,6 +83,7 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    linkMaxChars: LINK_MAX_CHARS,
     checkRecipient(recipient: string): string | null {
       return E164.test(recipient) || (whatsapp && WHATSAPP.test(recipient))
         ? null

@@ -21,6 +21,7 @@ import {
 } from '../types.ts';
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
+import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
@@ -162,6 +163,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     kind: 'redis',
     outbox: createRedisOutbox(run),
     receipts: createRedisReceipts(redis, prefix, run),
+    links: createRedisLinks(redis, prefix, run),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);

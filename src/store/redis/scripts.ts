@@ -28,6 +28,7 @@ const SCRIPTS = {
   outboxSettle: script('outbox-settle'),
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
+  linkSave: script('link-save'),
   ticket: script('ticket'),
   answerTicket: script('answer-ticket'),
 };
