@@ -11,7 +11,6 @@ import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
-import { createShortLinks } from './short-links.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
@@ -26,6 +25,7 @@ import {
   type VerifierPort,
 } from './ports.ts';
 import { createReaper } from './reaper.ts';
+import { createShortLinks } from './short-links.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
 import { createWaiting } from './waiting.ts';

@@ -12,10 +12,10 @@ import type {
   InboundRequest,
 } from '../types.ts';
 import {
+  LINK_MAX_CHARS,
   messageBody,
   newShortRef,
   payloadAsReply,
-  LINK_MAX_CHARS,
   QUICK_REPLY_BODY_MAX_CHARS,
   quickReplies,
   RESERVED,
