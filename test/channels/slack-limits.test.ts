@@ -2,7 +2,14 @@
 // what Slack refuses (with Slack's error shape), and the plugin's own check (block-kit.ts), which
 // decides what is never sent, agrees with it on every case.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messageProblem, viewProblem } from '../../src/channels/slack/block-kit.ts';
+import {
+  MODAL_MAX_ENCODED_BYTES,
+  messageProblem,
+  SLACK_INBOUND_MAX_BYTES,
+  viewProblem,
+} from '../../src/channels/slack/block-kit.ts';
+import { formFields, formModal, slackModal } from '../../src/channels/slack/blocks.ts';
+import { channelQuestion } from '../support/fakes/channel-context.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 
 const TOKEN = 'xoxb-limits-0001';
@@ -218,5 +225,35 @@ describe('the fake Slack refuses what Slack refuses; the plugin check agrees', (
       ok: false,
       error: 'msg_too_long',
     });
+  });
+});
+
+describe('a modal is offered only when its submission fits the inbound door', () => {
+  const form = (fields: number, values: number, label: string) =>
+    channelQuestion({
+      format: 'FORM',
+      schema: {
+        type: 'object',
+        properties: Object.fromEntries(
+          Array.from({ length: fields }, (_, f) => [
+            `field${f}`,
+            { enum: Array.from({ length: values }, (_, v) => `${label}${v}`) },
+          ]),
+        ),
+      },
+    });
+
+  it('the report’s 12 fields × 60 values is a modal whose submission fits; 50 × 100 long labels is not', () => {
+    const wide = slackModal(form(12, 60, 'ラベル'.repeat(20)));
+    expect(wide).not.toBeNull();
+    // A submission repeats the view, form-encoded: it must fit the door with room to spare.
+    const encoded = Buffer.byteLength(new URLSearchParams({ v: JSON.stringify(wide) }).toString()) - 2;
+    expect(encoded).toBeLessThanOrEqual(MODAL_MAX_ENCODED_BYTES);
+    expect(MODAL_MAX_ENCODED_BYTES * 2).toBe(SLACK_INBOUND_MAX_BYTES);
+    const huge = form(50, 100, 'ラベル'.repeat(24));
+    expect(viewProblem(formModal(huge, formFields(huge.schema)!))).toMatch(
+      /more than the 524288 bytes the door takes/,
+    );
+    expect(slackModal(huge)).toBeNull();
   });
 });

@@ -176,8 +176,28 @@ export function messageProblem(blocks: unknown): string | null {
   return c.problems[0] ?? null;
 }
 
+/** Bytes of `json` once form-encoded (URLSearchParams), without building the encoded string. */
+function formEncodedBytes(json: string): number {
+  const bytes = Buffer.from(json, 'utf8');
+  let n = 0;
+  // Unreserved bytes stay one byte (a space becomes `+`); every other byte becomes `%XX`.
+  for (const b of bytes) n += UNRESERVED[b] === 1 ? 1 : 3;
+  return n;
+}
+const UNRESERVED = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._ ')
+  UNRESERVED[c.charCodeAt(0)] = 1;
+
 /** The first problem Slack would refuse a modal for (views.open), or null. */
 export function viewProblem(view: unknown): string | null {
+  // Not Slack's limit but the door's: a submission too large to be taken must not be offered.
+  // Checked first, so a huge modal costs one serialisation and no walk.
+  const json = JSON.stringify(view) ?? '';
+  const encoded =
+    Buffer.byteLength(json) > MODAL_MAX_ENCODED_BYTES ? Number.POSITIVE_INFINITY : formEncodedBytes(json);
+  if (encoded > MODAL_MAX_ENCODED_BYTES) {
+    return `/: a submission would repeat more than the ${MODAL_MAX_ENCODED_BYTES} bytes the door takes for a modal`;
+  }
   const c = new Check();
   if (!isObject(view) || view.type !== 'modal') return '/type: must be modal';
   c.text(view.title, '/title', L.viewTitle, true);
@@ -190,11 +210,5 @@ export function viewProblem(view: unknown): string | null {
   c.list(view.blocks, '/blocks', L.viewBlocks).forEach((b, i) => {
     c.block(b, `/blocks/${i}`);
   });
-  if (c.problems.length > 0) return c.problems[0]!;
-  // Not Slack's limit but the door's: a submission too large to be taken must not be offered.
-  const encoded = Buffer.byteLength(encodeURIComponent(JSON.stringify(view)));
-  if (encoded > MODAL_MAX_ENCODED_BYTES) {
-    return `/: a submission would repeat ${encoded} bytes, over the ${MODAL_MAX_ENCODED_BYTES} the door takes`;
-  }
-  return null;
+  return c.problems[0] ?? null;
 }

@@ -35,6 +35,8 @@ export function escapedCut(text: string, max: number): string {
 
 /** Plain text cut to `max` characters (Slack's limits on button and option labels), with an ellipsis. */
 export function cut(text: string, max: number): string {
+  // Never more code points than UTF-16 units: most labels need no splitting.
+  if (text.length <= max) return text;
   const chars = [...text];
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
