@@ -158,8 +158,11 @@ export type InboundEvent =
     }
   /** Verified, but not ours to act on (a URL check, an unrelated update); answered with `response`. */
   | { kind: 'ignore'; response: ChannelResponse }
-  /** Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret. */
-  | { kind: 'reject'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse };
+  /**
+   * Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret.
+   * 413: the body is within the door's byte cap but holds more than the plugin will parse.
+   */
+  | { kind: 'reject'; status: 400 | 401 | 403 | 413 | 500; reason: string; response?: ChannelResponse };
 
 export interface ChannelInstance {
   /**

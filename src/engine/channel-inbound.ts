@@ -25,7 +25,7 @@ export type ChannelInboundResult =
   /** No such channel, or it takes no inbound requests: the uniform 404. */
   | { kind: 'not-found' }
   /** The plugin refused the request; `reason` is for logs only. */
-  | { kind: 'refused'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse }
+  | { kind: 'refused'; status: 400 | 401 | 403 | 413 | 500; reason: string; response?: ChannelResponse }
   /** Send this to the provider as is. */
   | { kind: 'response'; response: ChannelResponse };
 

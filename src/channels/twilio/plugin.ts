@@ -2,6 +2,7 @@
 // Messages API (rest.ts), replies come in at the channel's inbound door signed with the auth
 // token, and are answered with TwiML (replies.ts).
 import { z } from 'zod';
+import { formParamCount } from '../../domain/form-fields.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
 import type {
   ChannelContext,
@@ -22,7 +23,7 @@ import {
 } from './messages.ts';
 import { replyEvent, xml } from './replies.ts';
 import { createTwilioRest } from './rest.ts';
-import { checkTwilioSignature, SIGNATURE_HEADER } from './signature.ts';
+import { checkTwilioSignature, MAX_FORM_PARAMS, SIGNATURE_HEADER } from './signature.ts';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const WHATSAPP = /^whatsapp:\+[1-9]\d{6,14}$/;
@@ -112,6 +113,9 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
     async inbound(req: InboundRequest): Promise<InboundEvent> {
       const token = ctx.secret(cfg.authTokenEnv);
       if (!token) return { kind: 'reject', status: 500, reason: `${cfg.authTokenEnv} is not set` };
+      if (formParamCount(req.rawBody) > MAX_FORM_PARAMS) {
+        return { kind: 'reject', status: 413, reason: `more than ${MAX_FORM_PARAMS} form parameters` };
+      }
       const params = new URLSearchParams(req.rawBody.toString('utf8'));
       if (!checkTwilioSignature(token, req.headers[SIGNATURE_HEADER], req.url, params)) {
         return { kind: 'reject', status: 401, reason: 'twilio signature mismatch' };
