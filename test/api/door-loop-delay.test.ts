@@ -156,7 +156,9 @@ describe('forged bodies at the size cap, every public door', () => {
     const value = 'x'.repeat(Math.floor(CAP / MAX_FORM_PARAMS) - 8);
     const body = Array.from({ length: MAX_FORM_PARAMS }, (_, i) => `p${i}=${value}`).join('&');
     const headers = { ...form, 'x-twilio-signature': 'AAAA' };
-    expect(await loopDelayOf('/api/interactions/channels/ops-sms', body, headers, 401)).toBeLessThan(BOUND_MS);
+    expect(await loopDelayOf('/api/interactions/channels/ops-sms', body, headers, 401)).toBeLessThan(
+      BOUND_MS,
+    );
   });
 
   it('slack: 16,000 keys with a forged signature is a 401', async () => {
@@ -209,12 +211,19 @@ describe('forged bodies at the size cap, every public door', () => {
     expect(await loopDelayOf(url, fields.join('&'), form, 400)).toBeLessThan(BOUND_MS);
     // As many fields as the schema has properties is read; one more is refused before parsing.
     const two = await post(url, 'n=1&m=2', form);
-    expect([two.statusCode, two.json()]).toEqual([400, expect.objectContaining({ error: "the form has more fields than the question's 1" })]);
+    expect([two.statusCode, two.json()]).toEqual([
+      400,
+      expect.objectContaining({ error: "the form has more fields than the question's 1" }),
+    ]);
     expect((await post(url, 'n=3', form)).statusCode).toBe(200);
   });
 
   it('callback: a real answer at the cap (too large to parse before the ticket is known) is still recorded', async () => {
-    const url = await ask({ text: 'Sign', format: 'EXTERNAL', link: 'https://sign.example/?cb={callback_url}' });
+    const url = await ask({
+      text: 'Sign',
+      format: 'EXTERNAL',
+      link: 'https://sign.example/?cb={callback_url}',
+    });
     const r = await post(url, JSON_BODY, json);
     expect([r.statusCode, r.body]).toEqual([200, '{"data":{"status":"answered"}}']);
     const again = await post(url, JSON_BODY, json);

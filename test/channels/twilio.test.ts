@@ -2,7 +2,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_MAX_CHARS, messageBody } from '../../src/channels/twilio/messages.ts';
 import { twilioPlugin } from '../../src/channels/twilio/plugin.ts';
-import { checkTwilioSignature, MAX_FORM_PARAMS, twilioSignature } from '../../src/channels/twilio/signature.ts';
+import {
+  checkTwilioSignature,
+  MAX_FORM_PARAMS,
+  twilioSignature,
+} from '../../src/channels/twilio/signature.ts';
 import type {
   ChannelQuestion,
   ChannelResponse,
