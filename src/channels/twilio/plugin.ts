@@ -26,6 +26,8 @@ import { createTwilioRest } from './rest.ts';
 import { checkTwilioSignature, MAX_FORM_PARAMS, SIGNATURE_HEADER } from './signature.ts';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
+/** A message's SID: `SM…` (or `MM…` for MMS) and 32 hex digits, unique per message. */
+const MESSAGE_SID = /^[A-Z]{2}[0-9a-fA-F]{32}$/;
 const WHATSAPP = /^whatsapp:\+[1-9]\d{6,14}$/;
 
 const config = z
@@ -124,9 +126,14 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
       if (!sender || !(E164.test(sender) || WHATSAPP.test(sender))) {
         return { kind: 'reject', status: 400, reason: 'not a Twilio message (no From number)' };
       }
+      // Twilio's signature has no timestamp: the message's SID is what tells a replay apart.
+      const messageSid = params.get('MessageSid');
+      if (!messageSid || !MESSAGE_SID.test(messageSid)) {
+        return { kind: 'reject', status: 400, reason: 'not a Twilio message (no MessageSid)' };
+      }
       const text = payloadAsReply(params.get('ButtonPayload')) ?? params.get('Body') ?? '';
       if (RESERVED.has(text.trim().toLowerCase())) return { kind: 'ignore', response: xml(null) };
-      return replyEvent(sender, text);
+      return replyEvent(sender, text, messageSid);
     },
 
     /**

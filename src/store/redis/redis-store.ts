@@ -11,6 +11,7 @@ import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { resolutionOf } from '../resolution.ts';
 import {
+  checkSeenKey,
   type CreateOptions,
   type CreateResult,
   type ListFilter,
@@ -260,6 +261,15 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     async prune(now, retentionMs) {
       // Short scripts, as many as it takes: each unindexes its batch from every listing index.
       while (Number(await run('prune', [now - retentionMs, PRUNE_BATCH])) === PRUNE_BATCH);
+    },
+
+    async seenOnce(key, now, ttlMs) {
+      checkSeenKey(key, ttlMs);
+      // One command: set when absent (NX) and hand back what was there (GET; Redis 7.0+).
+      const before = (await redis.call('SET', `${prefix}seen:${key}`, String(now), 'PX', String(ttlMs), 'NX', 'GET')) as
+        | string
+        | null;
+      return before === null ? { first: true, at: now } : { first: false, at: Number(before) };
     },
 
     async countPending() {
