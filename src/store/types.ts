@@ -164,7 +164,8 @@ export function checkSeenKey(key: string, ttlMs: number): void {
   if (key.length === 0 || key.length > MAX_SEEN_KEY_CHARS) {
     throw new RangeError(`a seenOnce key is 1 to ${MAX_SEEN_KEY_CHARS} characters`);
   }
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new RangeError('a seenOnce lifetime is a positive integer');
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
+    throw new RangeError('a seenOnce lifetime is a positive integer');
 }
 
 export interface Reservation {

@@ -106,7 +106,9 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     it('a reply first seen before a question was delivered does not answer it, by reference or not', async () => {
       const before = Date.now() - 1;
       const k = await ask(`Scale up? (${kind})`);
-      expect(await twiml(first(), reply('1', before))).toContain('There is no open question for this number.');
+      expect(await twiml(first(), reply('1', before))).toContain(
+        'There is no open question for this number.',
+      );
       expect(await twiml(first(), reply(`${k.short} 1`, before))).toContain(
         `There is no open question ${k.short} for this number.`,
       );

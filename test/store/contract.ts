@@ -1,7 +1,12 @@
 // The QuestionStore contract: one suite, run unchanged against the memory and Redis stores.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionSpec } from '../../src/domain/question.ts';
-import { type ClaimInput, MAX_SEEN_KEY_CHARS, type QuestionStore, type StoreEvent } from '../../src/store/types.ts';
+import {
+  type ClaimInput,
+  MAX_SEEN_KEY_CHARS,
+  type QuestionStore,
+  type StoreEvent,
+} from '../../src/store/types.ts';
 import { deferred, specOf } from '../support/fixtures.ts';
 
 export interface StoreHarness {
@@ -628,7 +633,9 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       it(`keys of 1 to ${MAX_SEEN_KEY_CHARS} characters and positive lifetimes; anything else throws`, async () => {
         const now = Date.now();
         expect((await store.seenOnce('k'.repeat(MAX_SEEN_KEY_CHARS), now, 1000)).first).toBe(true);
-        await expect(store.seenOnce('k'.repeat(MAX_SEEN_KEY_CHARS + 1), now, 1000)).rejects.toThrow(RangeError);
+        await expect(store.seenOnce('k'.repeat(MAX_SEEN_KEY_CHARS + 1), now, 1000)).rejects.toThrow(
+          RangeError,
+        );
         await expect(store.seenOnce('', now, 1000)).rejects.toThrow(RangeError);
         await expect(store.seenOnce('k', now, 0)).rejects.toThrow(RangeError);
       });

@@ -91,12 +91,18 @@ for (const kind of ['memory', 'redis'] as const) {
       await store.receipts.save(second, { recipient: '+15550003' }, t0 + 200);
       expect((await store.receipts.get(second))?.deliveredAt).toBe(t0 + 200);
       // At the delivery time itself the question counts; a millisecond before, it does not.
-      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 200)).toEqual({ id: second, pending: 2 });
+      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 200)).toEqual({
+        id: second,
+        pending: 2,
+      });
       expect(await store.receipts.latestFor('sms', '+15550003', t0 + 199)).toEqual({ id: first, pending: 1 });
       expect(await store.receipts.latestFor('sms', '+15550003', t0 + 99)).toBeNull();
       // A receipt saved without a time (before delivery times were kept) counts at any time.
       await store.receipts.save(untimed, { recipient: '+15550003' });
-      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 99)).toEqual({ id: untimed, pending: 1 });
+      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 99)).toEqual({
+        id: untimed,
+        pending: 1,
+      });
       expect(await store.receipts.latestFor('sms', '+15550003')).toEqual({ id: untimed, pending: 3 });
     });
 

@@ -11,9 +11,9 @@ import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { resolutionOf } from '../resolution.ts';
 import {
-  checkSeenKey,
   type CreateOptions,
   type CreateResult,
+  checkSeenKey,
   type ListFilter,
   type Page,
   type PageRequest,
@@ -266,9 +266,15 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     async seenOnce(key, now, ttlMs) {
       checkSeenKey(key, ttlMs);
       // One command: set when absent (NX) and hand back what was there (GET; Redis 7.0+).
-      const before = (await redis.call('SET', `${prefix}seen:${key}`, String(now), 'PX', String(ttlMs), 'NX', 'GET')) as
-        | string
-        | null;
+      const before = (await redis.call(
+        'SET',
+        `${prefix}seen:${key}`,
+        String(now),
+        'PX',
+        String(ttlMs),
+        'NX',
+        'GET',
+      )) as string | null;
       return before === null ? { first: true, at: now } : { first: false, at: Number(before) };
     },
 
