@@ -13,6 +13,7 @@ import { resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
   type CreateResult,
+  checkSeenKey,
   type ListFilter,
   type Page,
   type PageRequest,
@@ -262,6 +263,21 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     async prune(now, retentionMs) {
       // Short scripts, as many as it takes: each unindexes its batch from every listing index.
       while (Number(await run('prune', [now - retentionMs, PRUNE_BATCH])) === PRUNE_BATCH);
+    },
+
+    async seenOnce(key, now, ttlMs) {
+      checkSeenKey(key, ttlMs);
+      // One command: set when absent (NX) and hand back what was there (GET; Redis 7.0+).
+      const before = (await redis.call(
+        'SET',
+        `${prefix}seen:${key}`,
+        String(now),
+        'PX',
+        String(ttlMs),
+        'NX',
+        'GET',
+      )) as string | null;
+      return before === null ? { first: true, at: now } : { first: false, at: Number(before) };
     },
 
     async countPending() {
