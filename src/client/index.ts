@@ -33,6 +33,16 @@ export {
   UnauthenticatedError,
   WrongDoorError,
 } from './errors.ts';
+export {
+  type ReceiptAction,
+  type ReceiptClaims,
+  type ReceiptFailure,
+  type ReceiptOutcomeClaims,
+  type ReceiptQuestionClaims,
+  ReceiptVerificationError,
+  type VerifyReceiptOptions,
+  verifyReceipt,
+} from './receipts.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './types.ts';
 export {
