@@ -31,8 +31,19 @@ export {
   RateLimitedError,
   TimedOutError,
   UnauthenticatedError,
+  UnavailableError,
   WrongDoorError,
 } from './errors.ts';
+export {
+  type ReceiptAction,
+  type ReceiptClaims,
+  type ReceiptFailure,
+  type ReceiptOutcomeClaims,
+  type ReceiptQuestionClaims,
+  ReceiptVerificationError,
+  type VerifyReceiptOptions,
+  verifyReceipt,
+} from './receipts.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './types.ts';
 export {
