@@ -378,7 +378,7 @@ describe('slack channel end to end (redis)', () => {
       });
     expect((await post('nope', 'x'.repeat(65537))).status).toBe(413);
     expect((await post('nope', 'x'.repeat(65536))).status).toBe(404);
-    // Slack's door reads up to its own cap: at it, the signature check refuses the body.
+    // Slack's door reads past the callback cap (up to its own): the signature check refuses this one.
     expect((await post('ops-slack', 'x'.repeat(65537))).status).toBe(401);
   });
 
