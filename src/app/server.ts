@@ -10,6 +10,7 @@ import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
+import { helmetHeaders } from '../http/security-headers.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
@@ -200,7 +201,11 @@ export async function createServer(
     const metricsListener =
       config.metricsPort === null
         ? null
-        : createMetricsListener(metrics, (err) => logger.error({ err }, 'metrics scrape failed'));
+        : createMetricsListener(
+            metrics,
+            (err) => logger.error({ err }, 'metrics scrape failed'),
+            await helmetHeaders(),
+          );
     let metricsUrl: string | null = null;
     if (metricsListener) {
       closers.push(
