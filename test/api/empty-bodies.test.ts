@@ -53,7 +53,7 @@ describe('POST /graphql', () => {
   });
 
   it('an empty body with no Content-Type, or a type it does not read, is a 415 that says what to send', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }]) {
+    for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
       const r = await send(
         'POST',
         '/graphql',
@@ -116,7 +116,7 @@ describe('POST /mcp', () => {
   });
 
   it('no Content-Type, or another type, is a 415', async () => {
-    for (const headers of [{}, { 'content-type': 'text/plain' }]) {
+    for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
       const r = await send('POST', '/mcp', { ...MCP, ...headers }, '');
       expect(r.status).toBe(415);
       expect(await r.text()).toContain('Content-Type must be application/json');

@@ -64,7 +64,7 @@ export async function streamRoutes(app: FastifyInstance, o: StreamRouteOptions):
   app.get('/api/interactions/stream', { config: { door: 'stream' } }, async (req, reply) => {
     // A hijacked reply writes its own head: the headers set on it so far (the security headers
     // every door sends) are copied into it, or the stream would go without them.
-    const inherited = reply.getHeaders();
+    const inherited = reply.getHeaders() as OutgoingHttpHeaders;
     reply.hijack();
     await pump(o, req.principal, req.raw, reply.raw, inherited);
   });
