@@ -85,6 +85,8 @@ export interface Config {
   readonly secret: (name: string) => string | undefined;
   /** Serve GET /metrics on a listener of its own (no key; bind HOST to an internal interface); null: none. */
   readonly metricsPort: number | null;
+  /** INTERACTIONS_ALLOWED_HOSTS: more names the Host check accepts (lowercase); listed, every door is checked. */
+  readonly allowedHosts: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -285,6 +287,23 @@ const verifierSecretsSchema = z
   )
   .default([]);
 
+const ALLOWED_HOSTS_EXPECTED = 'a comma list of host names such as tai.example.com (no scheme, port or path)';
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** The names the Host check accepts besides localhost, IP addresses and the public base URL's host. Blank: none. */
+const allowedHostsSchema = z
+  .string()
+  .transform((raw, ctx) => {
+    const items = raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim().toLowerCase());
+    const bad = items.find((item) => !HOST_NAME.test(item));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected ${ALLOWED_HOSTS_EXPECTED}, got ${shown(bad)}` });
+      return z.NEVER;
+    }
+    return [...new Set(items)];
+  })
+  .default([]);
+
 /** A file path; empty counts as unset. */
 const optionalPath = z
   .string()
@@ -336,6 +355,7 @@ const envSchema = z.object({
   INTERACTIONS_GRAPHQL_STREAM: flag(true),
   INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
   INTERACTIONS_METRICS_PORT: optionalPort,
+  INTERACTIONS_ALLOWED_HOSTS: allowedHostsSchema,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -534,6 +554,7 @@ export function loadConfig(
     graphiql: e.INTERACTIONS_GRAPHIQL,
     graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
     metricsPort: e.INTERACTIONS_METRICS_PORT,
+    allowedHosts: Object.freeze(e.INTERACTIONS_ALLOWED_HOSTS),
   });
 }
 

@@ -10,6 +10,7 @@ import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
+import { hostCheckSummary } from '../http/host-check.ts';
 import { helmetHeaders } from '../http/security-headers.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
@@ -196,7 +197,15 @@ export async function createServer(
       // A metrics port of its own replaces /metrics on the main port.
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
       metricsPublic: config.doorPolicy.metrics === 'public',
+      hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
     });
+    logger.info(
+      hostCheckSummary({
+        accessControl: config.accessControl,
+        allowedHosts: config.allowedHosts,
+        publicBaseUrl: config.publicBaseUrl,
+      }),
+    );
     closers.push(() => app.close());
     const metricsListener =
       config.metricsPort === null

@@ -68,6 +68,7 @@ describe('defaults', () => {
       graphiql: false,
       graphqlStream: true,
       metricsPort: null,
+      allowedHosts: [],
     });
   });
 
