@@ -340,7 +340,12 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
 
       const prepared = specOf();
       await store.reserve(
-        { id: prepared.id, owner: prepared.askedBy, ticketHash: 'c'.repeat(64), expiresAt: Date.now() + 60_000 },
+        {
+          id: prepared.id,
+          owner: prepared.askedBy,
+          ticketHash: 'c'.repeat(64),
+          expiresAt: Date.now() + 60_000,
+        },
         { now: Date.now() },
       );
       expect(await store.questionForTicket('c'.repeat(64))).toBeNull();
