@@ -151,6 +151,8 @@ describe('security headers, door by door over a real socket', () => {
       }),
     });
     expect(res.status).toBe(200);
+    // The SDK answers this request as an event stream.
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expectHelmet(res.headers, '/mcp');
     const refused = await httpRequest(`${url}/mcp`, {
       method: 'POST',
