@@ -10,7 +10,7 @@ import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
-import { hostCheckSummary } from '../http/host-check.ts';
+import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
 import { helmetHeaders } from '../http/security-headers.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
@@ -199,13 +199,14 @@ export async function createServer(
       metricsPublic: config.doorPolicy.metrics === 'public',
       hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
     });
-    logger.info(
-      hostCheckSummary({
-        accessControl: config.accessControl,
-        allowedHosts: config.allowedHosts,
-        publicBaseUrl: config.publicBaseUrl,
-      }),
-    );
+    const hostCheck = {
+      accessControl: config.accessControl,
+      allowedHosts: config.allowedHosts,
+      publicBaseUrl: config.publicBaseUrl,
+    };
+    logger.info(hostCheckSummary(hostCheck));
+    const hostWarning = hostCheckWarning({ ...hostCheck, bindHost: config.host });
+    if (hostWarning) logger.warn(hostWarning);
     closers.push(() => app.close());
     const metricsListener =
       config.metricsPort === null

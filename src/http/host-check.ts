@@ -72,6 +72,24 @@ export function hostCheckSummary(o: HostCheckOptions): string {
   return `Host check on ${where}; accepted hosts: ${names.join(', ')}`;
 }
 
+/**
+ * A server listening beyond loopback with no name configured accepts only `localhost` and IP
+ * addresses on the checked doors: said at start, so a proxy's name is configured before /mcp
+ * refuses it. Null when there is nothing to say.
+ */
+export function hostCheckWarning(o: HostCheckOptions & { bindHost: string }): string | null {
+  const name = hostnameOf(
+    o.bindHost.includes(':') && !o.bindHost.startsWith('[') ? `[${o.bindHost}]` : o.bindHost,
+  );
+  const loopback = name === 'localhost' || name === '::1' || (name?.startsWith('127.') ?? false);
+  if (loopback || o.publicBaseUrl !== null || o.allowedHosts.length > 0) return null;
+  return (
+    `HOST=${o.bindHost} listens beyond loopback but no host name is configured: ` +
+    `${checksEveryDoor(o) ? 'every door' : '/mcp'} answers 403 to a request that names this server by a DNS name; ` +
+    'set INTERACTIONS_PUBLIC_BASE_URL or INTERACTIONS_ALLOWED_HOSTS to the names clients use'
+  );
+}
+
 /** Installs the check on `app` (the root instance, before the door hook: a foreign Host is 403 before any 401). */
 export function useHostCheck(app: FastifyInstance, o: HostCheckOptions): void {
   const accepts = hostAccepter(o);

@@ -3,7 +3,12 @@
 // on every door when access control is off or INTERACTIONS_ALLOWED_HOSTS is set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/app/config.ts';
-import { HOST_REFUSED_MESSAGE, hostAccepter, hostCheckSummary } from '../../src/http/host-check.ts';
+import {
+  HOST_REFUSED_MESSAGE,
+  hostAccepter,
+  hostCheckSummary,
+  hostCheckWarning,
+} from '../../src/http/host-check.ts';
 import { helmetHeaders } from '../../src/http/security-headers.ts';
 import { httpRequest } from '../support/processes.ts';
 import { auth, KEYS, startServer, type TestServer } from '../support/server.ts';
@@ -225,6 +230,23 @@ describe('INTERACTIONS_ALLOWED_HOSTS', () => {
     expect(hostCheckSummary({ accessControl: false, allowedHosts: ['a.example'], publicBaseUrl: null })).toBe(
       'Host check on every door; accepted hosts: localhost, IP addresses, a.example',
     );
+  });
+
+  it('a server bound beyond loopback with no name configured is warned about at start', () => {
+    const none = { accessControl: true, allowedHosts: [], publicBaseUrl: null };
+    expect(hostCheckWarning({ ...none, bindHost: '0.0.0.0' })).toBe(
+      'HOST=0.0.0.0 listens beyond loopback but no host name is configured: /mcp answers 403 to a request that names this server by a DNS name; set INTERACTIONS_PUBLIC_BASE_URL or INTERACTIONS_ALLOWED_HOSTS to the names clients use',
+    );
+    expect(hostCheckWarning({ ...none, accessControl: false, bindHost: '::' })).toContain(
+      'every door answers 403',
+    );
+    for (const bindHost of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(hostCheckWarning({ ...none, bindHost }), bindHost).toBeNull();
+    }
+    expect(hostCheckWarning({ ...none, allowedHosts: ['tai.example.com'], bindHost: '0.0.0.0' })).toBeNull();
+    expect(
+      hostCheckWarning({ ...none, publicBaseUrl: 'https://tai.example.com', bindHost: '0.0.0.0' }),
+    ).toBeNull();
   });
 
   it('a request with no Host header at all is accepted (HTTP/1.0; no browser omits it)', () => {
