@@ -69,6 +69,7 @@ describe('defaults', () => {
       graphiql: false,
       graphqlStream: true,
       metricsPort: null,
+      allowedHosts: [],
     });
   });
 
