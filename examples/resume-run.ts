@@ -5,7 +5,7 @@
 //   interactions.yaml:  webhooks: { runs: { url: http://127.0.0.1:4200/hooks, secretEnv: RUNS_WEBHOOK_SECRET } }
 //   terminal 1:  RUNS_WEBHOOK_SECRET=whsec_… npm start
 //   terminal 2:  RUNS_WEBHOOK_SECRET=whsec_… TAI_API_KEY=… npx tsx examples/resume-run.ts
-//   then answer the question in the inbox (or `tai answer <id> --answer yes`).
+//   then answer the question in the inbox (or `tai interactions answer <id> --answer yes`).
 //
 // A real deployment keeps runs in a database and the receiver in a serverless function; the
 // shape is the same: ask with notify + metadata, persist the run, resume it from the webhook.
