@@ -1,6 +1,7 @@
 // Twilio's REST API through plain `fetch` (the `twilio` package fixes its API host): HTTP basic
 // auth with the account SID and auth token, looked up when used. Errors name the HTTP status and
 // Twilio's error code, never a credential or a phone number.
+import { requestFailure } from '../failure-cause.ts';
 import type { ChannelContext } from '../types.ts';
 
 /** How long one REST call may take before it counts as failed. */
@@ -38,7 +39,7 @@ export function createTwilioRest(ctx: ChannelContext, sidEnv: string, tokenEnv: 
         signal: AbortSignal.timeout(TWILIO_TIMEOUT_MS),
       });
     } catch (err) {
-      throw new Error(`twilio ${what} failed: ${err instanceof Error ? err.name : 'network error'}`);
+      throw new Error(`twilio ${what} failed: ${requestFailure(err)}`);
     }
   }
 
