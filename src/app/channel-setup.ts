@@ -15,7 +15,8 @@ export async function setupChannel(
   logger: ChannelLogger,
 ): Promise<string> {
   const config = loadConfig(env);
-  if (config.publicBaseUrl === null) {
+  // The loopback default is no use here: the provider must reach the door from outside.
+  if (config.publicBaseUrl === null || config.publicBaseUrlDefaulted) {
     throw new ChannelSetupError(
       'INTERACTIONS_PUBLIC_BASE_URL is not set: the provider needs the public URL of the inbound door',
     );

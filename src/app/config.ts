@@ -52,8 +52,13 @@ export interface Config {
   readonly maxPendingMediaBytesPerPrincipal: number;
   /** Media bytes of every pending question together. */
   readonly maxPendingMediaBytes: number;
-  /** An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be minted. */
+  /**
+   * An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be
+   * minted. Unset on a loopback HOST, the server's own `http://127.0.0.1:<PORT>`.
+   */
   readonly publicBaseUrl: string | null;
+  /** True when publicBaseUrl is that loopback default, which only this machine can reach. */
+  readonly publicBaseUrlDefaulted: boolean;
   readonly callbackMaxBodyBytes: number;
   /** Empty when no keys are configured (the server then mints a one-off admin key). */
   readonly principals: readonly PrincipalConfig[];
@@ -243,6 +248,17 @@ const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.exa
   // `origin` is the normalized form: lowercase host, default port dropped, no trailing slash.
   return { keep: url.origin };
 });
+
+/**
+ * The quick-start default of INTERACTIONS_PUBLIC_BASE_URL: a server bound to loopback mints
+ * callback URLs on its own address (only this machine can open them); any other HOST gets none,
+ * so an exposed server never hands out http:// links by accident.
+ */
+export function loopbackBaseUrl(host: string, port: number): string | null {
+  if (host === '127.0.0.1' || host === 'localhost') return `http://127.0.0.1:${port}`;
+  if (host === '::1' || host === '[::1]') return `http://[::1]:${port}`;
+  return null;
+}
 
 const ORIGINS_EXPECTED = 'expected * or a comma list of origins such as https://app.example';
 /** An origin exactly as the browser sends it: http(s), no path, no trailing slash. */
@@ -519,7 +535,9 @@ export function loadConfig(
     maxPendingPerPrincipal: e.INTERACTIONS_MAX_PENDING_PER_PRINCIPAL,
     maxPendingMediaBytesPerPrincipal: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
     maxPendingMediaBytes: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES,
-    publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL,
+    publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL ?? loopbackBaseUrl(e.HOST, e.PORT),
+    publicBaseUrlDefaulted:
+      e.INTERACTIONS_PUBLIC_BASE_URL === null && loopbackBaseUrl(e.HOST, e.PORT) !== null,
     callbackMaxBodyBytes: e.INTERACTIONS_CALLBACK_MAX_BODY_BYTES,
     principals: Object.freeze(principals),
     accessControl: e.ACCESS_CONTROL_ENABLE,
