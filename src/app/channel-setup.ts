@@ -25,7 +25,11 @@ export async function setupChannel(
   const made = manifestChannels(settings, { logger, publicBaseUrl: config.publicBaseUrl });
   try {
     const instance = made.port.instance?.(name);
-    if (!instance) throw new ChannelSetupError(`no channel named ${name} in the manifest`);
+    if (!instance) {
+      const names = Object.keys(settings.manifest.channels);
+      const known = names.length ? `it has ${names.join(', ')}` : 'it names none';
+      throw new ChannelSetupError(`no channel named ${name} in the manifest (${known})`);
+    }
     if (!instance.setup) {
       const plugin = settings.manifest.channels[name]?.plugin ?? 'its plugin';
       throw new ChannelSetupError(`channel ${name} (${plugin}) needs no set-up`);
