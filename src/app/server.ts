@@ -77,6 +77,7 @@ function engineSettingsOf(config: Config): EngineSettings {
     maxPendingMediaBytesPerPrincipal: config.maxPendingMediaBytesPerPrincipal,
     maxPendingMediaBytes: config.maxPendingMediaBytes,
     publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrlLocal: config.publicBaseUrlDefaulted,
     reaperIntervalMs: config.reaperIntervalMs,
   };
 }
