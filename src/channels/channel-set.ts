@@ -1,5 +1,6 @@
 // The channel instances a manifest declares, created once at start: the seam the composition
 // root adapts to the engine's ChannelPort and the HTTP layer's inbound door.
+import { cappedFetch } from './response-body.ts';
 import type {
   ChannelContext,
   ChannelInstance,
@@ -45,7 +46,8 @@ export function createChannelSet(
       // Looked up when used, never copied into the instance's config or receipts.
       secret: (envName) => deps.env[envName] || undefined,
       logger: deps.logger,
-      fetch: deps.fetch ?? globalThis.fetch,
+      // Every response a plugin reads is bounded, whichever client library reads it.
+      fetch: cappedFetch(deps.fetch ?? globalThis.fetch),
       publicBaseUrl: base,
       inboundUrl: `${base}${inboundPath(name)}`,
     };
@@ -57,40 +59,5 @@ export function createChannelSet(
     async close() {
       await Promise.allSettled([...instances.values()].map((i) => i.close?.()));
     },
-  };
-}
-
-/** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
-export function channelQuestionOf(record: {
-  id: string;
-  text: string;
-  format: ChannelQuestion['format'];
-  options: string[] | null;
-  schema: Record<string, unknown> | null;
-  link: string | null;
-  recipient: string | null;
-  sensitive: boolean;
-  status: ChannelQuestion['status'];
-  answer: unknown;
-  answeredBy: string | null;
-  cancelReason: string | null;
-  createdAt: number;
-  timeoutAt: number;
-}): ChannelQuestion {
-  return {
-    id: record.id,
-    text: record.text,
-    format: record.format,
-    options: record.options,
-    schema: record.schema,
-    link: record.link,
-    recipient: record.recipient,
-    sensitive: record.sensitive,
-    status: record.status,
-    answer: record.sensitive ? null : record.answer,
-    answeredBy: record.answeredBy,
-    cancelReason: record.cancelReason,
-    createdAt: record.createdAt,
-    timeoutAt: record.timeoutAt,
   };
 }

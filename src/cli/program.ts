@@ -73,7 +73,7 @@ export function buildProgram(io: CliIO): Command {
     .addCommand(streamCommand(ctx))
     .addCommand(askCommand(ctx));
   program.addCommand(interactions).addCommand(channelsCommand(ctx)).addCommand(serveCommand(ctx));
-  program.addCommand(createMcpCommand(io.env, DEFAULT_URL));
+  program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
   inheritSettings(program);
   return program;
 }

@@ -3,8 +3,18 @@
 // question's schema expects before the answer is validated, so `?signed=true` can satisfy
 // `{"const": true}`. A property's `type` decides (numbers and integers from numeric text,
 // booleans from "true"/"false"); without one, a `const` or `enum` value that the text spells
-// is taken. Anything else stays the text it was, for the schema to judge.
+// is taken. Anything else stays the text it was, for the schema to judge. Blank form fields
+// are omitted.
+import { badInput } from './errors.ts';
 import type { JsonObject } from './question.ts';
+
+/** How many `&`-separated parameters a form body holds, counted on the bytes (no parsing). */
+export function formParamCount(raw: Uint8Array): number {
+  if (raw.length === 0) return 0;
+  let count = 1;
+  for (let i = raw.indexOf(0x26); i !== -1; i = raw.indexOf(0x26, i + 1)) count++;
+  return count;
+}
 
 function propertiesOf(schema: JsonObject): Record<string, JsonObject> {
   const props = schema.properties;
@@ -65,6 +75,18 @@ function define(out: JsonObject, name: string, value: unknown): void {
 
 function propertyOf(props: Record<string, JsonObject>, name: string): JsonObject | undefined {
   return Object.hasOwn(props, name) ? props[name] : undefined;
+}
+
+/**
+ * The form page has one field per property of the schema, so a post with more fields than that
+ * is refused before it is parsed: thousands of tiny fields would cost far more to convert and
+ * check than the size cap suggests.
+ */
+export function checkFormFieldCount(schema: JsonObject, raw: Uint8Array): void {
+  const most = Math.max(1, Object.keys(propertiesOf(schema)).length);
+  if (formParamCount(raw) > most) {
+    throw badInput(`the form has more fields than the question's ${most}`, 'answer');
+  }
 }
 
 /** The form page's fields as JSON: blank fields omitted, a repeated field's first value kept. */
