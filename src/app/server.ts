@@ -85,6 +85,7 @@ function engineSettingsOf(config: Config): EngineSettings {
     maxPendingMediaBytesPerPrincipal: config.maxPendingMediaBytesPerPrincipal,
     maxPendingMediaBytes: config.maxPendingMediaBytes,
     publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrlLocal: config.publicBaseUrlDefaulted,
     reaperIntervalMs: config.reaperIntervalMs,
   };
 }
