@@ -1,6 +1,7 @@
 // Slack's Web API through @slack/web-api: one client per channel, made when first used (the bot
 // token is read then), without the client's own retries or logging.
-import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import { ErrorCode, LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import { requestFailure } from '../failure-cause.ts';
 import type { ChannelContext } from '../types.ts';
 
 /** How long one Web API call may take. */
@@ -23,10 +24,22 @@ export function slackErrorCode(err: unknown): string | null {
   return typeof code === 'string' && /^[a-z0-9_.-]{1,64}$/.test(code) ? code : null;
 }
 
-/** The platform error code only (`channel_not_found`): never a token or a request. */
+/**
+ * The platform error code (`channel_not_found`), the HTTP status, a rate limit or the network
+ * error's code: never a token or a request.
+ */
 export function failure(method: string, err: unknown): Error {
+  const e = err as { code?: unknown; data?: { error?: unknown }; statusCode?: unknown; original?: unknown };
   const code = slackErrorCode(err);
-  return new Error(`slack ${method} failed${code !== null ? `: ${code}` : ''}`);
+  if (code !== null) return new Error(`slack ${method} failed: ${code}`);
+  if (e.code === ErrorCode.HTTPError && typeof e.statusCode === 'number') {
+    return new Error(`slack ${method} failed: HTTP ${e.statusCode}`);
+  }
+  if (e.code === ErrorCode.RateLimitedError) return new Error(`slack ${method} failed: rate limited`);
+  if (e.code === ErrorCode.RequestError) {
+    return new Error(`slack ${method} failed: ${requestFailure(e.original)}`);
+  }
+  return new Error(`slack ${method} failed`);
 }
 
 /** The channel's client; throws when the bot token is not set. */
