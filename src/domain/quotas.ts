@@ -22,7 +22,13 @@ export interface Quota {
 }
 
 /** Which cap refused a create. */
-export type QuotaLimit = 'pending' | 'pendingPerPrincipal' | 'mediaBytesPerPrincipal' | 'mediaBytes';
+export type QuotaLimit =
+  | 'pending'
+  | 'pendingPerPrincipal'
+  | 'mediaBytesPerPrincipal'
+  | 'mediaBytes'
+  /** The outbox is full: a question with follow-ups (a channel, `notify`) must wait. */
+  | 'outbox';
 
 /** What the backlog holds for one principal and in total. */
 export interface Usage {
@@ -46,10 +52,11 @@ const SETTING: Record<QuotaLimit, string> = {
   pendingPerPrincipal: 'INTERACTIONS_MAX_PENDING_PER_PRINCIPAL',
   mediaBytesPerPrincipal: 'INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL',
   mediaBytes: 'INTERACTIONS_MAX_PENDING_MEDIA_BYTES',
+  outbox: 'INTERACTIONS_OUTBOX_MAX',
 };
 
 /** The LIMIT_EXCEEDED message: which limit, its value, and that nothing was stored. */
-export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number): string {
+export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number, maxOutbox = 0): string {
   switch (limit) {
     case 'pending':
       return `too many questions are pending on this server (${SETTING.pending} = ${q.maxPending}); try again later`;
@@ -59,5 +66,7 @@ export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number): s
       return `this question's ${mediaBytes} media bytes would exceed this key's pending media limit (${SETTING.mediaBytesPerPrincipal} = ${q.maxMediaBytesPerPrincipal} bytes)`;
     case 'mediaBytes':
       return `this question's ${mediaBytes} media bytes would exceed the server's pending media budget (${SETTING.mediaBytes} = ${q.maxMediaBytes} bytes); try again later`;
+    case 'outbox':
+      return `the server's outbox of follow-ups (channel edits, resume webhooks) is full (${SETTING.outbox} = ${maxOutbox}); questions with a channel or notify are refused until it drains; try again later`;
   }
 }

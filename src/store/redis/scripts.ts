@@ -26,6 +26,7 @@ const SCRIPTS = {
   reply: script('reply'),
   outboxLease: script('outbox-lease'),
   outboxSettle: script('outbox-settle'),
+  outboxDead: script('outbox-dead'),
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
   ticket: script('ticket'),
