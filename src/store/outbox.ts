@@ -68,7 +68,7 @@ export function deliveryTargetOf(item: { target: string }): string {
 
 /** The reason as kept with a dead letter: one line, printable, at most MAX_DEAD_REASON_CHARS. */
 export function deadReasonOf(reason: string): string {
-  const line = reason.replace(/[\x00-\x1f\x7f]+/g, ' ').trim() || 'dropped';
+  const line = reason.replace(/\p{Cc}+/gu, ' ').trim() || 'dropped';
   return line.length > MAX_DEAD_REASON_CHARS ? `${line.slice(0, MAX_DEAD_REASON_CHARS - 1)}…` : line;
 }
 
