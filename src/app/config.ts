@@ -17,6 +17,7 @@ import {
   DEFAULT_MAX_PENDING_MEDIA_BYTES,
   DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
   DEFAULT_MAX_PENDING_PER_PRINCIPAL,
+  DEFAULT_OUTBOX_MAX,
 } from '../domain/quotas.ts';
 import { loadManifest, type Manifest } from './manifest.ts';
 
@@ -52,6 +53,8 @@ export interface Config {
   readonly maxPendingMediaBytesPerPrincipal: number;
   /** Media bytes of every pending question together. */
   readonly maxPendingMediaBytes: number;
+  /** Outbox items at which questions with follow-ups are refused (API.md §12). */
+  readonly outboxMax: number;
   /** An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be minted. */
   readonly publicBaseUrl: string | null;
   readonly callbackMaxBodyBytes: number;
@@ -315,6 +318,7 @@ const envSchema = z.object({
   INTERACTIONS_HOLD_SECONDS: wholeNumber(50, 0, 3600),
   INTERACTIONS_RETENTION_SECONDS: wholeNumber(604_800, 1),
   INTERACTIONS_MAX_PENDING: wholeNumber(10_000, 1),
+  INTERACTIONS_OUTBOX_MAX: wholeNumber(DEFAULT_OUTBOX_MAX, 1),
   INTERACTIONS_MAX_PENDING_PER_PRINCIPAL: wholeNumber(DEFAULT_MAX_PENDING_PER_PRINCIPAL, 1),
   INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL: wholeNumber(
     DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
@@ -519,6 +523,7 @@ export function loadConfig(
     maxPendingPerPrincipal: e.INTERACTIONS_MAX_PENDING_PER_PRINCIPAL,
     maxPendingMediaBytesPerPrincipal: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
     maxPendingMediaBytes: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES,
+    outboxMax: e.INTERACTIONS_OUTBOX_MAX,
     publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL,
     callbackMaxBodyBytes: e.INTERACTIONS_CALLBACK_MAX_BODY_BYTES,
     principals: Object.freeze(principals),

@@ -8,6 +8,8 @@ import type { MediaItem } from './question.ts';
 export const DEFAULT_MAX_PENDING_PER_PRINCIPAL = 1000;
 export const DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL = 64 * 1024 * 1024;
 export const DEFAULT_MAX_PENDING_MEDIA_BYTES = 512 * 1024 * 1024;
+/** Outbox items (follow-ups not yet delivered) at which questions with follow-ups are refused. */
+export const DEFAULT_OUTBOX_MAX = 100_000;
 
 /** The caps one create is checked against; the asker is the question's askedBy. */
 export interface Quota {

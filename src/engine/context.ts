@@ -25,6 +25,8 @@ export interface EngineSettings {
   maxPendingPerPrincipal?: number;
   maxPendingMediaBytesPerPrincipal?: number;
   maxPendingMediaBytes?: number;
+  /** Outbox items at which questions with follow-ups are refused; no cap when absent. */
+  maxOutbox?: number;
   publicBaseUrl: string | null;
   reaperIntervalMs: number;
   /** How often every local waiter re-reads its question (a net under lost announcements). */

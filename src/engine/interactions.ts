@@ -12,6 +12,7 @@ import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
+import { createDeadLetters } from './dead-letters.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
@@ -153,6 +154,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ready: () => store.ping(),
     channels: () => [...ctx.channels.names()].sort(),
     channelDetails: () => [...ctx.channels.names()].sort().map(channelDetail),
+    outboxDeadLetters: createDeadLetters(store, clock),
     channelInbound,
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),

@@ -1,6 +1,7 @@
 // The Interactions service as every surface sees it. Surfaces call these methods only.
 
 import type { InboundRequest } from '../channels/types.ts';
+import type { DeadLetterList } from '../domain/dead-letter.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
@@ -80,6 +81,8 @@ export interface Interactions {
   channels(): string[];
   /** The registered channels with their plugin and whether each is ready. */
   channelDetails(): ChannelDetail[];
+  /** The outbox's dead letters, newest first (admin only; `first` 1-1000, default 50). */
+  outboxDeadLetters(principal: Principal, first?: number | null): Promise<DeadLetterList>;
   /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */
   channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult>;
   /** The public callback door (after the HTTP size cap): records the payload as the answer. */
