@@ -53,6 +53,7 @@ describe('defaults', () => {
       maxPendingPerPrincipal: 1000,
       maxPendingMediaBytesPerPrincipal: 67108864,
       maxPendingMediaBytes: 536870912,
+      outboxMax: 100000,
       publicBaseUrl: null,
       callbackMaxBodyBytes: 65536,
       principals: [],
