@@ -66,6 +66,12 @@ export interface OutboxWorkerOptions {
   maxAttempts?: number;
   /** How long a dropped item's dead letter is kept. */
   deadLetterRetentionMs?: number;
+  /**
+   * An item this old (since it was enqueued) that its target cannot take now is given up
+   * instead of handed back: before the store's item TTL ends it silently, it becomes a dead
+   * letter. Past every handler's own window (webhooks: 24 h).
+   */
+  maxAgeMs?: number;
   /** Told of every item given up (the metrics count them); must not throw. */
   onDead?: (item: OutboxItem, reason: string) => void;
 }
@@ -84,6 +90,7 @@ export const DEFAULT_OUTBOX_CONCURRENCY = 64;
 export const DEFAULT_OUTBOX_PER_TARGET = 8;
 export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 25;
 export const DEFAULT_PACE_MS = 250;
+export const DEFAULT_OUTBOX_MAX_AGE_MS = 25 * 3600_000;
 /** Shortest hand-back: an item is never leased again in a tight loop. */
 const MIN_DEFER_MS = 50;
 /** Longest spacing between handed-back items of one target. */
@@ -116,6 +123,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const defaultPace = o.paceMs ?? DEFAULT_PACE_MS;
   const maxAttempts = o.maxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS;
   const retentionMs = o.deadLetterRetentionMs ?? DEAD_LETTER_RETENTION_MS;
+  const maxAgeMs = o.maxAgeMs ?? DEFAULT_OUTBOX_MAX_AGE_MS;
   const owner = randomUUID();
   /** In flight per target; a target with none has no entry. */
   const busy = new Map<string, number>();
@@ -211,8 +219,16 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     wake = { at, timer };
   }
 
-  /** Hands an item back, due again at `at`, its attempt not counted. */
-  async function handBack(item: OutboxItem, at: number): Promise<void> {
+  /**
+   * Hands an item back, due again at `at`, its attempt not counted; or, once it is older than
+   * maxAgeMs, gives it up as a dead letter before the store's item TTL would end it silently.
+   */
+  async function later(item: OutboxItem, target: string, at: number, now: number): Promise<void> {
+    if (now - item.enqueuedAt >= maxAgeMs) {
+      const hours = Math.floor((now - item.enqueuedAt) / 3600_000);
+      const reason = `${target} kept failing or stayed busy; given up ${hours} h after it was enqueued`;
+      return settle(item, { kind: 'drop', reason });
+    }
     await o.store.outbox.defer(item.id, item.leaseToken, at);
     wakeAt(at);
   }
@@ -246,7 +262,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
       waitingCount--;
       if (until === null) begin(item, target);
       else
-        handBack(item, until + line.length * paceOf(target)).catch((err: unknown) =>
+        later(item, target, until + line.length * paceOf(target), clock()).catch((err: unknown) =>
           o.logger.error({ err, target: item.target }, 'outbox hand-back failed'),
         );
     }
@@ -282,7 +298,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     }
     const k = handedBack.get(target) ?? 0;
     handedBack.set(target, k + 1);
-    return handBack(item, (until ?? now) + paceOf(target) * (1 + Math.floor(k / cap)));
+    return later(item, target, (until ?? now) + paceOf(target) * (1 + Math.floor(k / cap)), now);
   }
 
   async function pump(): Promise<void> {

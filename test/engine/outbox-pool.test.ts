@@ -189,6 +189,40 @@ describe.each(['memory', 'redis'] as const)('outbox pool (%s store)', (kind) => 
     expect(left.filter((i) => i.dueAt > now + 1800_000).length).toBeGreaterThanOrEqual(10 - 2 * 2);
   });
 
+  it('an item older than maxAgeMs that its backed-off target cannot take becomes a dead letter, not a silent expiry', async () => {
+    const s = await store();
+    const spec = specOf();
+    await s.create(spec, { ...opts, followUps: ['webhook:down'] });
+    const enqueuedAt = Date.now() - 26 * 3600_000;
+    await s.claim(spec.id, {
+      status: 'ANSWERED',
+      answer: true,
+      answeredBy: 'ops',
+      now: enqueuedAt,
+      retentionMs: FAR * 2,
+    });
+    let calls = 0;
+    const dead = deferred<string>();
+    worker(
+      s,
+      {
+        webhook: async () => {
+          calls++;
+          return { kind: 'retry', at: Date.now(), reason: 'webhook down timed out' };
+        },
+      },
+      { targetBackoffMs: () => 3600_000, onDead: (_item, reason) => dead.resolve(reason) },
+    );
+    // Tried once (it could begin), failed, then found too old to hand back behind the backoff.
+    expect(await dead.promise).toBe(
+      'webhook:down kept failing or stayed busy; given up 26 h after it was enqueued',
+    );
+    expect(calls).toBe(1);
+    const [letter] = await s.outbox.deadLetters(Date.now(), 10);
+    expect(letter).toMatchObject({ questionId: spec.id, target: 'webhook:down', attempts: 2, enqueuedAt });
+    expect(await leftOver(s)).toEqual([]);
+  });
+
   it('a drop and an item past its attempts become dead letters, with the reason', async () => {
     const s = await store();
     const [goneId] = await resolved(s, 1, ['webhook:gone']);
