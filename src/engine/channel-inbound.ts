@@ -3,7 +3,6 @@
 // channel only, validates the answer (§5.3) and claims it through the one guard. A provider
 // retry of an answer already recorded (same sender, same answer) is `duplicate`: success, no change.
 import { isDeepStrictEqual } from 'node:util';
-import { channelQuestionOf } from '../channels/channel-set.ts';
 import type {
   AnswerHints,
   ChannelResponse,
@@ -15,6 +14,7 @@ import type {
 import { validateAnswer } from '../domain/answer.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
+import { channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 
 /** Longest provider user id recorded in `answeredBy`. */
