@@ -149,6 +149,14 @@ export type InboundEvent =
       /** The provider's user id; the engine records `answeredBy` as `<channel>:<by>`. */
       by: string;
       respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
+      /**
+       * For providers whose signatures carry no timestamp (Twilio): the message's unique id
+       * (`MessageSid`, at most 200 characters). The engine acts on an id once within the
+       * retention period, across instances: a repeat, whether a provider retry or a captured
+       * request sent again, claims nothing and is answered `repeat`. And the question the event
+       * names must have been delivered before the message was first seen.
+       */
+      dedupe?: { id: string; repeat: ChannelResponse };
     }
   | {
       /** The person asked to see more (e.g. open a Slack modal); the engine looks up, claims nothing. */
@@ -158,8 +166,11 @@ export type InboundEvent =
     }
   /** Verified, but not ours to act on (a URL check, an unrelated update); answered with `response`. */
   | { kind: 'ignore'; response: ChannelResponse }
-  /** Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret. */
-  | { kind: 'reject'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse };
+  /**
+   * Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret.
+   * 413: the body is within the door's byte cap but holds more than the plugin will parse.
+   */
+  | { kind: 'reject'; status: 400 | 401 | 403 | 413 | 500; reason: string; response?: ChannelResponse };
 
 export interface ChannelInstance {
   /**

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { isoTime } from '../domain/question-view.ts';
 import { endpointUrl, envName } from './config-schema.ts';
+import { discardBody } from './response-body.ts';
 import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from './types.ts';
 
 /** How long one POST may take before delivery counts as failed. */
@@ -66,8 +67,9 @@ function createWebhookChannel(cfg: WebhookConfig, ctx: ChannelContext) {
       redirect: 'manual',
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
-    // Drain the body so the connection is released; its content is not ours to log.
-    await res.arrayBuffer().catch(() => undefined);
+    // Its content is not ours to log: a few KiB are read (so a small answer releases the
+    // connection) and the rest is cancelled, however much the receiver sends.
+    await discardBody(res);
     if (res.status < 200 || res.status > 299) throw new Error(`the webhook receiver answered ${res.status}`);
   }
 

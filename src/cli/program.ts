@@ -79,7 +79,7 @@ export function buildProgram(io: CliIO): Command {
     .addCommand(channelsCommand(ctx))
     .addCommand(outboxCommand(ctx))
     .addCommand(serveCommand(ctx));
-  program.addCommand(createMcpCommand(io.env, DEFAULT_URL));
+  program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
   inheritSettings(program);
   return program;
 }

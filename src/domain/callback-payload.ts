@@ -3,7 +3,7 @@
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
 // form page's form-encoded fields for FORM.
 import { badInput } from './errors.ts';
-import { formFieldsToJson } from './form-fields.ts';
+import { checkFormFieldCount, formFieldsToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
 import { parseJsonText } from './json-text.ts';
 import type { QuestionSpec } from './question.ts';
@@ -32,6 +32,7 @@ export function callbackPayload(
 ): unknown {
   // The callback form page posts its fields form-encoded (no script may build JSON there).
   if (q.format === 'FORM' && q.schema && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    checkFormFieldCount(q.schema, body);
     return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));

@@ -1,7 +1,16 @@
 // The callback form page (channel FORM questions) posts an HTML form, so its fields arrive as
 // strings. They are turned into the JSON the schema expects before the answer is validated:
 // numbers and integers from numeric text, booleans from "true"/"false", blank fields omitted.
+import { badInput } from './errors.ts';
 import type { JsonObject } from './question.ts';
+
+/** How many `&`-separated parameters a form body holds, counted on the bytes (no parsing). */
+export function formParamCount(raw: Uint8Array): number {
+  if (raw.length === 0) return 0;
+  let count = 1;
+  for (let i = raw.indexOf(0x26); i !== -1; i = raw.indexOf(0x26, i + 1)) count++;
+  return count;
+}
 
 function propertiesOf(schema: JsonObject): Record<string, JsonObject> {
   const props = schema.properties;
@@ -25,6 +34,18 @@ function coerce(value: string, type: string | undefined): unknown {
   }
   if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
+}
+
+/**
+ * The form page has one field per property of the schema, so a post with more fields than that
+ * is refused before it is parsed: thousands of tiny fields would cost far more to convert and
+ * check than the size cap suggests.
+ */
+export function checkFormFieldCount(schema: JsonObject, raw: Uint8Array): void {
+  const most = Math.max(1, Object.keys(propertiesOf(schema)).length);
+  if (formParamCount(raw) > most) {
+    throw badInput(`the form has more fields than the question's ${most}`, 'answer');
+  }
 }
 
 export function formFieldsToJson(schema: JsonObject, form: URLSearchParams): JsonObject {

@@ -159,7 +159,7 @@ export function createAsking(
         'channel receipt is not small JSON: kept its keys only',
       );
     }
-    await store.receipts.save(q.id, kept.receipt);
+    await store.receipts.save(q.id, kept.receipt, clock());
   }
 
   return {

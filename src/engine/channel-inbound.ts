@@ -2,7 +2,9 @@
 // signature on the raw bytes and maps the event; the engine finds the question within that
 // channel only, validates the answer (§5.3) and claims it through the one guard. A provider
 // retry of an answer already recorded (same sender, same answer) is `duplicate`: success, no change.
-import { isDeepStrictEqual } from 'node:util';
+// An event with a provider message id (`dedupe`) is acted on once per id (the store's seenOnce,
+// shared by instances), and only answers a question delivered before the message was first seen:
+// a captured reply sent again later can neither answer twice nor answer a newer question.
 import type {
   AnswerHints,
   ChannelResponse,
@@ -12,6 +14,7 @@ import type {
   QuestionRef,
 } from '../channels/types.ts';
 import { validateAnswer } from '../domain/answer.ts';
+import { repeatsAnswer } from '../domain/answer-retry.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { channelQuestionOf } from './channel-question.ts';
@@ -25,7 +28,7 @@ export type ChannelInboundResult =
   /** No such channel, or it takes no inbound requests: the uniform 404. */
   | { kind: 'not-found' }
   /** The plugin refused the request; `reason` is for logs only. */
-  | { kind: 'refused'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse }
+  | { kind: 'refused'; status: 400 | 401 | 403 | 413 | 500; reason: string; response?: ChannelResponse }
   /** Send this to the provider as is. */
   | { kind: 'response'; response: ChannelResponse };
 
@@ -45,14 +48,20 @@ export function createChannelInbound(ctx: EngineContext) {
   async function find(
     name: string,
     ref: QuestionRef,
+    deliveredBy?: number,
   ): Promise<{ q: QuestionRecord; hints: AnswerHints } | null> {
     let id: string | null = null;
     const hints: AnswerHints = {};
     if ('id' in ref && shortString(ref.id, MAX_ID_CHARS)) id = ref.id;
-    else if ('ref' in ref && shortString(ref.ref, MAX_REF_CHARS))
+    else if ('ref' in ref && shortString(ref.ref, MAX_REF_CHARS)) {
       id = await store.receipts.byRef(name, ref.ref);
-    else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
-      const latest = await store.receipts.latestFor(name, ref.latestFor);
+      // A reference may be reused by a newer question: it must have gone out before the reply.
+      if (id !== null && deliveredBy !== undefined) {
+        const at = (await store.receipts.get(id))?.deliveredAt ?? null;
+        if (at !== null && at > deliveredBy) id = null;
+      }
+    } else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
+      const latest = await store.receipts.latestFor(name, ref.latestFor, deliveredBy);
       if (latest) {
         id = latest.id;
         hints.pendingForRecipient = latest.pending;
@@ -67,21 +76,38 @@ export function createChannelInbound(ctx: EngineContext) {
     return ((await store.receipts.get(id))?.receipt as DeliveryReceipt | null | undefined) ?? null;
   }
 
-  /** Closed before this event, or a provider retry of the very answer that closed it. */
+  /** Closed before this event, or a provider retry of the very answer that closed it (answer-retry.ts). */
   function afterClose(q: QuestionRecord, answeredBy: string, value: unknown): 'duplicate' | 'closed' {
-    const same =
-      q.status === 'ANSWERED' &&
-      q.answeredBy === answeredBy &&
-      (q.sensitive || isDeepStrictEqual(q.answer, value));
-    return same ? 'duplicate' : 'closed';
+    return repeatsAnswer(q, answeredBy, value) ? 'duplicate' : 'closed';
+  }
+
+  /**
+   * When the event's message was first seen (now, the first time), or null for a repeat. Events
+   * without a message id are not deduplicated: undefined.
+   */
+  async function firstSeen(
+    name: string,
+    event: Extract<InboundEvent, { kind: 'answer' }>,
+    now: number,
+  ): Promise<number | null | undefined> {
+    if (event.dedupe === undefined) return undefined;
+    const seen = await store.seenOnce(`inbound:${name}:${event.dedupe.id}`, now, ctx.retentionMs);
+    return seen.first ? seen.at : null;
   }
 
   async function answer(
     name: string,
     event: Extract<InboundEvent, { kind: 'answer' }>,
+    receivedAt: number,
   ): Promise<ChannelResponse> {
     if (!shortString(event.by, MAX_SENDER_CHARS)) return event.respond({ kind: 'not-found' });
-    const found = await find(name, event.question);
+    if (event.dedupe !== undefined && !shortString(event.dedupe.id, MAX_REF_CHARS)) {
+      return event.respond({ kind: 'not-found' });
+    }
+    const seenAt = await firstSeen(name, event, receivedAt);
+    // A repeat changes nothing and says nothing new.
+    if (seenAt === null) return event.dedupe!.repeat;
+    const found = await find(name, event.question, seenAt);
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints } = found;
     const answeredBy = `${name}:${event.by}`;
@@ -161,7 +187,10 @@ export function createChannelInbound(ctx: EngineContext) {
       case 'show':
         return { kind: 'response', response: await respondSafely(name, () => show(name, event)) };
       case 'answer':
-        return { kind: 'response', response: await respondSafely(name, () => answer(name, event)) };
+        return {
+          kind: 'response',
+          response: await respondSafely(name, () => answer(name, event, request.now)),
+        };
       default:
         return { kind: 'refused', status: 500, reason: 'unknown inbound event' };
     }

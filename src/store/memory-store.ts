@@ -22,7 +22,7 @@ import type {
   RateCount,
   RateHits,
 } from './types.ts';
-import { eventOf, REPLY_GRACE_MS } from './types.ts';
+import { checkSeenKey, eventOf, REPLY_GRACE_MS } from './types.ts';
 
 export interface MemoryStoreOptions {
   clock?: () => number;
@@ -229,6 +229,14 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     },
 
     prune: async () => t.prune(),
+
+    async seenOnce(key, now, ttlMs) {
+      checkSeenKey(key, ttlMs);
+      const cur = t.seen.get(key);
+      if (cur && cur.expiresAt > now) return { first: false, at: cur.value };
+      t.seen.set(key, { value: now, expiresAt: now + ttlMs });
+      return { first: true, at: now };
+    },
 
     async listen(listener) {
       t.listeners.add(listener);

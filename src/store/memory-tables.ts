@@ -47,6 +47,8 @@ export function createMemoryTables(clock: () => number) {
   const reservations = new Map<string, Expiring<string>>();
   const idem = new Map<string, Expiring<string>>();
   const replies = new Map<string, Expiring<unknown>>();
+  /** seenOnce: inbound message keys → when first seen. */
+  const seen = new Map<string, Expiring<number>>();
   const listeners = new Set<StoreListener>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
   const held = new Map<string, Held>();
@@ -125,7 +127,7 @@ export function createMemoryTables(clock: () => number) {
 
   function prune(): void {
     for (const id of [...entries.keys()]) entry(id);
-    for (const map of [tickets, reservations, idem, replies] as Map<string, Expiring<unknown>>[]) {
+    for (const map of [tickets, reservations, idem, replies, seen] as Map<string, Expiring<unknown>>[]) {
       for (const key of [...map.keys()]) alive(map, key);
     }
   }
@@ -138,6 +140,7 @@ export function createMemoryTables(clock: () => number) {
     reservations,
     idem,
     replies,
+    seen,
     listeners,
     outbox,
     totals,

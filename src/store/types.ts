@@ -155,6 +155,24 @@ export interface Page {
   endCursor: string | null;
 }
 
+/** What `seenOnce` found: whether this call was the first to see the key, and when that was. */
+export interface SeenOnce {
+  first: boolean;
+  at: number;
+}
+
+/** Longest key `seenOnce` takes. */
+export const MAX_SEEN_KEY_CHARS = 512;
+
+/** The engine passes checked keys and a positive lifetime; anything else is a programming error. */
+export function checkSeenKey(key: string, ttlMs: number): void {
+  if (key.length === 0 || key.length > MAX_SEEN_KEY_CHARS) {
+    throw new RangeError(`a seenOnce key is 1 to ${MAX_SEEN_KEY_CHARS} characters`);
+  }
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
+    throw new RangeError('a seenOnce lifetime is a positive integer');
+}
+
 export interface Reservation {
   id: string;
   ticketHash: string;
@@ -269,6 +287,12 @@ export interface QuestionStore {
   expireDue(now: number, retentionMs: number, limit: number): Promise<number>;
   /** Drop index entries and history past retention. */
   prune(now: number, retentionMs: number): Promise<void>;
+  /**
+   * Records that the inbound message `key` (e.g. `<channel>:<provider message id>`) was seen at
+   * `now`, kept `ttlMs`, in one atomic step shared by every instance: `first` for exactly one
+   * caller per key within its lifetime; `at` is when it was first seen.
+   */
+  seenOnce(key: string, now: number, ttlMs: number): Promise<SeenOnce>;
   /** Receive every announcement (from every process sharing the store). Resolves once listening. */
   listen(listener: StoreListener): Promise<() => void>;
   ping(): Promise<boolean>;

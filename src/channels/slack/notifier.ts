@@ -2,6 +2,7 @@
 // or the FORM modal through views.open. Best effort: a failure is logged, the click still gets 200.
 import type { WebClient } from '@slack/web-api';
 import { isAllowedEndpoint } from '../config-schema.ts';
+import { discardBody } from '../response-body.ts';
 import type { ChannelContext } from '../types.ts';
 import { formModal } from './blocks.ts';
 import type { Notifier } from './events.ts';
@@ -22,7 +23,7 @@ export function createNotifier(ctx: ChannelContext, web: () => WebClient): Notif
           redirect: 'manual',
           signal: AbortSignal.timeout(RESPONSE_URL_TIMEOUT_MS),
         });
-        await res.arrayBuffer().catch(() => undefined);
+        await discardBody(res);
       } catch (err) {
         ctx.logger.warn(
           { channel: ctx.name, err: err instanceof Error ? err.name : 'unknown' },

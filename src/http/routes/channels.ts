@@ -25,6 +25,7 @@ const REFUSED: Record<number, [ErrorCode, string]> = {
   400: ['BAD_USER_INPUT', 'the request is not a valid event for this channel'],
   401: ['UNAUTHENTICATED', 'the request signature is missing or not valid'],
   403: ['FORBIDDEN', 'the request is not allowed'],
+  413: ['PAYLOAD_TOO_LARGE', 'the request holds more than this channel accepts'],
   500: ['INTERNAL', 'the channel cannot check this request'],
 };
 

@@ -13,6 +13,7 @@ import { resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
   type CreateResult,
+  checkSeenKey,
   type ListFilter,
   type Page,
   type PageRequest,
@@ -26,6 +27,7 @@ import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
+import { reportingUnavailable } from './unavailable.ts';
 
 export interface RedisStoreOptions {
   /** Commands and scripts: a single Redis (standalone or through Sentinel) or a Cluster. */
@@ -159,10 +161,11 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
   const waitReplicas = opts.waitReplicas ?? 0;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
 
-  return {
+  // A command Redis never answered may still be applied: UNAVAILABLE, not INTERNAL.
+  return reportingUnavailable<RedisQuestionStore>({
     kind: 'redis',
-    outbox: createRedisOutbox(run),
-    receipts: createRedisReceipts(redis, prefix, run),
+    outbox: reportingUnavailable(createRedisOutbox(run)),
+    receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);
@@ -263,6 +266,21 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
       while (Number(await run('prune', [now - retentionMs, PRUNE_BATCH])) === PRUNE_BATCH);
     },
 
+    async seenOnce(key, now, ttlMs) {
+      checkSeenKey(key, ttlMs);
+      // One command: set when absent (NX) and hand back what was there (GET; Redis 7.0+).
+      const before = (await redis.call(
+        'SET',
+        `${prefix}seen:${key}`,
+        String(now),
+        'PX',
+        String(ttlMs),
+        'NX',
+        'GET',
+      )) as string | null;
+      return before === null ? { first: true, at: now } : { first: false, at: Number(before) };
+    },
+
     async countPending() {
       return redis.zcard(`${prefix}pending`);
     },
@@ -279,5 +297,5 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     listen: (listener) => subscription.listen(listener),
     ping: () => pingWithin(redis, opts.pingTimeoutMs ?? 1000),
     close: () => subscription.close(),
-  };
+  });
 }
