@@ -3,9 +3,13 @@
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
-import type { OutboxWorker } from '../engine/outbox-worker.ts';
-import { createOutboxWorker, type FollowUpHandler, targetParts } from '../engine/outbox-worker.ts';
-import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
+import {
+  createOutboxWorker,
+  type FollowUpHandler,
+  type OutboxWorker,
+  targetParts,
+} from '../engine/outbox-worker.ts';
+import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -18,6 +22,8 @@ export interface OutboxSetup {
   metrics: EngineObserver;
   /** How long a dead letter is kept (the question retention). */
   retentionMs: number;
+  /** Signs the receipt each resume webhook carries. */
+  receipts?: ReceiptPort;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
     pollMs?: number;
@@ -39,6 +45,7 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       createResumeWebhooks({
         endpoints: o.webhookEndpoints,
         logger,
+        ...(o.receipts ? { receipts: o.receipts } : {}),
         ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
       }),
       metrics,

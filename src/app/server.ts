@@ -18,6 +18,7 @@ import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
 import { verifierPort } from './verifier-port.ts';
 
@@ -64,6 +65,11 @@ export interface ServerPlugins {
    * INTERACTIONS_METRICS_PORT set, /metrics is served on that listener instead, either way.
    */
   metrics?: boolean;
+}
+
+/** A host as a URL writes it (an IPv6 address in brackets). */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** The engine's settings, from the config read at start. */
@@ -124,6 +130,10 @@ export async function createServer(
     const allowedVerifiers = manifest ? new Set(manifest.verifiers) : null;
     const verifiers = builtinVerifiers().filter((v) => !allowedVerifiers || allowedVerifiers.has(v.name));
 
+    // `iss` of every receipt: the public base URL, or this listener's own once it listens.
+    let ownUrl = `http://${urlHost(config.host)}:${config.port}`;
+    const receipts = await openReceiptSigner(config, logger, () => config.publicBaseUrl ?? ownUrl);
+
     const metrics = createMetrics();
     const engine = createInteractions({
       store,
@@ -133,6 +143,7 @@ export async function createServer(
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
       settings: engineSettingsOf(config),
+      receipts,
     });
     await engine.start();
     closers.push(() => engine.stop());
@@ -143,6 +154,7 @@ export async function createServer(
       webhookEndpoints,
       metrics,
       retentionMs: config.retentionSeconds * 1000,
+      receipts,
       timing: plugins.outbox ?? {},
       closers,
     });
@@ -198,6 +210,7 @@ export async function createServer(
       // A metrics port of its own replaces /metrics on the main port.
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
       metricsPublic: config.doorPolicy.metrics === 'public',
+      jwks: () => receipts.jwks(),
     });
     closers.push(() => app.close());
     const metricsListener =
@@ -227,10 +240,10 @@ export async function createServer(
           metricsUrl = await listenOn(metricsListener, config.metricsPort, config.host);
         }
         await app.listen({ port: config.port, host: config.host });
-        const host = config.host.includes(':') ? `[${config.host}]` : config.host;
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : config.port;
-        return `http://${host}:${port}`;
+        ownUrl = `http://${urlHost(config.host)}:${port}`;
+        return ownUrl;
       },
       async close() {
         for (const close of closers.reverse()) await close();

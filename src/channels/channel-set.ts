@@ -1,13 +1,7 @@
 // The channel instances a manifest declares, created once at start: the seam the composition
 // root adapts to the engine's ChannelPort and the HTTP layer's inbound door.
 import { cappedFetch } from './response-body.ts';
-import type {
-  ChannelContext,
-  ChannelInstance,
-  ChannelLogger,
-  ChannelPlugin,
-  ChannelQuestion,
-} from './types.ts';
+import type { ChannelContext, ChannelInstance, ChannelLogger, ChannelPlugin } from './types.ts';
 
 /** A declaration as the manifest returns it (`config` already parsed by the plugin's schema). */
 export interface ChannelDeclarationInput {

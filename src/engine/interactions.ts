@@ -23,6 +23,7 @@ import {
   NO_CHANNELS,
   NO_OBSERVER,
   NO_VERIFIERS,
+  type ReceiptPort,
   type VerifierPort,
 } from './ports.ts';
 import { createReaper } from './reaper.ts';
@@ -42,6 +43,8 @@ export interface EngineDeps {
   /** Resume-webhook endpoint names (the manifest's `webhooks`) an ask may `notify`. */
   webhooks?: readonly string[];
   observer?: EngineObserver;
+  /** Signs decision receipts; without it no receipt is given. */
+  receipts?: ReceiptPort;
 }
 
 interface Feed {
@@ -158,6 +161,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     channelInbound,
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
+    receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     waiterCount: () => waiters.size(),
     heldCount: () => waiters.held(),
     feedCount: () => feeds.size,

@@ -108,4 +108,6 @@ export interface Interactions {
   callback(req: CallbackRequest): Promise<CallbackOutcome>;
   /** Which page a GET on a callback URL shows; never changes anything. */
   callbackPage(ticket: string): Promise<CallbackPage>;
+  /** The signed decision receipt of a resolved question (API.md §16); null while pending or unsigned. */
+  receipt(question: QuestionRecord): Promise<string | null>;
 }

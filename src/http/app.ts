@@ -26,6 +26,7 @@ import { channelRoutes } from './routes/channels.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
+import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { useSecurityHeaders } from './security-headers.ts';
@@ -58,6 +59,8 @@ export interface HttpAppOptions {
   metrics?: boolean;
   /** The door policy made /metrics public. */
   metricsPublic?: boolean;
+  /** The receipt keys' public parts, served at /.well-known/jwks.json (absent: not served). */
+  jwks?: () => { keys: readonly object[] };
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -149,6 +152,7 @@ export async function createHttpApp({
   metricsRegistry,
   metrics = false,
   metricsPublic = false,
+  jwks,
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
@@ -162,6 +166,7 @@ export async function createHttpApp({
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
+  if (jwks) await app.register(jwksRoutes, { jwks });
   if (on('graphql'))
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
   if (on('rest')) {

@@ -61,6 +61,7 @@ describe('defaults', () => {
       doorPolicy: DEFAULT_DOOR_POLICY,
       logLevel: 'info',
       reaperIntervalMs: 1000,
+      receiptKeys: null,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       verifierSecretNames: [],
