@@ -10,6 +10,8 @@ import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
+import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
+import { helmetHeaders } from '../http/security-headers.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
@@ -211,12 +213,25 @@ export async function createServer(
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
       metricsPublic: config.doorPolicy.metrics === 'public',
       jwks: () => receipts.jwks(),
+      hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
     });
+    const hostCheck = {
+      accessControl: config.accessControl,
+      allowedHosts: config.allowedHosts,
+      publicBaseUrl: config.publicBaseUrl,
+    };
+    logger.info(hostCheckSummary(hostCheck));
+    const hostWarning = hostCheckWarning({ ...hostCheck, bindHost: config.host });
+    if (hostWarning) logger.warn(hostWarning);
     closers.push(() => app.close());
     const metricsListener =
       config.metricsPort === null
         ? null
-        : createMetricsListener(metrics, (err) => logger.error({ err }, 'metrics scrape failed'));
+        : createMetricsListener(
+            metrics,
+            (err) => logger.error({ err }, 'metrics scrape failed'),
+            await helmetHeaders(),
+          );
     let metricsUrl: string | null = null;
     if (metricsListener) {
       closers.push(

@@ -216,16 +216,28 @@ export function createAsking(
 
     async prepareExternal(p, timeoutSeconds) {
       if (!canAsk(p)) throw forbiddenToAsk();
+      // Its lifetime is bounded like an answer timeout (at most TIMEOUT_MAX_SECONDS).
       const seconds = timeoutSecondsOf(timeoutSeconds, settings.answerTimeoutSeconds);
       if (!settings.publicBaseUrl) throw notConfigured();
       const t = mintTicket();
-      const prepared = { id: randomUUID(), expiresAt: clock() + seconds * 1000 };
+      const now = clock();
+      const prepared = { id: randomUUID(), expiresAt: now + seconds * 1000 };
+      // A reservation holds a place of its key's pending cap until it is asked or expires, so
+      // reserving cannot grow the store past what asking could.
+      const quota = quotaFor(settings, p);
       // Only its preparer can consume it: the store keeps it under a key derived from both.
-      await store.reserve({
-        id: reservationKey(p.id, prepared.id),
-        expiresAt: prepared.expiresAt,
-        ticketHash: t.hash,
-      });
+      const reserved = await store.reserve(
+        {
+          id: reservationKey(p.id, prepared.id),
+          owner: p.id,
+          expiresAt: prepared.expiresAt,
+          ticketHash: t.hash,
+        },
+        { maxPendingPerPrincipal: quota.maxPendingPerPrincipal, now },
+      );
+      if (reserved === 'limit') {
+        throw new DomainError('LIMIT_EXCEEDED', limitMessage('pendingPerPrincipal', quota, 0));
+      }
       return { ...prepared, callbackUrl: callbackUrlFor(settings.publicBaseUrl, t.ticket) };
     },
   };

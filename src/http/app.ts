@@ -20,6 +20,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { countCallbackRequests } from './callback-metrics.ts';
 import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
+import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -61,6 +62,8 @@ export interface HttpAppOptions {
   metricsPublic?: boolean;
   /** The receipt keys' public parts, served at /.well-known/jwks.json (absent: not served). */
   jwks?: () => { keys: readonly object[] };
+  /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
+  hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -153,12 +156,15 @@ export async function createHttpApp({
   metrics = false,
   metricsPublic = false,
   jwks,
+  hostCheck = { accessControl: true, allowedHosts: [] },
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
   // Helmet's headers (CSP is set per door: GraphiQL, callback pages and the inbox each need their own).
   await useSecurityHeaders(app);
   closeGracefully(app, onClosing);
+  // Before the door hook: a request naming a foreign host is refused before its key is looked at.
+  useHostCheck(app, { ...hostCheck, publicBaseUrl });
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);
   useDoorAuth(app, auth);

@@ -40,7 +40,9 @@ function overLimit(
 ): QuotaLimit | null {
   const mine = t.heldBy(askedBy);
   if (t.pendingIds.size + 1 > o.maxPending) return 'pending';
-  if (o.maxPendingPerPrincipal !== undefined && mine.pending + 1 > o.maxPendingPerPrincipal) {
+  // Live reservations count too; the one consumed here becomes this question.
+  const reserved = t.reservedCount(askedBy) - (o.preparedId ? 1 : 0);
+  if (o.maxPendingPerPrincipal !== undefined && mine.pending + reserved + 1 > o.maxPendingPerPrincipal) {
     return 'pendingPerPrincipal';
   }
   if (
@@ -73,7 +75,7 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   const mediaBytes = mediaBytesOf(spec.media);
   const limit = overLimit(t, spec.askedBy, mediaBytes, o, followUps);
   if (limit) return { kind: 'limit', limit };
-  if (o.preparedId) t.reservations.delete(o.preparedId);
+  if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
   const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps, mediaBytes };
   t.entries.set(spec.id, e);
@@ -187,6 +189,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       const mine = t.heldBy(principalId);
       return {
         pending: mine.pending,
+        reserved: t.reservedCount(principalId),
         mediaBytes: mine.mediaBytes,
         totalPending: t.pendingIds.size,
         totalMediaBytes: t.totals.mediaBytes,
@@ -199,8 +202,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       return e ? record(e) : null;
     },
 
-    async reserve(r) {
-      t.reservations.set(r.id, { value: r.ticketHash, expiresAt: r.expiresAt });
+    async reserve(r, opts) {
+      const cap = opts.maxPendingPerPrincipal;
+      if (cap !== undefined && t.heldBy(r.owner).pending + t.reservedCount(r.owner) + 1 > cap) return 'limit';
+      t.addReservation(r.owner, r.id, r.ticketHash, r.expiresAt);
+      return 'reserved';
     },
 
     async takeReply(id) {

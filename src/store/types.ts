@@ -46,7 +46,10 @@ export interface StoreListener {
 export interface CreateOptions {
   /** Most questions pending at once, all callers together. */
   maxPending: number;
-  /** Most questions the asker (spec.askedBy) may have pending; no cap when absent. */
+  /**
+   * Most questions the asker (spec.askedBy) may have pending, its live prepareExternal
+   * reservations included (the one this create consumes becomes the question); no cap when absent.
+   */
   maxPendingPerPrincipal?: number;
   /** Most media bytes (domain/quotas mediaBytesOf) of the asker's pending questions; no cap when absent. */
   maxMediaBytesPerPrincipal?: number;
@@ -175,9 +178,20 @@ export function checkSeenKey(key: string, ttlMs: number): void {
 
 export interface Reservation {
   id: string;
+  /** The principal who prepared it: it counts against that principal's pending cap until asked or expired. */
+  owner: string;
   ticketHash: string;
   expiresAt: number;
 }
+
+export interface ReserveOptions {
+  /** Most questions plus live reservations the owner may hold; no cap when absent. */
+  maxPendingPerPrincipal?: number;
+  now: number;
+}
+
+/** `limit`: the owner's pending questions and reservations are at the cap; nothing was stored. */
+export type ReserveResult = 'reserved' | 'limit';
 
 /** One follow-up of a resolved question, as leased to one worker (see outbox.ts). */
 export interface OutboxItem {
@@ -275,8 +289,13 @@ export interface QuestionStore {
    * as claim() would. Any other question: unchanged, returned as `other`.
    */
   ticketStep(ticketHash: string, step: TicketStep): Promise<TicketStepResult>;
-  /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
-  reserve(reservation: Reservation): Promise<void>;
+  /**
+   * A reservation for prepareExternal: its ticket resolves to nothing until the question is
+   * asked. Atomically: the owner's pending questions and live reservations are checked against
+   * the cap, then it is stored; it counts against the cap until it is asked (then the question
+   * counts instead) or expires. create() counts them too.
+   */
+  reserve(reservation: Reservation, opts: ReserveOptions): Promise<ReserveResult>;
   /**
    * The sensitive answer for its asker. The first call starts the store's reply grace
    * (REPLY_GRACE_MS unless configured): calls within it return the answer again, so a

@@ -344,7 +344,15 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       });
 
       const prepared = specOf();
-      await store.reserve({ id: prepared.id, ticketHash: 'c'.repeat(64), expiresAt: Date.now() + 60_000 });
+      await store.reserve(
+        {
+          id: prepared.id,
+          owner: prepared.askedBy,
+          ticketHash: 'c'.repeat(64),
+          expiresAt: Date.now() + 60_000,
+        },
+        { now: Date.now() },
+      );
       expect(await store.questionForTicket('c'.repeat(64))).toBeNull();
       expect((await store.create(prepared, { ...opts, preparedId: prepared.id })).kind).toBe('created');
       expect(await store.questionForTicket('c'.repeat(64))).toMatchObject({

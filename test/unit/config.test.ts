@@ -70,6 +70,7 @@ describe('defaults', () => {
       graphiql: false,
       graphqlStream: true,
       metricsPort: null,
+      allowedHosts: [],
     });
   });
 

@@ -1,7 +1,16 @@
 // The listener and what it serves: address, public origin, log level, browsers allowed across
 // sites, proxies believed, the optional GraphiQL, stream and metrics endpoints (API.md §1, §14).
 import { z } from 'zod';
-import { ConfigError, flag, optionalPort, quoting, settingsArea, urlSetting, wholeNumber } from './fields.ts';
+import {
+  ConfigError,
+  flag,
+  optionalPort,
+  quoting,
+  settingsArea,
+  shown,
+  urlSetting,
+  wholeNumber,
+} from './fields.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,6 +34,8 @@ export interface ServerSettings {
   readonly graphqlStream: boolean;
   /** Serve GET /metrics on a listener of its own (no key; bind HOST to an internal interface); null: none. */
   readonly metricsPort: number | null;
+  /** INTERACTIONS_ALLOWED_HOSTS: more names the Host check accepts (lowercase); listed, every door is checked. */
+  readonly allowedHosts: readonly string[];
 }
 
 const hostSchema = z
@@ -73,6 +84,26 @@ const corsOriginsSchema = z
   .pipe(z.union([z.tuple([z.literal('*')]), z.array(origin)], { error: ORIGINS_EXPECTED }))
   .default([]);
 
+const ALLOWED_HOSTS_EXPECTED = 'a comma list of host names such as tai.example.com (no scheme, port or path)';
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * The names the Host check (src/http/host-check.ts) accepts besides localhost, IP addresses and
+ * the public base URL's host. Blank: none.
+ */
+const allowedHostsSchema = z
+  .string()
+  .transform((raw, ctx) => {
+    const items = raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim().toLowerCase());
+    const bad = items.find((item) => !HOST_NAME.test(item));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected ${ALLOWED_HOSTS_EXPECTED}, got ${shown(bad)}` });
+      return z.NEVER;
+    }
+    return [...new Set(items)];
+  })
+  .default([]);
+
 export const serverSettings = settingsArea({
   env: {
     PORT: wholeNumber(4000, 1, 65535),
@@ -84,6 +115,7 @@ export const serverSettings = settingsArea({
     INTERACTIONS_GRAPHIQL: flag(false),
     INTERACTIONS_GRAPHQL_STREAM: flag(true),
     INTERACTIONS_METRICS_PORT: optionalPort,
+    INTERACTIONS_ALLOWED_HOSTS: allowedHostsSchema,
   },
   read(e): ServerSettings {
     if (e.INTERACTIONS_METRICS_PORT === e.PORT) {
@@ -99,6 +131,7 @@ export const serverSettings = settingsArea({
       graphiql: e.INTERACTIONS_GRAPHIQL,
       graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
       metricsPort: e.INTERACTIONS_METRICS_PORT,
+      allowedHosts: Object.freeze(e.INTERACTIONS_ALLOWED_HOSTS),
     };
   },
 });

@@ -232,15 +232,23 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     list: (filter, page) => listPage(run, filter, page),
 
     async usage(principalId) {
-      const [n, b, total, all] = (await redis
+      const [n, b, total, all, reserved] = (await redis
         .multi()
         .hget(`${prefix}held:n`, principalId)
         .hget(`${prefix}held:b`, principalId)
         .get(`${prefix}held:total`)
         .zcard(`${prefix}pending`)
+        // The reservations alive now (reserve.lua scores them by expiresAt).
+        .zcount(`${prefix}prepby:${principalId}`, `(${Date.now()}`, '+inf')
         .exec()) as [Error | null, unknown][];
       const num = (r: [Error | null, unknown] | undefined): number => Math.max(Number(r?.[1] ?? 0) || 0, 0);
-      return { pending: num(n), mediaBytes: num(b), totalPending: num(all), totalMediaBytes: num(total) };
+      return {
+        pending: num(n),
+        reserved: num(reserved),
+        mediaBytes: num(b),
+        totalPending: num(all),
+        totalMediaBytes: num(total),
+      };
     },
 
     async questionForTicket(ticketHash) {
@@ -248,8 +256,16 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
       return reply ? fromTriple(reply, 0) : null;
     },
 
-    async reserve(r) {
-      await redis.set(`${prefix}prep:${r.id}`, r.ticketHash, 'PXAT', r.expiresAt);
+    async reserve(r, opts) {
+      const reply = await run('reserve', [
+        r.id,
+        r.owner,
+        r.ticketHash,
+        r.expiresAt,
+        opts.now,
+        opts.maxPendingPerPrincipal ?? '',
+      ]);
+      return reply === 'limit' ? 'limit' : 'reserved';
     },
 
     async takeReply(id) {

@@ -24,6 +24,7 @@ const SCRIPTS = {
   list: script('list'),
   prune: script('prune'),
   reply: script('reply'),
+  reserve: script('reserve'),
   outboxLease: script('outbox-lease'),
   outboxSettle: script('outbox-settle'),
   outboxDead: script('outbox-dead'),
