@@ -6,7 +6,7 @@
 //   interactions.yaml:  webhooks: { runs: { url: http://127.0.0.1:4200/hooks, secretEnv: RUNS_WEBHOOK_SECRET } }
 //   terminal 1:  RUNS_WEBHOOK_SECRET=whsec_… npm start
 //   terminal 2:  RUNS_WEBHOOK_SECRET=whsec_… TAI_API_KEY=… npx tsx examples/resume-run.ts
-//   then answer the question in the inbox (or `tai interactions answer <id> --answer true`).
+//   then answer the question in the inbox (or `tai interactions answer <id> --answer yes`).
 //   TAI_ISSUER: the server's INTERACTIONS_PUBLIC_BASE_URL when it differs from TAI_URL.
 //
 // A real deployment keeps runs in a database and the receiver in a serverless function; the

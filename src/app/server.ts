@@ -86,6 +86,7 @@ function engineSettingsOf(config: Config): EngineSettings {
     maxPendingMediaBytes: config.maxPendingMediaBytes,
     maxOutbox: config.outboxMax,
     publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrlLocal: config.publicBaseUrlDefaulted,
     reaperIntervalMs: config.reaperIntervalMs,
   };
 }

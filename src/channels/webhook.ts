@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { isoTime } from '../domain/question-view.ts';
 import { endpointUrl, envName } from './config-schema.ts';
+import { requestFailure } from './failure-cause.ts';
 import { discardBody } from './response-body.ts';
 import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from './types.ts';
 
@@ -55,18 +56,24 @@ function createWebhookChannel(cfg: WebhookConfig, ctx: ChannelContext) {
     const body = JSON.stringify(payload);
     const now = new Date();
     const signature = signer().sign(msgId, now, body);
-    const res = await ctx.fetch(cfg.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': msgId,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
+    let res: Response;
+    try {
+      res = await ctx.fetch(cfg.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': msgId,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      });
+    } catch (err) {
+      // The cause only: the receiver's URL may carry a token of its own.
+      throw new Error(`the webhook receiver could not be reached: ${requestFailure(err)}`);
+    }
     // Its content is not ours to log: a few KiB are read (so a small answer releases the
     // connection) and the rest is cancelled, however much the receiver sends.
     await discardBody(res);

@@ -1,9 +1,9 @@
 // What a callback delivers as the answer (API.md §7 step 5). EXTERNAL: a JSON object body,
-// or the query parameters when the body is empty. Channel-delivered in-client formats:
+// or the query parameters when the body is empty (coerced by the question's schema). Channel-delivered in-client formats:
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
 // form page's form-encoded fields for FORM.
 import { badInput } from './errors.ts';
-import { checkFormFieldCount, formFieldsToJson } from './form-fields.ts';
+import { checkFormFieldCount, formFieldsToJson, queryToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
 import { parseJsonText } from './json-text.ts';
 import type { QuestionSpec } from './question.ts';
@@ -37,7 +37,7 @@ export function callbackPayload(
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {
-    if (parsed === undefined) return { ...query };
+    if (parsed === undefined) return queryToJson(q.schema, query);
     if (!isPlainObject(parsed)) throw badInput('the callback body must be a JSON object', 'answer');
     return parsed;
   }

@@ -9,6 +9,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { limitMessage, mediaBytesOf, type Quota } from '../domain/quotas.ts';
+import { clip } from '../domain/values.ts';
 import { receiptToStore } from './channel-receipt.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { followUpsOf } from './follow-ups.ts';
@@ -23,6 +24,23 @@ const unknownPrepared = (): DomainError =>
 
 function forbiddenToAsk(): DomainError {
   return new DomainError('FORBIDDEN', 'this key may not ask questions');
+}
+
+/** The longest cause a CHANNEL_DELIVERY_FAILED message carries. */
+const CAUSE_MAX_CHARS = 200;
+
+/**
+ * Why a delivery failed, for the asker: the plugin's error message (built-ins say the
+ * provider's status or error code, or the network error), on one line, cut short, and with
+ * anything that looks like a URL removed, in case a plugin's message holds one with a token.
+ */
+export function deliveryCause(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const cause = message
+    .replace(/[a-z][a-z0-9+.-]*:\/\/\S*/gi, '<url>')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cause === '' ? 'no reason given' : clip(cause, CAUSE_MAX_CHARS);
 }
 
 function notConfigured(): DomainError {
@@ -150,7 +168,10 @@ export function createAsking(
       );
       await store.receipts.save(q.id, null);
       await ctx.claim(q.id, { status: 'CANCELLED', cancelReason: 'channel delivery failed' });
-      throw new DomainError('CHANNEL_DELIVERY_FAILED', `channel ${q.channel} could not deliver the question`);
+      throw new DomainError(
+        'CHANNEL_DELIVERY_FAILED',
+        `channel ${q.channel} could not deliver the question: ${deliveryCause(err)}`,
+      );
     }
     const kept = receiptToStore(receipt);
     if (kept.trimmed) {

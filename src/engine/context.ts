@@ -28,6 +28,8 @@ export interface EngineSettings {
   /** Outbox items at which questions with follow-ups are refused; no cap when absent. */
   maxOutbox?: number;
   publicBaseUrl: string | null;
+  /** The base URL is the loopback default: callback URLs work on this machine only. */
+  publicBaseUrlLocal?: boolean;
   reaperIntervalMs: number;
   /** How often every local waiter re-reads its question (a net under lost announcements). */
   sweepIntervalMs?: number;

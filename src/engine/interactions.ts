@@ -91,8 +91,10 @@ export function createInteractions(deps: EngineDeps): Interactions & {
 
   function channelDetail(name: string): ChannelDetail {
     const instance = ctx.channels.instance?.(name);
-    // Channels mint callback URLs (the link buttons, the webhook receiver's answer door).
-    const missing = settings.publicBaseUrl ? [] : ['INTERACTIONS_PUBLIC_BASE_URL'];
+    // Channels mint callback URLs (the link buttons, the webhook receiver's answer door); the
+    // loopback default reaches nobody elsewhere, so it counts as missing here too.
+    const missing =
+      settings.publicBaseUrl && !settings.publicBaseUrlLocal ? [] : ['INTERACTIONS_PUBLIC_BASE_URL'];
     return {
       name,
       plugin: ctx.channels.pluginOf?.(name) ?? null,

@@ -54,7 +54,8 @@ describe('defaults', () => {
       maxPendingMediaBytesPerPrincipal: 67108864,
       maxPendingMediaBytes: 536870912,
       outboxMax: 100000,
-      publicBaseUrl: null,
+      publicBaseUrl: 'http://127.0.0.1:4000',
+      publicBaseUrlDefaulted: true,
       callbackMaxBodyBytes: 65536,
       principals: [],
       accessControl: true,
@@ -294,7 +295,35 @@ describe('INTERACTIONS_PUBLIC_BASE_URL', () => {
   });
 
   it('treats the empty string as unset', () => {
-    expect(loadConfig({ INTERACTIONS_PUBLIC_BASE_URL: '' }).publicBaseUrl).toBeNull();
+    expect(loadConfig({ INTERACTIONS_PUBLIC_BASE_URL: '', HOST: '0.0.0.0' }).publicBaseUrl).toBeNull();
+  });
+
+  it.each([
+    ['127.0.0.1', 'http://127.0.0.1:4100'],
+    ['localhost', 'http://127.0.0.1:4100'],
+    ['::1', 'http://[::1]:4100'],
+  ])('unset on loopback HOST %j: the server itself, %j, at PORT', (host, url) => {
+    const c = loadConfig({ HOST: host, PORT: '4100' });
+    expect([c.publicBaseUrl, c.publicBaseUrlDefaulted]).toEqual([url, true]);
+    expect(loadConfig({ HOST: host, PORT: '4100', INTERACTIONS_PUBLIC_BASE_URL: '' }).publicBaseUrl).toBe(
+      url,
+    );
+  });
+
+  it('the default HOST and PORT give http://127.0.0.1:4000', () => {
+    expect(loadConfig({}).publicBaseUrl).toBe('http://127.0.0.1:4000');
+  });
+
+  it('unset on any other HOST stays unset (https is still required there)', () => {
+    for (const host of ['0.0.0.0', '::', '10.0.0.7', 'tai.internal', '127.0.0.2']) {
+      const c = loadConfig({ HOST: host });
+      expect([c.publicBaseUrl, c.publicBaseUrlDefaulted]).toEqual([null, false]);
+    }
+  });
+
+  it('a value that is set is kept as it is, on loopback too', () => {
+    const c = loadConfig({ HOST: '127.0.0.1', INTERACTIONS_PUBLIC_BASE_URL: 'https://tai.example' });
+    expect([c.publicBaseUrl, c.publicBaseUrlDefaulted]).toEqual(['https://tai.example', false]);
   });
 
   it.each([

@@ -18,8 +18,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServerSettings {
   readonly port: number;
   readonly host: string;
-  /** An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be minted. */
+  /**
+   * An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be
+   * minted. Unset on a loopback HOST, the server's own `http://127.0.0.1:<PORT>`.
+   */
   readonly publicBaseUrl: string | null;
+  /** True when publicBaseUrl is that loopback default, which only this machine can reach. */
+  readonly publicBaseUrlDefaulted: boolean;
   readonly logLevel: LogLevel;
   /** Browser origins allowed to call /graphql cross-site (`['*']` for any); empty: none. */
   readonly corsOrigins: readonly string[];
@@ -66,6 +71,17 @@ const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.exa
   // `origin` is the normalized form: lowercase host, default port dropped, no trailing slash.
   return { keep: url.origin };
 });
+
+/**
+ * The quick-start default of INTERACTIONS_PUBLIC_BASE_URL: a server bound to loopback mints
+ * callback URLs on its own address (only this machine can open them); any other HOST gets none,
+ * so an exposed server never hands out http:// links by accident.
+ */
+export function loopbackBaseUrl(host: string, port: number): string | null {
+  if (host === '127.0.0.1' || host === 'localhost') return `http://127.0.0.1:${port}`;
+  if (host === '::1' || host === '[::1]') return `http://[::1]:${port}`;
+  return null;
+}
 
 const ORIGINS_EXPECTED = 'expected * or a comma list of origins such as https://app.example';
 /** An origin exactly as the browser sends it: http(s), no path, no trailing slash. */
@@ -124,7 +140,9 @@ export const serverSettings = settingsArea({
     return {
       port: e.PORT,
       host: e.HOST,
-      publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL,
+      publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL ?? loopbackBaseUrl(e.HOST, e.PORT),
+      publicBaseUrlDefaulted:
+        e.INTERACTIONS_PUBLIC_BASE_URL === null && loopbackBaseUrl(e.HOST, e.PORT) !== null,
       logLevel: e.LOG_LEVEL,
       corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
       trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,

@@ -1,6 +1,7 @@
 // Slack's Web API through @slack/web-api: one client per channel, made when first used (the bot
 // token is read then), without the client's own retries or logging.
-import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import { ErrorCode, LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import { requestFailure } from '../failure-cause.ts';
 import type { ChannelContext } from '../types.ts';
 
 /** How long one Web API call may take. */
@@ -17,10 +18,22 @@ const quietLogger: SlackLogger = {
   setName() {},
 };
 
-/** The platform error code only (`channel_not_found`): never a token or a request. */
+/**
+ * The platform error code (`channel_not_found`), the HTTP status, a rate limit or the network
+ * error's code: never a token or a request.
+ */
 export function failure(method: string, err: unknown): Error {
-  const code = (err as { data?: { error?: unknown } }).data?.error;
-  return new Error(`slack ${method} failed${typeof code === 'string' ? `: ${code}` : ''}`);
+  const e = err as { code?: unknown; data?: { error?: unknown }; statusCode?: unknown; original?: unknown };
+  const code = e.data?.error;
+  if (typeof code === 'string') return new Error(`slack ${method} failed: ${code}`);
+  if (e.code === ErrorCode.HTTPError && typeof e.statusCode === 'number') {
+    return new Error(`slack ${method} failed: HTTP ${e.statusCode}`);
+  }
+  if (e.code === ErrorCode.RateLimitedError) return new Error(`slack ${method} failed: rate limited`);
+  if (e.code === ErrorCode.RequestError) {
+    return new Error(`slack ${method} failed: ${requestFailure(e.original)}`);
+  }
+  return new Error(`slack ${method} failed`);
 }
 
 /** The channel's client; throws when the bot token is not set. */

@@ -1,10 +1,11 @@
 // The `telegram` channel (API.md §9): messages through grammY's Bot API client, updates at the
 // channel's inbound door (secret token header), every button press acknowledged, and the message
 // edited after any resolution. `setup()` registers the webhook for `tai channels setup`.
-import { Api, GrammyError } from 'grammy';
+import { Api, GrammyError, HttpError } from 'grammy';
 import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
 import { cutUnits } from '../cut-text.ts';
+import { requestFailure } from '../failure-cause.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
@@ -33,10 +34,11 @@ const config = z.strictObject({
 });
 type TelegramConfig = z.output<typeof config>;
 
-/** The Bot API's error code and description (never the URL, which holds the token). */
+/** The Bot API's error code and description, or the network error (never the URL, which holds the token). */
 function failure(method: string, err: unknown): Error {
   if (err instanceof GrammyError)
     return new Error(`telegram ${method} failed: ${err.error_code} ${err.description}`);
+  if (err instanceof HttpError) return new Error(`telegram ${method} failed: ${requestFailure(err.error)}`);
   return new Error(`telegram ${method} failed`);
 }
 

@@ -2,6 +2,7 @@
 // auth with the account SID and auth token, looked up when used. Errors name the HTTP status and
 // Twilio's error code, never a credential or a phone number. Answers are read bounded
 // (../response-body.ts): a resource is a few KiB, anything larger is not Twilio's.
+import { requestFailure } from '../failure-cause.ts';
 import { cappedJson, discardBody } from '../response-body.ts';
 import type { ChannelContext } from '../types.ts';
 
@@ -40,7 +41,7 @@ export function createTwilioRest(ctx: ChannelContext, sidEnv: string, tokenEnv: 
         signal: AbortSignal.timeout(TWILIO_TIMEOUT_MS),
       });
     } catch (err) {
-      throw new Error(`twilio ${what} failed: ${err instanceof Error ? err.name : 'network error'}`);
+      throw new Error(`twilio ${what} failed: ${requestFailure(err)}`);
     }
   }
 
