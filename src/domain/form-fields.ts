@@ -78,12 +78,15 @@ function propertyOf(props: Record<string, JsonObject>, name: string): JsonObject
 }
 
 /**
- * The form page has one field per property of the schema, so a post with more fields than that
- * is refused before it is parsed: thousands of tiny fields would cost far more to convert and
- * check than the size cap suggests.
+ * The form page has one field per property of the schema (and per required name the properties
+ * leave out), so a post with more fields than that is refused before it is parsed: thousands of
+ * tiny fields would cost far more to convert and check than the size cap suggests.
  */
 export function checkFormFieldCount(schema: JsonObject, raw: Uint8Array): void {
-  const most = Math.max(1, Object.keys(propertiesOf(schema)).length);
+  const names = new Set(Object.keys(propertiesOf(schema)));
+  if (Array.isArray(schema.required))
+    for (const r of schema.required) if (typeof r === 'string') names.add(r);
+  const most = Math.max(1, names.size);
   if (formParamCount(raw) > most) {
     throw badInput(`the form has more fields than the question's ${most}`, 'answer');
   }
