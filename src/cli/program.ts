@@ -10,6 +10,7 @@ import { cancelCommand } from './commands/cancel.ts';
 import { channelsCommand } from './commands/channels.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
+import { outboxCommand } from './commands/outbox.ts';
 import { receiptsCommand } from './commands/receipts.ts';
 import { serveCommand } from './commands/serve.ts';
 import { showCommand } from './commands/show.ts';
@@ -49,6 +50,7 @@ const ROLE_NEEDED: Readonly<Record<string, string>> = {
   'tai interactions show': 'reading questions needs the agent, operator or admin role',
   'tai interactions stream': 'the live feed needs the agent, operator or admin role',
   'tai channels list': 'listing channels needs the agent, operator or admin role',
+  'tai outbox dead': "the outbox's dead letters need the admin role",
 };
 
 export function buildProgram(io: CliIO): Command {
@@ -76,6 +78,7 @@ export function buildProgram(io: CliIO): Command {
   program
     .addCommand(interactions)
     .addCommand(channelsCommand(ctx))
+    .addCommand(outboxCommand(ctx))
     .addCommand(receiptsCommand(ctx))
     .addCommand(serveCommand(ctx));
   program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
