@@ -2,6 +2,7 @@
 // and `tai mcp` build the same server, each over its own adapter.
 import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { VERSION } from '../domain/version.ts';
 import type { InteractionsPort, WaitOutcome } from './port.ts';
 import {
   askUserInput,
@@ -25,7 +26,7 @@ export interface McpToolsOptions {
 }
 
 export const PROGRESS_INTERVAL_MS = 10_000;
-const SERVER_INFO = { name: 'tai-interactions', version: '0.1.0' };
+const SERVER_INFO = { name: 'tai-interactions', version: VERSION };
 
 const KNOWN_CODES = new Set([
   'BAD_USER_INPUT',
