@@ -69,7 +69,10 @@ export interface Config {
    * the public doors' rate limit counts each client, not the proxy.
    */
   readonly trustProxyHops: number;
-  /** Serve GraphiQL on GET /graphql to browsers (off: it loads its scripts from a CDN). */
+  /**
+   * Serve GraphiQL on GET /graphql to browsers, from this origin (INTERACTIONS_GRAPHIQL; unset:
+   * on when HOST is a loopback address, off otherwise).
+   */
   readonly graphiql: boolean;
   /** Serve the graphql-sse single-connection mode at /graphql/stream (on by default; bounded). */
   readonly graphqlStream: boolean;
@@ -134,6 +137,18 @@ function flag(def: boolean) {
   const error = quoting('true/false, 1/0 or yes/no');
   const words = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], error });
   return z.string().trim().pipe(words).default(def);
+}
+
+/** A flag whose absence means "decide from other settings" (undefined). */
+function optionalFlag() {
+  const error = quoting('true/false, 1/0 or yes/no');
+  const words = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], error });
+  return z.string().trim().pipe(words).optional();
+}
+
+/** Bound to this machine only: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 const hostSchema = z
@@ -332,7 +347,8 @@ const envSchema = z.object({
   INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
   INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
   INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
-  INTERACTIONS_GRAPHIQL: flag(false),
+  // Unset: decided by HOST (graphiqlDefault).
+  INTERACTIONS_GRAPHIQL: optionalFlag(),
   INTERACTIONS_GRAPHQL_STREAM: flag(true),
   INTERACTIONS_VERIFIER_SECRETS: verifierSecretsSchema,
   INTERACTIONS_METRICS_PORT: optionalPort,
@@ -531,7 +547,7 @@ export function loadConfig(
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,
     corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
     trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,
-    graphiql: e.INTERACTIONS_GRAPHIQL,
+    graphiql: e.INTERACTIONS_GRAPHIQL ?? isLoopbackHost(e.HOST),
     graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
     metricsPort: e.INTERACTIONS_METRICS_PORT,
   });

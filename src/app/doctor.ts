@@ -11,6 +11,7 @@ import {
   ConfigError,
   configWarnings,
   type Env,
+  isLoopbackHost,
   loadConfig,
   loadManifestSettings,
   type ManifestSettings,
@@ -34,7 +35,6 @@ export interface DoctorOptions {
 }
 
 const MIN_NODE = [20, 19] as const;
-const LOOPBACK_BINDS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function atLeast(version: readonly number[], min: readonly number[]): boolean {
   const [a = 0, b = 0] = version;
@@ -179,9 +179,9 @@ function keysFinding(config: Config): DoctorFinding {
   const check = 'keys';
   if (!config.accessControl) {
     return {
-      level: LOOPBACK_BINDS.has(config.host) ? 'warn' : 'fail',
+      level: isLoopbackHost(config.host) ? 'warn' : 'fail',
       check,
-      detail: `ACCESS_CONTROL_ENABLE=false: every caller acts as "anonymous"${LOOPBACK_BINDS.has(config.host) ? '' : `, and HOST=${config.host} is not loopback`}`,
+      detail: `ACCESS_CONTROL_ENABLE=false: every caller acts as "anonymous"${isLoopbackHost(config.host) ? '' : `, and HOST=${config.host} is not loopback`}`,
     };
   }
   if (config.principals.length === 0) {

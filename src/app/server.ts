@@ -195,6 +195,7 @@ export async function createServer(
       // A metrics port of its own replaces /metrics on the main port.
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
       metricsPublic: config.doorPolicy.metrics === 'public',
+      graphiql: config.graphiql,
     });
     closers.push(() => app.close());
     const metricsListener =

@@ -23,6 +23,7 @@ import { handleError, sendRestError } from './errors.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { graphiqlRoutes } from './routes/graphiql.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
@@ -58,6 +59,8 @@ export interface HttpAppOptions {
   metrics?: boolean;
   /** The door policy made /metrics public. */
   metricsPublic?: boolean;
+  /** Serve GraphiQL's files under /graphiql/ (Yoga serves its page when its own option is on). */
+  graphiql?: boolean;
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -149,6 +152,7 @@ export async function createHttpApp({
   metricsRegistry,
   metrics = false,
   metricsPublic = false,
+  graphiql = false,
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
@@ -162,8 +166,10 @@ export async function createHttpApp({
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
-  if (on('graphql'))
+  if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
+    if (graphiql) await app.register(graphiqlRoutes);
+  }
   if (on('rest')) {
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
