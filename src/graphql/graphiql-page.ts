@@ -29,7 +29,7 @@ export const GRAPHIQL_CSP = [
 /** What GraphiQL starts with: a query any key may run, and where the key goes. */
 export const GRAPHIQL_OPTIONS: GraphiQLOptions = {
   title: 'Interactions GraphQL',
-  defaultQuery: '{\n  viewer {\n    id\n    roles\n  }\n}\n',
+  defaultQuery: '{\n  viewer {\n    id\n  }\n}\n',
   headers: '{\n  "Authorization": "Bearer YOUR_API_KEY"\n}',
   // A key typed into the headers editor stays in this tab's memory, never in localStorage.
   shouldPersistHeaders: false,
