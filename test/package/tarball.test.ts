@@ -159,15 +159,18 @@ describe('the package installed as a project dependency', () => {
   });
 
   it('plain tsc (moduleResolution node16) type-checks a consumer, and refuses a wrong one', async () => {
-    writeFileSync(path.join(consumer, 'tsconfig.json'), tsconfigFor(['consumer.ts']));
-    await expect(run(process.execPath, [TSC, '-p', '.'], { cwd: consumer })).resolves.toBeDefined();
-    // The declarations carry real types: a misuse is an error, not `any`.
-    writeFileSync(path.join(consumer, 'tsconfig.json'), tsconfigFor(['misuse.ts']));
-    const refused = await run(process.execPath, [TSC, '-p', '.'], { cwd: consumer }).catch(
+    // One compiler run over both files (a run costs minutes on a busy machine): the good one
+    // compiles clean, and the misuse is an error, not `any`, so the declarations carry types.
+    writeFileSync(path.join(consumer, 'tsconfig.json'), tsconfigFor(['consumer.ts', 'misuse.ts']));
+    const out = await run(process.execPath, [TSC, '-p', '.'], { cwd: consumer }).then(
+      (ok) => ok.stdout,
       (err: { stdout: string }) => err.stdout,
     );
-    expect(refused).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322/);
-  }, 180_000);
+    const errors = out.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.filter((line) => !line.startsWith('misuse.ts('))).toEqual([]);
+    expect(out).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322/);
+  }, 300_000);
 
   it('both names of the command run from the project', async () => {
     const bin = path.join(consumer, 'node_modules/.bin');
