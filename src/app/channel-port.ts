@@ -1,7 +1,8 @@
 // Composition: the manifest's channel instances as the engine's ChannelPort. The engine sees a
 // stored question; a plugin sees only what channelQuestionOf lets through (no media, no asker).
-import { type ChannelSet, channelQuestionOf, createChannelSet } from '../channels/channel-set.ts';
+import { type ChannelSet, createChannelSet } from '../channels/channel-set.ts';
 import type { ChannelLogger } from '../channels/types.ts';
+import { channelQuestionOf } from '../engine/channel-question.ts';
 import type { ChannelPort } from '../engine/ports.ts';
 import type { ManifestSettings } from './config.ts';
 

@@ -1,12 +1,6 @@
 // The channel instances a manifest declares, created once at start: the seam the composition
 // root adapts to the engine's ChannelPort and the HTTP layer's inbound door.
-import type {
-  ChannelContext,
-  ChannelInstance,
-  ChannelLogger,
-  ChannelPlugin,
-  ChannelQuestion,
-} from './types.ts';
+import type { ChannelContext, ChannelInstance, ChannelLogger, ChannelPlugin } from './types.ts';
 
 /** A declaration as the manifest returns it (`config` already parsed by the plugin's schema). */
 export interface ChannelDeclarationInput {
@@ -57,40 +51,5 @@ export function createChannelSet(
     async close() {
       await Promise.allSettled([...instances.values()].map((i) => i.close?.()));
     },
-  };
-}
-
-/** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
-export function channelQuestionOf(record: {
-  id: string;
-  text: string;
-  format: ChannelQuestion['format'];
-  options: string[] | null;
-  schema: Record<string, unknown> | null;
-  link: string | null;
-  recipient: string | null;
-  sensitive: boolean;
-  status: ChannelQuestion['status'];
-  answer: unknown;
-  answeredBy: string | null;
-  cancelReason: string | null;
-  createdAt: number;
-  timeoutAt: number;
-}): ChannelQuestion {
-  return {
-    id: record.id,
-    text: record.text,
-    format: record.format,
-    options: record.options,
-    schema: record.schema,
-    link: record.link,
-    recipient: record.recipient,
-    sensitive: record.sensitive,
-    status: record.status,
-    answer: record.sensitive ? null : record.answer,
-    answeredBy: record.answeredBy,
-    cancelReason: record.cancelReason,
-    createdAt: record.createdAt,
-    timeoutAt: record.timeoutAt,
   };
 }

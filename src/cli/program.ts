@@ -83,7 +83,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(askCommand(ctx));
   program.addCommand(interactions).addCommand(channelsCommand(ctx)).addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));
-  program.addCommand(createMcpCommand(io.env, DEFAULT_URL));
+  program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
   inheritSettings(program);
   return program;
 }

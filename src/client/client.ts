@@ -341,6 +341,7 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
           ),
         o.signal,
       );
+      o.onAttached?.(first.awaitAnswer);
       const result = await settle(first.awaitAnswer, o.signal);
       outcome(result, null);
       return result;

@@ -107,6 +107,12 @@ export class ChannelDeliveryFailedError extends InteractionsError {
     super('CHANNEL_DELIVERY_FAILED', message, details);
   }
 }
+/** The server's store did not respond: the request may or may not have taken effect; retrying is safe. */
+export class UnavailableError extends InteractionsError {
+  constructor(message: string, details?: ErrorDetails) {
+    super('UNAVAILABLE', message, details);
+  }
+}
 export class InternalError extends InteractionsError {
   constructor(message: string, details?: ErrorDetails) {
     super('INTERNAL', message, details);
@@ -178,6 +184,7 @@ export const API_ERROR_CLASSES: Readonly<Record<ApiErrorCode, ApiErrorClass>> = 
   RATE_LIMITED: RateLimitedError,
   NOT_CONFIGURED: NotConfiguredError,
   CHANNEL_DELIVERY_FAILED: ChannelDeliveryFailedError,
+  UNAVAILABLE: UnavailableError,
   INTERNAL: InternalError,
 };
 

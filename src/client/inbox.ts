@@ -32,12 +32,12 @@ function fatal(error: unknown, sse: GraphqlSse): InteractionsError | null {
     return null;
   }
   if (Array.isArray(error)) {
-    // GraphQL errors for the operation itself: only INTERNAL may pass on a retry.
+    // GraphQL errors for the operation itself: only INTERNAL and UNAVAILABLE may pass on a retry.
     const first = error[0] as
       | { message?: string; extensions?: { code?: unknown; field?: unknown } }
       | undefined;
     const code = first?.extensions?.code;
-    if (code === 'INTERNAL' || code === undefined) return null;
+    if (code === 'INTERNAL' || code === 'UNAVAILABLE' || code === undefined) return null;
     const field = typeof first?.extensions?.field === 'string' ? first.extensions.field : undefined;
     return errorFromCode(code, first?.message ?? 'the feed was refused', { field });
   }

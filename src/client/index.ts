@@ -31,6 +31,7 @@ export {
   RateLimitedError,
   TimedOutError,
   UnauthenticatedError,
+  UnavailableError,
   WrongDoorError,
 } from './errors.ts';
 export type { FetchLike } from './transport.ts';

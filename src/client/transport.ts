@@ -8,6 +8,7 @@ import {
   InternalError,
   isApiErrorCode,
   NetworkError,
+  UnavailableError,
 } from './errors.ts';
 import type { TypedDocumentString } from './generated/graphql.ts';
 
@@ -150,7 +151,10 @@ function describe(err: unknown): string {
   return message;
 }
 
-/** Failures worth another attempt: the server was unreachable, or failed in a way that may pass (INTERNAL). */
+/**
+ * Failures worth another attempt: the server was unreachable, or failed in a way that may pass
+ * (INTERNAL, or UNAVAILABLE: its store did not respond).
+ */
 export function isTransient(err: unknown): boolean {
-  return err instanceof NetworkError || err instanceof InternalError;
+  return err instanceof NetworkError || err instanceof InternalError || err instanceof UnavailableError;
 }

@@ -128,6 +128,12 @@ export type AnswerOf<I> = I extends { format: 'CONFIRM' }
 export interface WaitOptions {
   /** Stops waiting (the question stays pending); the call rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
+  /**
+   * `waitForAnswer` and `waitFor`: called once with the question's state as first read, before
+   * any hold. A caller that bounds its own wait (e.g. by aborting `signal` after a few
+   * seconds) starts counting here, so even a zero wait reads the question once.
+   */
+  onAttached?: ((first: AskResult) => void) | undefined;
 }
 
 export interface AskUserOptions extends WaitOptions {

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   NOT_CONFIGURED: 501,
   CHANNEL_DELIVERY_FAILED: 502,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 } as const;
 
@@ -41,6 +42,16 @@ export function badInput(message: string, field?: string): DomainError {
 
 export function notFound(): DomainError {
   return new DomainError('NOT_FOUND', 'question not found');
+}
+
+/**
+ * The store did not answer in time (a stalled or unreachable Redis): whether the change asked
+ * of it was made is unknown, since a command may still be applied when the store resumes.
+ */
+export function storeUnavailable(
+  message = 'the store did not respond; try again (a change it was asked for may already have been made)',
+): DomainError {
+  return new DomainError('UNAVAILABLE', message);
 }
 
 export function isDomainError(err: unknown): err is DomainError {

@@ -1,15 +1,21 @@
 // The in-client resolutions: answer and cancel. Both take the visible question (as announced,
 // or read), check the caller's role and the input, and resolve through the one claim guard; a
-// lost race, or a question closed meanwhile, says who won.
+// lost race, or a question closed meanwhile, says who won. An answer that repeats the one that
+// closed the question (same identity, same value: domain/answer-retry.ts) succeeds instead, so
+// a retry after UNAVAILABLE or a lost response is safe.
 import { canAnswer, canCancel } from '../domain/access.ts';
 import { validateAnswer } from '../domain/answer.ts';
+import { repeatsAnswer } from '../domain/answer-retry.ts';
 import { cancelReasonOf } from '../domain/call-args.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
+import { DomainError, isDomainError, notFound, storeUnavailable } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { ClaimResult } from '../store/types.ts';
 import { type EngineContext, refusal } from './context.ts';
 import type { Interactions } from './types.ts';
+
+/** UNAVAILABLE on an answer: the claim may be applied when the store resumes. */
+const ANSWER_UNKNOWN = 'the store did not respond; your answer may have been recorded — retrying is safe';
 
 export function createAnswering(ctx: EngineContext): Pick<Interactions, 'answer' | 'cancel'> {
   /**
@@ -27,6 +33,38 @@ export function createAnswering(ctx: EngineContext): Pick<Interactions, 'answer'
     return r.question;
   }
 
+  /**
+   * A question already closed: a retry of the answer that closed it (same identity, same value)
+   * gets the question as it stands; anything else is refused.
+   */
+  function closedFor(q: QuestionRecord, p: Principal, answer: unknown): QuestionRecord {
+    if (q.status === 'ANSWERED' && q.answeredBy === p.id) {
+      let value: unknown;
+      try {
+        value = validateAnswer(q, answer);
+      } catch {
+        throw refusal(q, p.id);
+      }
+      if (repeatsAnswer(q, p.id, value)) return q;
+    }
+    throw refusal(q, p.id);
+  }
+
+  /** The claim of an answer; a store that did not reply may still record it. */
+  async function claimAnswer(q: QuestionRecord, p: Principal, value: unknown): Promise<ClaimResult> {
+    try {
+      return await ctx.claim(q.id, {
+        status: 'ANSWERED',
+        answer: q.sensitive ? null : value,
+        reply: q.sensitive ? value : undefined,
+        answeredBy: p.id,
+      });
+    } catch (err) {
+      if (isDomainError(err) && err.code === 'UNAVAILABLE') throw storeUnavailable(ANSWER_UNKNOWN);
+      throw err;
+    }
+  }
+
   return {
     async answer(p, id, answer) {
       const { q, announced } = await target(p, id);
@@ -34,7 +72,7 @@ export function createAnswering(ctx: EngineContext): Pick<Interactions, 'answer'
       if (q.format === 'EXTERNAL') {
         throw new DomainError('WRONG_DOOR', 'an EXTERNAL question is answered through its callback URL');
       }
-      if (q.status !== 'PENDING') throw refusal(q);
+      if (q.status !== 'PENDING') return closedFor(q, p, answer);
       let value: unknown;
       try {
         value = validateAnswer(q, answer);
@@ -42,18 +80,13 @@ export function createAnswering(ctx: EngineContext): Pick<Interactions, 'answer'
         // A closed question says so before an invalid answer does, as it would after a read.
         if (announced) {
           const now = await ctx.visible(p, id);
-          if (now.status !== 'PENDING') throw refusal(now);
+          if (now.status !== 'PENDING') throw refusal(now, p.id);
         }
         throw err;
       }
-      return claimed(
-        await ctx.claim(q.id, {
-          status: 'ANSWERED',
-          answer: q.sensitive ? null : value,
-          reply: q.sensitive ? value : undefined,
-          answeredBy: p.id,
-        }),
-      );
+      const r = await claimAnswer(q, p, value);
+      if (r.kind === 'lost') return closedFor(r.question, p, answer);
+      return claimed(r);
     },
 
     async cancel(p, id, reason) {

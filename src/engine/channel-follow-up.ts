@@ -1,9 +1,9 @@
 // The `channel:<name>` follow-up (performed by the outbox worker): after any resolution, the
 // channel edits the message it sent, e.g. "Answered by …". Best effort: a throw is retried with
 // backoff and given up after MAX_CHANNEL_FOLLOW_UP_ATTEMPTS; it never changes the outcome.
-import { channelQuestionOf } from '../channels/channel-set.ts';
 import type { DeliveryReceipt } from '../channels/types.ts';
 import type { QuestionStore } from '../store/types.ts';
+import { channelQuestionOf } from './channel-question.ts';
 import { defaultBackoffMs, type FollowUpHandler } from './outbox-worker.ts';
 import type { ChannelPort } from './ports.ts';
 

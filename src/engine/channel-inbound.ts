@@ -2,8 +2,6 @@
 // signature on the raw bytes and maps the event; the engine finds the question within that
 // channel only, validates the answer (§5.3) and claims it through the one guard. A provider
 // retry of an answer already recorded (same sender, same answer) is `duplicate`: success, no change.
-import { isDeepStrictEqual } from 'node:util';
-import { channelQuestionOf } from '../channels/channel-set.ts';
 import type {
   AnswerHints,
   ChannelResponse,
@@ -13,8 +11,10 @@ import type {
   QuestionRef,
 } from '../channels/types.ts';
 import { validateAnswer } from '../domain/answer.ts';
+import { repeatsAnswer } from '../domain/answer-retry.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
+import { channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 
 /** Longest provider user id recorded in `answeredBy`. */
@@ -67,13 +67,9 @@ export function createChannelInbound(ctx: EngineContext) {
     return ((await store.receipts.get(id))?.receipt as DeliveryReceipt | null | undefined) ?? null;
   }
 
-  /** Closed before this event, or a provider retry of the very answer that closed it. */
+  /** Closed before this event, or a provider retry of the very answer that closed it (answer-retry.ts). */
   function afterClose(q: QuestionRecord, answeredBy: string, value: unknown): 'duplicate' | 'closed' {
-    const same =
-      q.status === 'ANSWERED' &&
-      q.answeredBy === answeredBy &&
-      (q.sensitive || isDeepStrictEqual(q.answer, value));
-    return same ? 'duplicate' : 'closed';
+    return repeatsAnswer(q, answeredBy, value) ? 'duplicate' : 'closed';
   }
 
   async function answer(

@@ -105,8 +105,17 @@ export function quotaFor(settings: EngineSettings, p: Principal): Quota {
   };
 }
 
-/** Why a claim on a question that is no longer pending is refused. */
-export function refusal(q: QuestionRecord): DomainError {
+/**
+ * Why a claim on a question that is no longer pending is refused. `by`: who is answering now;
+ * when they gave the sensitive answer that closed it, say why a retry is not recognised.
+ */
+export function refusal(q: QuestionRecord, by?: string): DomainError {
+  if (q.status === 'ANSWERED' && q.sensitive && by !== undefined && q.answeredBy === by) {
+    return new DomainError(
+      'ALREADY_ANSWERED',
+      'the question was already answered, by you: a sensitive answer is not kept, so a retry cannot be matched to it',
+    );
+  }
   return q.status === 'ANSWERED'
     ? new DomainError('ALREADY_ANSWERED', 'the question was already answered')
     : new DomainError(

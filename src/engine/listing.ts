@@ -3,10 +3,28 @@
 import { visibilityScope } from '../domain/access.ts';
 import { filterOf, pageSizeOf } from '../domain/call-args.ts';
 import { DomainError } from '../domain/errors.ts';
+import { encodeCursor } from '../store/listing.ts';
 import type { ListFilter, Page } from '../store/types.ts';
 import { readBacklog } from './backlog.ts';
 import type { EngineContext } from './context.ts';
-import type { Interactions } from './types.ts';
+import type { Interactions, QuestionPage } from './types.ts';
+
+/** The store's page with a cursor on every question (the last one is the page's own end cursor). */
+function pageOf(page: Page): QuestionPage {
+  const last = page.items.length - 1;
+  return {
+    edges: page.items.map((node, i) => ({
+      node,
+      cursor:
+        i === last && page.endCursor !== null
+          ? page.endCursor
+          : encodeCursor({ createdAt: node.createdAt, id: node.id }),
+    })),
+    totalCount: page.totalCount,
+    hasNextPage: page.hasNextPage,
+    endCursor: page.endCursor,
+  };
+}
 
 export function createListing(
   ctx: EngineContext,
@@ -26,10 +44,10 @@ export function createListing(
       const first = pageSizeOf(page.first);
       const filter: ListFilter = filterOf(rawFilter);
       const scope = visibilityScope(p);
-      const empty: Page = { items: [], totalCount: 0, hasNextPage: false, endCursor: null };
+      const empty: QuestionPage = { edges: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
       if (scope.audience && filter.audience != null && filter.audience !== scope.audience) return empty;
-      return store.list({ ...filter, ...scope }, { first, after: page.after ?? null });
+      return pageOf(await store.list({ ...filter, ...scope }, { first, after: page.after ?? null }));
     },
 
     async pending(p) {

@@ -4,7 +4,7 @@ import type { InboundRequest } from '../channels/types.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
-import type { ListFilter, Page, PageRequest, StoreEventType } from '../store/types.ts';
+import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
 import type { ChannelInboundResult } from './channel-inbound.ts';
 import type { ChannelDetail } from './ports.ts';
@@ -54,6 +54,25 @@ export interface FeedListener {
   close?(): void;
 }
 
+/** One question of a page, with the cursor that continues after it (opaque to every surface). */
+export interface QuestionEdge {
+  node: QuestionRecord;
+  cursor: string;
+}
+
+/**
+ * A page of questions as the engine hands it to the surfaces: each question carries its cursor,
+ * so no surface needs to know how the store writes one.
+ */
+export interface QuestionPage {
+  edges: QuestionEdge[];
+  /** How many questions match the filter among those the caller may see, on all pages. */
+  totalCount: number;
+  hasNextPage: boolean;
+  /** The last question's cursor; null on an empty page. */
+  endCursor: string | null;
+}
+
 export interface Interactions {
   ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
   /** What the principal's pending questions hold, and the caps its asks are checked against. */
@@ -64,7 +83,7 @@ export interface Interactions {
   answer(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
   cancel(principal: Principal, id: string, reason?: string | null): Promise<QuestionRecord>;
   get(principal: Principal, id: string): Promise<QuestionRecord | null>;
-  list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<Page>;
+  list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<QuestionPage>;
   /** Every pending question the principal may see, oldest first. */
   pending(principal: Principal): Promise<QuestionRecord[]>;
   /** The same, read in batches of about `budgetBytes` (see backlog.ts). */

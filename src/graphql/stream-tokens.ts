@@ -122,8 +122,12 @@ export function createStreamTokens(
       const given = req.headers.get(TOKEN_HEADER) ?? new URL(req.url, 'http://x/').searchParams.get('token');
       if (internal.has(req.raw) && given) return given;
       const principal = principalOf(req.raw);
+      // A PUT always reserves a fresh stream, whatever token it carries: graphql-sse's client in
+      // single-connection mode keeps the old token in its headers and sends it again on the PUT
+      // that reconnects; refusing it (the stream is gone) would break the client for good.
+      // graphql-sse's own handler does the same, except that the token is always ours.
+      if (req.method === 'PUT') return reserve(principal.id);
       if (!given) {
-        if (req.method === 'PUT') return reserve(principal.id);
         // Distinct-connection mode (or a request the library refuses): a stream of its own.
         byRequest.set(req.raw, { token: null, owner: principal.id, produced: 0, written: 0, opened: true });
         return randomUUID();

@@ -73,9 +73,13 @@ export function createClientPort(client: InteractionsClient): InteractionsPort {
 
     async await(id, waitSeconds, signal) {
       const wait = boundedWait(signal);
-      wait.arm(waitSeconds);
       try {
-        const r = await client.waitForAnswer(id, { signal: wait.signal });
+        // The wait counts from the first read, which always happens: armed before the request
+        // returns, a zero wait would end it and say PENDING for an answered or unknown question.
+        const r = await client.waitForAnswer(id, {
+          signal: wait.signal,
+          onAttached: () => wait.arm(waitSeconds),
+        });
         return { status: r.status, id, answer: r.answer ?? null };
       } catch (err) {
         if (wait.ranOut()) return { status: 'PENDING', id, answer: null };

@@ -24,7 +24,7 @@ export function createEnginePort(engine: Interactions, principal: Principal): In
     async list({ status, first, after }) {
       const page = await engine.list(principal, { status: status ?? null }, { first, after: after ?? null });
       return {
-        questions: page.items.map(questionView),
+        questions: page.edges.map((edge) => questionView(edge.node)),
         totalCount: page.totalCount,
         endCursor: page.endCursor,
       };

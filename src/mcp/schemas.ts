@@ -1,5 +1,6 @@
-// The tools' input and output schemas (API.md §13). Inputs are snake_case; the shapes here
-// check types only: every question rule is checked once, by the service, like any ask.
+// The tools' input and output schemas (API.md §13). Inputs are snake_case and strict (an
+// unknown argument is refused by name, arguments.ts); the shapes here check types only: every
+// question rule is checked once, by the service, like any ask.
 import { z } from 'zod';
 
 /** Longest wait one tool call may ask for: several MCP clients cut a call at about 60 s. */
@@ -20,7 +21,7 @@ const waitSeconds = z
     `Seconds to wait for the answer before returning PENDING (0 to ${WAIT_MAX_SECONDS}, default ${WAIT_DEFAULT_SECONDS}).`,
   );
 
-export const askUserInput = z.object({
+export const askUserInput = z.strictObject({
   text: z.string().describe('The question, as the person will read it.'),
   format: z
     .enum(['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'])
@@ -30,7 +31,7 @@ export const askUserInput = z.object({
   schema: z.record(z.string(), z.unknown()).optional().describe('FORM: a JSON Schema the answer must match.'),
   link: z.string().optional().describe('EXTERNAL: a URL template holding {callback_url}.'),
   verifier: z
-    .object({ name: z.string(), config: z.unknown().optional() })
+    .strictObject({ name: z.string(), config: z.unknown().optional() })
     .optional()
     .describe('EXTERNAL: a webhook verifier that checks the provider’s signature.'),
   channel: z.string().optional().describe('A configured channel to deliver the question through.'),
@@ -39,7 +40,7 @@ export const askUserInput = z.object({
   group_id: z.string().optional().describe('Groups related questions.'),
   media: z
     .array(
-      z.object({
+      z.strictObject({
         kind: z.enum(['IMAGE', 'LINK']),
         url: z.string(),
         caption: z.string().optional(),
@@ -64,14 +65,14 @@ export const askUserInput = z.object({
   wait_seconds: waitSeconds,
 });
 
-export const awaitAnswerInput = z.object({
+export const awaitAnswerInput = z.strictObject({
   id: z.string().describe('The question id returned by ask_user.'),
   wait_seconds: waitSeconds,
 });
 
-export const idInput = z.object({ id: z.string().describe('The question id.') });
+export const idInput = z.strictObject({ id: z.string().describe('The question id.') });
 
-export const listQuestionsInput = z.object({
+export const listQuestionsInput = z.strictObject({
   status: z.array(z.enum(STATUSES)).optional().describe('Only questions in these states.'),
   first: z
     .number()
@@ -83,7 +84,7 @@ export const listQuestionsInput = z.object({
   after: z.string().optional().describe('The end_cursor of the previous page.'),
 });
 
-export const cancelQuestionInput = z.object({
+export const cancelQuestionInput = z.strictObject({
   id: z.string().describe('The question id.'),
   reason: z.string().optional().describe('Why, shown with the cancelled question.'),
 });

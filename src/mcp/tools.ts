@@ -2,7 +2,9 @@
 // and `tai mcp` build the same server, each over its own adapter.
 import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import { ERROR_STATUS } from '../domain/errors.ts';
 import { VERSION } from '../domain/version.ts';
+import { checkedArguments, refusalOf } from './arguments.ts';
 import type { InteractionsPort, WaitOutcome } from './port.ts';
 import {
   askUserInput,
@@ -28,21 +30,6 @@ export interface McpToolsOptions {
 export const PROGRESS_INTERVAL_MS = 10_000;
 const SERVER_INFO = { name: 'tai-interactions', version: VERSION };
 
-const KNOWN_CODES = new Set([
-  'BAD_USER_INPUT',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'ALREADY_ANSWERED',
-  'QUESTION_CLOSED',
-  'WRONG_DOOR',
-  'PAYLOAD_TOO_LARGE',
-  'LIMIT_EXCEEDED',
-  'RATE_LIMITED',
-  'NOT_CONFIGURED',
-  'CHANNEL_DELIVERY_FAILED',
-]);
-
 function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
 }
@@ -50,25 +37,11 @@ function errorResult(code: string, message: string): CallToolResult {
 /** A port error with an API code keeps it; anything else is INTERNAL with a generic text. */
 function toErrorResult(err: unknown, options: McpToolsOptions): CallToolResult {
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && KNOWN_CODES.has(code)) {
+  if (typeof code === 'string' && code !== 'INTERNAL' && Object.hasOwn(ERROR_STATUS, code)) {
     return errorResult(code, (err as Error).message);
   }
   options.onInternalError?.(err);
   return errorResult('INTERNAL', 'internal error');
-}
-
-/**
- * The SDK answers arguments that fail a tool's input schema with an `isError` result of its
- * own; this wrapper puts the API's code in front of each issue so the model sees it.
- */
-function withBadInputCode<S extends z.ZodType>(schema: S): S {
-  const std = schema['~standard'];
-  const validate = async (value: unknown) => {
-    const result = await std.validate(value);
-    if (!result.issues) return result;
-    return { issues: result.issues.map((i) => ({ ...i, message: `BAD_USER_INPUT: ${i.message}` })) };
-  };
-  return { '~standard': { ...std, validate } } as unknown as S;
 }
 
 function pendingText(o: WaitOutcome): string {
@@ -138,8 +111,11 @@ function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown>
   return input;
 }
 
-/** Runs a tool's body; a thrown error becomes the tool's isError result. */
-type Guard = (run: () => Promise<CallToolResult>) => Promise<CallToolResult>;
+/**
+ * Runs a tool's body once its arguments passed the schema (refused ones are answered
+ * BAD_USER_INPUT naming them); a thrown error becomes the tool's isError result.
+ */
+type Guard = (args: object, run: () => Promise<CallToolResult>) => Promise<CallToolResult>;
 
 /** ask_user and await_answer: the calls that hold, with progress while they wait. */
 function registerWaitingTools(
@@ -154,11 +130,11 @@ function registerWaitingTools(
       title: 'Ask a person',
       description:
         'Ask a person a question and wait up to wait_seconds for the answer. Returns {status, id, answer}; on PENDING call await_answer with the id. Pass idempotency_key so a retry never asks twice.',
-      inputSchema: withBadInputCode(askUserInput),
+      inputSchema: checkedArguments(askUserInput),
       outputSchema: waitOutput,
     },
     (args, ctx) =>
-      guard(async () => {
+      guard(args, async () => {
         const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
         const outcome = await withProgress(ctx, interval, () =>
           port.ask(askInputOf(args), wait, ctx.mcpReq.signal),
@@ -173,11 +149,11 @@ function registerWaitingTools(
       title: 'Wait for an answer',
       description:
         'Wait again (up to wait_seconds) for the answer to a question asked with ask_user. Returns {status, id, answer}.',
-      inputSchema: withBadInputCode(awaitAnswerInput),
+      inputSchema: checkedArguments(awaitAnswerInput),
       outputSchema: waitOutput,
     },
     (args, ctx) =>
-      guard(async () => {
+      guard(args, async () => {
         const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
         const outcome = await withProgress(ctx, interval, () => port.await(args.id, wait, ctx.mcpReq.signal));
         return waitResult(outcome);
@@ -192,12 +168,12 @@ function registerRecordTools(server: McpServer, port: InteractionsPort, guard: G
     {
       title: 'Read a question',
       description: 'A question and its status, or null when there is none you may see.',
-      inputSchema: withBadInputCode(idInput),
+      inputSchema: checkedArguments(idInput),
       outputSchema: getQuestionOutput,
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guard(async () => {
+      guard(args, async () => {
         const question = await port.get(args.id);
         const text = question ? JSON.stringify(question) : `No question ${args.id}.`;
         return { content: [{ type: 'text', text }], structuredContent: { question } };
@@ -209,12 +185,12 @@ function registerRecordTools(server: McpServer, port: InteractionsPort, guard: G
     {
       title: 'List questions',
       description: 'Your questions, newest first, optionally only those in the given states.',
-      inputSchema: withBadInputCode(listQuestionsInput),
+      inputSchema: checkedArguments(listQuestionsInput),
       outputSchema: listQuestionsOutput,
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      guard(async () => {
+      guard(args, async () => {
         const page = await port.list({
           status: args.status,
           first: args.first ?? LIST_DEFAULT,
@@ -237,12 +213,12 @@ function registerRecordTools(server: McpServer, port: InteractionsPort, guard: G
     {
       title: 'Cancel a question',
       description: 'Cancel a pending question; anyone waiting on it gets CANCELLED.',
-      inputSchema: withBadInputCode(cancelQuestionInput),
+      inputSchema: checkedArguments(cancelQuestionInput),
       outputSchema: cancelQuestionOutput,
       annotations: { destructiveHint: true },
     },
     (args) =>
-      guard(async () => {
+      guard(args, async () => {
         const question = await port.cancel(args.id, args.reason);
         return {
           content: [{ type: 'text', text: `Question ${question.id} is ${question.status}.` }],
@@ -258,7 +234,9 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
       'Ask a person a question and wait for the typed answer. ask_user waits a while; when it returns PENDING, call await_answer with the id until the status is no longer PENDING.',
   });
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
-  const guard: Guard = async (run) => {
+  const guard: Guard = async (args, run) => {
+    const refused = refusalOf(args);
+    if (refused !== null) return errorResult('BAD_USER_INPUT', refused);
     try {
       return await run();
     } catch (err) {

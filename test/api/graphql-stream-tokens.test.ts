@@ -44,6 +44,21 @@ describe('/graphql/stream tokens', () => {
     expect(a).not.toBe(b);
   });
 
+  it('a PUT always reserves a fresh stream, whatever token it carries (a reconnecting client sends its old one)', async () => {
+    const live = await reserve('alice');
+    for (const carried of [live, '00000000-0000-4000-8000-000000000000']) {
+      const r = await t.server.inject({
+        method: 'PUT',
+        url: '/graphql/stream',
+        headers: { ...auth('alice'), 'x-graphql-event-stream-token': carried },
+      });
+      expect(r.statusCode).toBe(201);
+      expect(r.body.trim()).not.toBe(carried);
+    }
+    // The live reservation is untouched by the PUTs that carried it.
+    expect((await subscribe('alice', live)).statusCode).toBe(202);
+  });
+
   it("refuses another key's token as an unknown stream", async () => {
     const token = await reserve('alice');
     const stolen = await subscribe('bob', token);

@@ -200,6 +200,30 @@ describe('the SDK against a real server', () => {
       await ops.answer(id, 'done');
       expect(await waiting).toMatchObject({ status: 'ANSWERED', answer: 'done' });
     });
+
+    it('waitForAnswer calls onAttached once with the first read, before any hold', async () => {
+      const { question } = await agent.ask({ text: 'Attach?' });
+      const firsts: string[] = [];
+      const controller = new AbortController();
+      // Aborted at once from onAttached, as a zero wait does: the first read still counts.
+      const err = await agent
+        .waitForAnswer(question.id, {
+          signal: controller.signal,
+          onAttached: (first) => {
+            firsts.push(first.status);
+            controller.abort(new Error('zero wait'));
+          },
+        })
+        .catch((e: unknown) => e);
+      expect(err).toEqual(new Error('zero wait'));
+      expect(firsts).toEqual(['PENDING']);
+
+      await ops.answer(question.id, 'yes');
+      const seen: unknown[] = [];
+      const r = await agent.waitForAnswer(question.id, { onAttached: (first) => seen.push(first.answer) });
+      expect(r).toMatchObject({ status: 'ANSWERED', answer: 'yes' });
+      expect(seen).toEqual(['yes']);
+    });
   });
 
   describe('blocking across holds and dropped connections', () => {

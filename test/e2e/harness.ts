@@ -37,6 +37,8 @@ export interface ServerOptions {
   prefix?: string;
   /** Only these test principals (default: all of them). */
   only?: readonly Who[];
+  /** More settings (e.g. larger pending caps). */
+  env?: Record<string, string>;
 }
 
 /** A whole server in this process on the private test Redis. */
@@ -56,6 +58,7 @@ export async function startInboxServer(o: ServerOptions = {}): Promise<RunningSe
     INTERACTIONS_REAPER_INTERVAL_MS: '100',
     INTERACTIONS_VERIFIER_SECRETS: 'INBOX_E2E_SECRET',
     LOG_LEVEL: 'silent',
+    ...o.env,
   });
   const server = await createServer(config, createLogger('silent'));
   await server.listen();

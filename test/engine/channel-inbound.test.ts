@@ -148,6 +148,16 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect(await engine().get(OPS, q.id)).toMatchObject({ answer: 'yes', answeredBy: 'sms:+15550001' });
     });
 
+    it('a sensitive question: a second reply from the same sender is closed, never "recorded" (its answer is not kept to compare)', async () => {
+      const q = await ask('sms', { recipient: '+15550001', sensitive: true });
+      nextEvent = answerEvent({ id: q.id }, '1234');
+      await engine().channelInbound('sms', request());
+      expect(outcomes.at(-1)).toMatchObject({ kind: 'recorded' });
+      nextEvent = answerEvent({ id: q.id }, '9999');
+      await engine().channelInbound('sms', request());
+      expect(outcomes.at(-1)).toMatchObject({ kind: 'closed' });
+    });
+
     it('reject, ignore and unknown channels', async () => {
       nextEvent = { kind: 'reject', status: 401, reason: 'bad signature' };
       expect(await engine().channelInbound('sms', request())).toEqual({

@@ -267,7 +267,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       }
       const page = await engine.list(ALICE, {}, { first: 1 });
       expect(page.totalCount).toBe(1);
-      expect(page.items.map((q) => q.id)).toEqual([mine.question.id]);
+      expect(page.edges.map((e) => e.node.id)).toEqual([mine.question.id]);
       expect((await engine.list(ALICE, { audience: 'bob' }, { first: 5 })).totalCount).toBe(0);
       expect((await engine.pending(BOB)).map((q) => q.id)).toEqual([forBob.question.id]);
       expect((await engine.answer(BOB, forBob.question.id, true)).answeredBy).toBe('bob');
@@ -280,7 +280,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect(await codeOf(engine.cancel(AGENT, theirs.question.id))).toBe('NOT_FOUND');
       expect(await codeOf(engine.answer(AGENT, mine.question.id, true))).toBe('FORBIDDEN');
       expect(await codeOf(engine.ask(OPS, { text: 'x' }))).toBe('FORBIDDEN');
-      expect((await engine.list(AGENT, {}, { first: 10 })).items.map((q) => q.id)).toEqual([
+      expect((await engine.list(AGENT, {}, { first: 10 })).edges.map((e) => e.node.id)).toEqual([
         mine.question.id,
       ]);
       expect((await engine.list(OPS, {}, { first: 10 })).totalCount).toBe(2);

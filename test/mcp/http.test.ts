@@ -155,21 +155,43 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     expect(ids.filter((x) => x === idA)).toHaveLength(1);
   });
 
-  /**
-   * ask_user with these arguments is refused as an isError result naming BAD_USER_INPUT: the
-   * tool's input schema wraps it in the SDK's own message, the ask rules start with the code.
-   */
-  async function expectBadAsk(args: Record<string, unknown>, by: 'schema' | 'rules'): Promise<void> {
+  /** ask_user with these arguments is an isError result whose text starts with `expected`. */
+  async function expectBadAsk(args: Record<string, unknown>, expected: RegExp): Promise<void> {
     const r = await client.callTool({ name: 'ask_user', arguments: args });
     expect(r.isError, JSON.stringify(args)).toBe(true);
-    if (by === 'schema') expect(textOf(r)).toContain('BAD_USER_INPUT');
-    else expect(textOf(r)).toMatch(/^BAD_USER_INPUT: /);
+    expect(textOf(r)).toMatch(expected);
   }
 
-  it('bad input is an isError result with BAD_USER_INPUT, from the schema and from the rules', async () => {
-    await expectBadAsk({ wait_seconds: 0 }, 'schema');
-    await expectBadAsk({ text: 'x', wait_seconds: 301 }, 'schema');
-    await expectBadAsk({ text: 'Pick', format: 'SELECT', wait_seconds: 0 }, 'rules');
+  it('bad input is an isError result starting BAD_USER_INPUT, naming the argument', async () => {
+    await expectBadAsk({ wait_seconds: 0 }, /^BAD_USER_INPUT: text: /);
+    await expectBadAsk({ text: 'x', wait_seconds: 301 }, /^BAD_USER_INPUT: wait_seconds: .*300/);
+    await expectBadAsk({ text: 'x', media: [{ kind: 'IMAGE' }] }, /^BAD_USER_INPUT: media\[0\]\.url: /);
+    await expectBadAsk({ text: 'Pick', format: 'SELECT', wait_seconds: 0 }, /^BAD_USER_INPUT: /);
+  });
+
+  it('unknown arguments are refused by name, listing the valid ones; nothing is asked', async () => {
+    const before = (await client.callTool({ name: 'list_questions', arguments: {} })).structuredContent as {
+      totalCount: number;
+    };
+    await expectBadAsk(
+      { text: 'Typo?', wait_second: 0 },
+      /^BAD_USER_INPUT: unknown argument "wait_second" \(the arguments are: text, format, .*, wait_seconds\)$/,
+    );
+    await expectBadAsk(
+      { text: 'Typo?', media: [{ kind: 'LINK', url: 'https://example.com', capton: 'x' }] },
+      /^BAD_USER_INPUT: media\[0\]: unknown field "capton"$/,
+    );
+    const listed = await client.callTool({ name: 'list_questions', arguments: { frist: 5 } });
+    expect(textOf(listed)).toMatch(/^BAD_USER_INPUT: unknown argument "frist"/);
+    const after = (await client.callTool({ name: 'list_questions', arguments: {} })).structuredContent as {
+      totalCount: number;
+    };
+    expect(after.totalCount).toBe(before.totalCount);
+  });
+
+  it('the listed input schemas refuse unknown arguments too (additionalProperties: false)', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
   });
 
   it('ask_user takes metadata and notify: metadata comes back, an unknown endpoint is BAD_USER_INPUT', async () => {
@@ -183,7 +205,7 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
       metadata: { runId: 'r9' },
       notify: null,
     });
-    await expectBadAsk({ text: 'Resume?', notify: 'nowhere', wait_seconds: 0 }, 'rules');
+    await expectBadAsk({ text: 'Resume?', notify: 'nowhere', wait_seconds: 0 }, /^BAD_USER_INPUT: /);
   });
 
   it('wait_seconds at the limit (300) is accepted', async () => {

@@ -1,5 +1,6 @@
 // `tai mcp` as a child process (bin/tai.mjs), spoken to by the official MCP client over stdio,
 // forwarding to a real server over HTTP, in both protocol eras.
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -118,6 +119,56 @@ describe.each(ERAS)('tai mcp over stdio (%s era)', (era) => {
     const waited = await client.callTool({ name: 'await_answer', arguments: { id: qid, wait_seconds: 5 } });
     expect(waited.structuredContent).toEqual({ status: 'CANCELLED', id: qid, answer: null });
   });
+
+  it('await_answer with wait_seconds 0 reads the question once: answered before the call, or unknown', async () => {
+    const asked = await client.callTool({ name: 'ask_user', arguments: { text: 'Zero?', wait_seconds: 0 } });
+    const { id } = asked.structuredContent as { id: string };
+    await answer(id, 'given before');
+    const waited = await client.callTool({ name: 'await_answer', arguments: { id, wait_seconds: 0 } });
+    expect(waited.structuredContent).toEqual({ status: 'ANSWERED', id, answer: 'given before' });
+
+    const unknown = await client.callTool({
+      name: 'await_answer',
+      arguments: { id: 'no-such-question', wait_seconds: 0 },
+    });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^NOT_FOUND: /);
+  });
+
+  it('argument errors start with the code and name the argument; unknown arguments are refused', async () => {
+    const missing = await client.callTool({ name: 'ask_user', arguments: { wait_seconds: 0 } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^BAD_USER_INPUT: text: /);
+
+    const misspelt = await client.callTool({
+      name: 'await_answer',
+      arguments: { id: 'no-such-question', wait_second: 0 },
+    });
+    expect(misspelt.isError).toBe(true);
+    expect(textOf(misspelt)).toMatch(
+      /^BAD_USER_INPUT: unknown argument "wait_second" \(the arguments are: id, wait_seconds\)$/,
+    );
+  });
+});
+
+describe('tai mcp with a key the server refuses', () => {
+  it('exits 1 at start with the reason on standard error, and nothing on standard output', async () => {
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, 'mcp'],
+        {
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH ?? '', TAI_URL: url, TAI_API_KEY: 'not-a-known-key' },
+        },
+        (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: UNAUTHENTICATED: the server at .* refused the API key/);
+    expect(run.stderr).not.toContain('not-a-known-key');
+  }, 30_000);
 });
 
 describe('tai mcp with an operator-only key', () => {

@@ -1,6 +1,9 @@
 // PageInfo: whether more results follow and where to continue.
-import type { Page } from '../../store/types.ts';
+import type { QuestionPage } from '../../engine/types.ts';
 import { builder } from '../builder.ts';
+
+/** Any page the engine hands out (the audit log's will share it). */
+type Page = Pick<QuestionPage, 'hasNextPage' | 'endCursor'>;
 
 export const PageInfo = builder.objectRef<Page>('PageInfo').implement({
   description: 'Where a page of results ends.',

@@ -1,12 +1,7 @@
 // QuestionEdge: one question in a page, with the cursor that continues after it.
-import type { QuestionRecord } from '../../domain/question.ts';
+import type { QuestionEdge as QuestionEdgeShape } from '../../engine/types.ts';
 import { builder } from '../builder.ts';
 import { Question } from './question.ts';
-
-export interface QuestionEdgeShape {
-  node: QuestionRecord;
-  cursor: string;
-}
 
 export const QuestionEdge = builder.objectRef<QuestionEdgeShape>('QuestionEdge').implement({
   description: 'A question in a page of results.',

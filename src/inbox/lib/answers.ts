@@ -79,6 +79,8 @@ export function answerErrorMessage(err: InteractionsError): string {
       return 'The server is busy: try again in a moment.';
     case 'BAD_USER_INPUT':
       return `The answer was refused: ${err.message}`;
+    case 'UNAVAILABLE':
+      return 'The server could not confirm your answer: it may have been recorded. Sending it again is safe.';
     default:
       return err instanceof NetworkError
         ? UNREACHABLE_TEXT

@@ -26,6 +26,7 @@ import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
+import { reportingUnavailable } from './unavailable.ts';
 
 export interface RedisStoreOptions {
   /** Commands and scripts: a single Redis (standalone or through Sentinel) or a Cluster. */
@@ -158,10 +159,11 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
   const waitReplicas = opts.waitReplicas ?? 0;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
 
-  return {
+  // A command Redis never answered may still be applied: UNAVAILABLE, not INTERNAL.
+  return reportingUnavailable<RedisQuestionStore>({
     kind: 'redis',
-    outbox: createRedisOutbox(run),
-    receipts: createRedisReceipts(redis, prefix, run),
+    outbox: reportingUnavailable(createRedisOutbox(run)),
+    receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);
@@ -278,5 +280,5 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     listen: (listener) => subscription.listen(listener),
     ping: () => pingWithin(redis, opts.pingTimeoutMs ?? 1000),
     close: () => subscription.close(),
-  };
+  });
 }

@@ -1,0 +1,39 @@
+// The plugin view of a question: what the engine (and the composition root, for delivery) hands a
+// channel plugin. It lives beside the ports, not in src/channels/, so the engine depends on the
+// plugin contract's types only and never on plugin code.
+import type { ChannelQuestion } from '../channels/types.ts';
+
+/** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
+export function channelQuestionOf(record: {
+  id: string;
+  text: string;
+  format: ChannelQuestion['format'];
+  options: string[] | null;
+  schema: Record<string, unknown> | null;
+  link: string | null;
+  recipient: string | null;
+  sensitive: boolean;
+  status: ChannelQuestion['status'];
+  answer: unknown;
+  answeredBy: string | null;
+  cancelReason: string | null;
+  createdAt: number;
+  timeoutAt: number;
+}): ChannelQuestion {
+  return {
+    id: record.id,
+    text: record.text,
+    format: record.format,
+    options: record.options,
+    schema: record.schema,
+    link: record.link,
+    recipient: record.recipient,
+    sensitive: record.sensitive,
+    status: record.status,
+    answer: record.sensitive ? null : record.answer,
+    answeredBy: record.answeredBy,
+    cancelReason: record.cancelReason,
+    createdAt: record.createdAt,
+    timeoutAt: record.timeoutAt,
+  };
+}
