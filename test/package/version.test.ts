@@ -13,7 +13,7 @@ const PACKAGE_VERSION = (JSON.parse(read('package.json')) as { version: string }
 describe('the version', () => {
   it('is package.json’s, and the lockfile’s root says the same', () => {
     expect(VERSION).toBe(PACKAGE_VERSION);
-    const lock = JSON.parse(read('npm-shrinkwrap.json')) as {
+    const lock = JSON.parse(read('package-lock.json')) as {
       version: string;
       packages: Record<string, { version?: string }>;
     };
