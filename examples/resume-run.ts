@@ -1,19 +1,23 @@
 // A worked resume webhook (API.md §12): an agent "run" asks a person for approval and then
 // stops holding anything; when the person answers, the server POSTs a signed webhook to this
-// script's receiver, which checks it and resumes the run from the `metadata` it carried.
+// script's receiver, which checks it, checks the decision receipt it carries against the
+// server's published keys (API.md §16), and only then resumes the run from its `metadata`.
 //
 //   interactions.yaml:  webhooks: { runs: { url: http://127.0.0.1:4200/hooks, secretEnv: RUNS_WEBHOOK_SECRET } }
 //   terminal 1:  RUNS_WEBHOOK_SECRET=whsec_… npm start
 //   terminal 2:  RUNS_WEBHOOK_SECRET=whsec_… TAI_API_KEY=… npx tsx examples/resume-run.ts
-//   then answer the question in the inbox (or `tai answer <id> --answer yes`).
+//   then answer the question in the inbox (or `tai interactions answer <id> --answer yes`).
+//   TAI_ISSUER: the server's INTERACTIONS_PUBLIC_BASE_URL when it differs from TAI_URL.
 //
 // A real deployment keeps runs in a database and the receiver in a serverless function; the
 // shape is the same: ask with notify + metadata, persist the run, resume it from the webhook.
 import { createServer } from 'node:http';
-import { createInteractionsClient, verifyWebhook } from 'tai-interactions/client';
+import { createInteractionsClient, verifyReceipt, verifyWebhook } from 'tai-interactions/client';
 
 const SECRET = process.env.RUNS_WEBHOOK_SECRET;
 const PORT = Number(process.env.DEMO_RECEIVER_PORT ?? 4200);
+const SERVER = process.env.TAI_URL ?? 'http://127.0.0.1:4000';
+const ISSUER = process.env.TAI_ISSUER ?? SERVER;
 if (!SECRET) throw new Error('set RUNS_WEBHOOK_SECRET (the secret of the `runs` endpoint)');
 
 interface Run {
@@ -52,15 +56,25 @@ const receiver = createServer((req, res) => {
     res.writeHead(204).end();
     const { question } = event;
     const runId = typeof question.metadata?.runId === 'string' ? question.metadata.runId : null;
-    if (first && runId && resume(runId, question.status, question.answer)) receiver.close();
+    if (!first || !runId) return;
+    // Act only on a decision the server signed for this very question: the receipt is checked
+    // with the published keys, so a forged or replayed event for another question stops here.
+    verifyReceipt(event.receipt ?? '', {
+      jwksUrl: new URL('/.well-known/jwks.json', SERVER),
+      issuer: ISSUER,
+      questionId: question.id,
+    }).then(
+      (receipt) => {
+        console.log(`receipt verified: question ${receipt.sub} ${receipt.outcome.status}`);
+        if (resume(runId, question.status, question.answer)) receiver.close();
+      },
+      (err: Error) => console.log(`receipt refused (${err.message}); run ${runId} not resumed`),
+    );
   });
 });
 
 receiver.listen(PORT, '127.0.0.1', async () => {
-  const client = createInteractionsClient({
-    url: process.env.TAI_URL ?? 'http://127.0.0.1:4000',
-    apiKey: process.env.TAI_API_KEY,
-  });
+  const client = createInteractionsClient({ url: SERVER, apiKey: process.env.TAI_API_KEY });
   const run: Run = { id: `run-${Date.now().toString(36)}`, step: 'waiting-for-approval' };
   runs.set(run.id, run);
   // Returns at once: nothing waits on the answer but the receiver above.

@@ -15,7 +15,8 @@ export async function setupChannel(
   logger: ChannelLogger,
 ): Promise<string> {
   const config = loadConfig(env);
-  if (config.publicBaseUrl === null) {
+  // The loopback default is no use here: the provider must reach the door from outside.
+  if (config.publicBaseUrl === null || config.publicBaseUrlDefaulted) {
     throw new ChannelSetupError(
       'INTERACTIONS_PUBLIC_BASE_URL is not set: the provider needs the public URL of the inbound door',
     );
@@ -24,7 +25,11 @@ export async function setupChannel(
   const made = manifestChannels(settings, { logger, publicBaseUrl: config.publicBaseUrl });
   try {
     const instance = made.port.instance?.(name);
-    if (!instance) throw new ChannelSetupError(`no channel named ${name} in the manifest`);
+    if (!instance) {
+      const names = Object.keys(settings.manifest.channels);
+      const known = names.length ? `it has ${names.join(', ')}` : 'it names none';
+      throw new ChannelSetupError(`no channel named ${name} in the manifest (${known})`);
+    }
     if (!instance.setup) {
       const plugin = settings.manifest.channels[name]?.plugin ?? 'its plugin';
       throw new ChannelSetupError(`channel ${name} (${plugin}) needs no set-up`);

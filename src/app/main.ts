@@ -10,6 +10,7 @@ import {
 } from './config.ts';
 import { ManifestError } from './manifest.ts';
 import { createLogger, createServer, StartupError } from './server.ts';
+import { baseUrlNotices } from './start-notices.ts';
 
 /** In a terminal, log lines are made readable; anywhere else they stay JSON for the collector. */
 async function logDestination(): Promise<DestinationStream | undefined> {
@@ -39,7 +40,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel, await logDestination());
-  for (const warning of configWarnings(config)) logger.warn(warning);
+  for (const warning of [...configWarnings(config), ...baseUrlNotices(config, manifest)])
+    logger.warn(warning);
   let server: Awaited<ReturnType<typeof createServer>>;
   try {
     server = await createServer(config, logger, { manifest });

@@ -116,11 +116,40 @@ function keyPath(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-/** The first issue as a key path and a message; zod's messages name types and keys, never values. */
-function firstIssue(error: z.ZodError, prefix: readonly PropertyKey[]): [string, string] {
+/** A schema without its optional/default/nullable wrappers. */
+function unwrapped(node: unknown): unknown {
+  let n = node;
+  while (n instanceof z.ZodOptional || n instanceof z.ZodDefault || n instanceof z.ZodNullable)
+    n = n.unwrap();
+  return n;
+}
+
+/**
+ * The keys the object at `path` of `schema` takes, so an unknown key can be answered with the
+ * known ones; null when the path cannot be followed (e.g. a plugin built on another zod copy).
+ */
+function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] | null {
+  let node = unwrapped(schema);
+  for (const seg of path) {
+    if (node instanceof z.ZodObject) node = (node.shape as Record<PropertyKey, unknown>)[seg];
+    else if (node instanceof z.ZodRecord) node = node.valueType;
+    else if (node instanceof z.ZodArray) node = node.element;
+    else return null;
+    node = unwrapped(node);
+  }
+  return node instanceof z.ZodObject ? Object.keys(node.shape) : null;
+}
+
+/**
+ * The first issue as a key path and a message; zod's messages name types and keys, never
+ * values. An unknown key is answered with the keys the object takes (names from the schema).
+ */
+function firstIssue(error: z.ZodError, prefix: readonly PropertyKey[], schema?: unknown): [string, string] {
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
-    return [keyPath([...prefix, ...issue.path, issue.keys[0]!]), 'unknown key'];
+    const known = schema === undefined ? null : keysAt(schema, issue.path);
+    const message = known?.length ? `unknown key (known: ${known.join(', ')})` : 'unknown key';
+    return [keyPath([...prefix, ...issue.path, issue.keys[0]!]), message];
   }
   if (issue.code === 'invalid_key') return [keyPath([...prefix, ...issue.path]), 'invalid name'];
   return [keyPath([...prefix, ...issue.path]), issue.message];
@@ -204,9 +233,10 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
       webhooks: {},
     };
   }
-  const parsed = manifestSchema(knownVerifiers).safeParse(parseText(file, readText(file)));
+  const schema = manifestSchema(knownVerifiers);
+  const parsed = schema.safeParse(parseText(file, readText(file)));
   if (!parsed.success) {
-    const [path, message] = firstIssue(parsed.error, []);
+    const [path, message] = firstIssue(parsed.error, [], schema);
     throw new ManifestError(file, path, message);
   }
   const raw = parsed.data;
@@ -226,7 +256,7 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
     }
     const config = implementation.config.safeParse(decl.config ?? {});
     if (!config.success) {
-      const [path, message] = firstIssue(config.error, ['channels', name, 'config']);
+      const [path, message] = firstIssue(config.error, ['channels', name, 'config'], implementation.config);
       throw new ManifestError(file, path, message);
     }
     checkEnvNames(file, `channels.${name}.config`, config.data, input.env);

@@ -4,7 +4,7 @@ import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
 import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
-import type { ChannelPort, EngineObserver } from '../engine/ports.ts';
+import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -15,6 +15,8 @@ export interface OutboxSetup {
   channels: ChannelPort | undefined;
   webhookEndpoints: Readonly<Record<string, WebhookEndpoint>>;
   metrics: EngineObserver;
+  /** Signs the receipt each resume webhook carries. */
+  receipts?: ReceiptPort;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
     pollMs?: number;
@@ -38,6 +40,7 @@ export async function startOutbox(o: OutboxSetup): Promise<void> {
         createResumeWebhooks({
           endpoints: o.webhookEndpoints,
           logger,
+          ...(o.receipts ? { receipts: o.receipts } : {}),
           ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
         }),
         metrics,

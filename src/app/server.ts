@@ -10,6 +10,8 @@ import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp } from '../http/app.ts';
+import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
+import { helmetHeaders } from '../http/security-headers.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
@@ -18,6 +20,7 @@ import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
 import { verifierPort } from './verifier-port.ts';
 
@@ -66,6 +69,11 @@ export interface ServerPlugins {
   metrics?: boolean;
 }
 
+/** A host as a URL writes it (an IPv6 address in brackets). */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** The engine's settings, from the config read at start. */
 function engineSettingsOf(config: Config): EngineSettings {
   return {
@@ -77,6 +85,7 @@ function engineSettingsOf(config: Config): EngineSettings {
     maxPendingMediaBytesPerPrincipal: config.maxPendingMediaBytesPerPrincipal,
     maxPendingMediaBytes: config.maxPendingMediaBytes,
     publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrlLocal: config.publicBaseUrlDefaulted,
     reaperIntervalMs: config.reaperIntervalMs,
   };
 }
@@ -123,6 +132,10 @@ export async function createServer(
     const allowedVerifiers = manifest ? new Set(manifest.verifiers) : null;
     const verifiers = builtinVerifiers().filter((v) => !allowedVerifiers || allowedVerifiers.has(v.name));
 
+    // `iss` of every receipt: the public base URL, or this listener's own once it listens.
+    let ownUrl = `http://${urlHost(config.host)}:${config.port}`;
+    const receipts = await openReceiptSigner(config, logger, () => config.publicBaseUrl ?? ownUrl);
+
     const metrics = createMetrics();
     const engine = createInteractions({
       store,
@@ -132,6 +145,7 @@ export async function createServer(
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
       settings: engineSettingsOf(config),
+      receipts,
     });
     await engine.start();
     closers.push(() => engine.stop());
@@ -147,6 +161,7 @@ export async function createServer(
       channels,
       webhookEndpoints,
       metrics,
+      receipts,
       timing: plugins.outbox ?? {},
       closers,
     });
@@ -196,12 +211,26 @@ export async function createServer(
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
       metricsPublic: config.doorPolicy.metrics === 'public',
       graphiql: config.graphiql,
+      jwks: () => receipts.jwks(),
+      hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
     });
+    const hostCheck = {
+      accessControl: config.accessControl,
+      allowedHosts: config.allowedHosts,
+      publicBaseUrl: config.publicBaseUrl,
+    };
+    logger.info(hostCheckSummary(hostCheck));
+    const hostWarning = hostCheckWarning({ ...hostCheck, bindHost: config.host });
+    if (hostWarning) logger.warn(hostWarning);
     closers.push(() => app.close());
     const metricsListener =
       config.metricsPort === null
         ? null
-        : createMetricsListener(metrics, (err) => logger.error({ err }, 'metrics scrape failed'));
+        : createMetricsListener(
+            metrics,
+            (err) => logger.error({ err }, 'metrics scrape failed'),
+            await helmetHeaders(),
+          );
     let metricsUrl: string | null = null;
     if (metricsListener) {
       closers.push(
@@ -225,10 +254,10 @@ export async function createServer(
           metricsUrl = await listenOn(metricsListener, config.metricsPort, config.host);
         }
         await app.listen({ port: config.port, host: config.host });
-        const host = config.host.includes(':') ? `[${config.host}]` : config.host;
         const address = app.server.address();
         const port = typeof address === 'object' && address ? address.port : config.port;
-        return `http://${host}:${port}`;
+        ownUrl = `http://${urlHost(config.host)}:${port}`;
+        return ownUrl;
       },
       async close() {
         for (const close of closers.reverse()) await close();

@@ -64,8 +64,14 @@ const principalInput = z
         .max(Number.MAX_SAFE_INTEGER, { error: 'must be a whole number of at least 1' })
         .optional(),
     },
-    // Unknown fields are refused: a misspelt `keysha256` or `restricetd` must not pass silently.
-    { error: (iss) => (iss.code === 'unrecognized_keys' ? 'unknown field' : 'must be an object') },
+    // Unknown fields are refused: a misspelt `keysha256` or `restricetd` must not pass silently,
+    // and the refusal names the fields there are.
+    {
+      error: (iss): string =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown field (expected: ${Object.keys(principalInput.shape).join(', ')})`
+          : 'must be an object',
+    },
   )
   .superRefine((p, ctx) => {
     if ((p.key === undefined) === (p.keySha256 === undefined)) {

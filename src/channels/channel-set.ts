@@ -1,5 +1,6 @@
 // The channel instances a manifest declares, created once at start: the seam the composition
 // root adapts to the engine's ChannelPort and the HTTP layer's inbound door.
+import { cappedFetch } from './response-body.ts';
 import type { ChannelContext, ChannelInstance, ChannelLogger, ChannelPlugin } from './types.ts';
 
 /** A declaration as the manifest returns it (`config` already parsed by the plugin's schema). */
@@ -39,7 +40,8 @@ export function createChannelSet(
       // Looked up when used, never copied into the instance's config or receipts.
       secret: (envName) => deps.env[envName] || undefined,
       logger: deps.logger,
-      fetch: deps.fetch ?? globalThis.fetch,
+      // Every response a plugin reads is bounded, whichever client library reads it.
+      fetch: cappedFetch(deps.fetch ?? globalThis.fetch),
       publicBaseUrl: base,
       inboundUrl: `${base}${inboundPath(name)}`,
     };

@@ -52,7 +52,10 @@ export async function loadChannelPlugin(spec: string, baseDir: string): Promise<
   let target: string;
   if (isFilePathSpec(spec)) target = pathToFileURL(resolve(baseDir, spec)).href;
   else if (NPM_NAME.test(spec)) target = spec;
-  else throw new PluginLoadError('is not a built-in plugin, a package name or a ./path');
+  else {
+    const builtins = [...builtinChannelPlugins().keys()].join(', ');
+    throw new PluginLoadError(`is not a built-in plugin (${builtins}), a package name or a ./path`);
+  }
   let mod: { default?: unknown };
   try {
     mod = (await import(target)) as { default?: unknown };

@@ -149,6 +149,14 @@ export type InboundEvent =
       /** The provider's user id; the engine records `answeredBy` as `<channel>:<by>`. */
       by: string;
       respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
+      /**
+       * For providers whose signatures carry no timestamp (Twilio): the message's unique id
+       * (`MessageSid`, at most 200 characters). The engine acts on an id once within the
+       * retention period, across instances: a repeat, whether a provider retry or a captured
+       * request sent again, claims nothing and is answered `repeat`. And the question the event
+       * names must have been delivered before the message was first seen.
+       */
+      dedupe?: { id: string; repeat: ChannelResponse };
     }
   | {
       /** The person asked to see more (e.g. open a Slack modal); the engine looks up, claims nothing. */
@@ -158,8 +166,11 @@ export type InboundEvent =
     }
   /** Verified, but not ours to act on (a URL check, an unrelated update); answered with `response`. */
   | { kind: 'ignore'; response: ChannelResponse }
-  /** Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret. */
-  | { kind: 'reject'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse };
+  /**
+   * Refused before or while parsing; nothing is looked up. `reason` is for logs, never a secret.
+   * 413: the body is within the door's byte cap but holds more than the plugin will parse.
+   */
+  | { kind: 'reject'; status: 400 | 401 | 403 | 413 | 500; reason: string; response?: ChannelResponse };
 
 export interface ChannelInstance {
   /**
@@ -175,6 +186,18 @@ export interface ChannelInstance {
   checkRecipient?(recipient: string): string | null;
   /** Absent: the channel takes no inbound requests and its door is the uniform 404. */
   inbound?(request: InboundRequest): Promise<InboundEvent>;
+  /**
+   * The largest request the provider sends to the inbound door, in bytes (Slack repeats the
+   * whole message or modal in every click). The server caps it at 1 MiB and refuses a larger
+   * body with 413 before the plugin sees it. Absent: `INTERACTIONS_CALLBACK_MAX_BODY_BYTES`.
+   */
+  inboundMaxBytes?: number;
+  /**
+   * The longest link (an EXTERNAL question's `link`) this channel sends as is. A longer one is
+   * handed to `deliver` as a short redirect on the server's own origin (`{publicBaseUrl}/l/…`),
+   * which lives as long as the question. Absent: links are never shortened.
+   */
+  linkMaxChars?: number;
   /** After any resolution: edit the message. Best effort; throwing means "retry later". */
   onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
   /**

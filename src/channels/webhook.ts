@@ -4,6 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { isoTime } from '../domain/question-view.ts';
 import { endpointUrl, envName } from './config-schema.ts';
+import { requestFailure } from './failure-cause.ts';
+import { discardBody } from './response-body.ts';
 import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from './types.ts';
 
 /** How long one POST may take before delivery counts as failed. */
@@ -54,20 +56,27 @@ function createWebhookChannel(cfg: WebhookConfig, ctx: ChannelContext) {
     const body = JSON.stringify(payload);
     const now = new Date();
     const signature = signer().sign(msgId, now, body);
-    const res = await ctx.fetch(cfg.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': msgId,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    // Drain the body so the connection is released; its content is not ours to log.
-    await res.arrayBuffer().catch(() => undefined);
+    let res: Response;
+    try {
+      res = await ctx.fetch(cfg.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': msgId,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      });
+    } catch (err) {
+      // The cause only: the receiver's URL may carry a token of its own.
+      throw new Error(`the webhook receiver could not be reached: ${requestFailure(err)}`);
+    }
+    // Its content is not ours to log: a few KiB are read (so a small answer releases the
+    // connection) and the rest is cancelled, however much the receiver sends.
+    await discardBody(res);
     if (res.status < 200 || res.status > 299) throw new Error(`the webhook receiver answered ${res.status}`);
   }
 

@@ -3,7 +3,7 @@
 // an error, printed as one line `error: <CODE>: <message>`, 2 a usage error), so tests can run
 // it in process with their own streams. Only `tai serve` loads the server, and only when it runs.
 import { Command, CommanderError } from 'commander';
-import { InteractionsError } from '../client/index.ts';
+import { InteractionsError, ReceiptVerificationError } from '../client/index.ts';
 import { VERSION } from '../domain/version.ts';
 import { answerCommand } from './commands/answer.ts';
 import { askCommand } from './commands/ask.ts';
@@ -12,6 +12,7 @@ import { channelsCommand } from './commands/channels.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
+import { receiptsCommand } from './commands/receipts.ts';
 import { serveCommand } from './commands/serve.ts';
 import { showCommand } from './commands/show.ts';
 import { streamCommand } from './commands/stream.ts';
@@ -81,7 +82,11 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(cancelCommand(ctx))
     .addCommand(streamCommand(ctx))
     .addCommand(askCommand(ctx));
-  program.addCommand(interactions).addCommand(channelsCommand(ctx)).addCommand(serveCommand(ctx));
+  program
+    .addCommand(interactions)
+    .addCommand(channelsCommand(ctx))
+    .addCommand(receiptsCommand(ctx))
+    .addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));
   program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
   inheritSettings(program);
@@ -112,6 +117,10 @@ export async function runCli(argv: readonly string[], io: CliIO, name: ProgramNa
       io.err(
         `error: ${err.code}: ${oneLineMessage(err.message)}${err.field ? ` (at ${err.field})` : ''}${role}\n`,
       );
+      return 1;
+    }
+    if (err instanceof ReceiptVerificationError) {
+      io.err(`error: RECEIPT_${err.reason.toUpperCase()}: ${oneLineMessage(err.message)}\n`);
       return 1;
     }
     if (err instanceof Error && err.name === 'ExitPromptError') {

@@ -34,6 +34,16 @@ export {
   UnavailableError,
   WrongDoorError,
 } from './errors.ts';
+export {
+  type ReceiptAction,
+  type ReceiptClaims,
+  type ReceiptFailure,
+  type ReceiptOutcomeClaims,
+  type ReceiptQuestionClaims,
+  ReceiptVerificationError,
+  type VerifyReceiptOptions,
+  verifyReceipt,
+} from './receipts.ts';
 export type { FetchLike } from './transport.ts';
 export type * from './types.ts';
 export {

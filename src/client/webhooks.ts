@@ -11,6 +11,8 @@ export interface ResolvedWebhook {
   type: 'question.resolved';
   /** The question as it is now; its `answer` is null for sensitive questions (read it with `waitFor`). */
   question: Question;
+  /** The signed decision receipt (API.md §16): check it with `verifyReceipt` before acting. */
+  receipt: string | null;
 }
 
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;

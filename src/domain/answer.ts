@@ -4,6 +4,7 @@ import { badInput, isDomainError } from './errors.ts';
 import { compileJsonSchema, isJsonValue, isPlainObject, jsonDepth, validateAgainst } from './json-schema.ts';
 import { ANSWER_TEXT_MAX_CHARS, exceedsChars, isBlank, JSON_MAX_DEPTH } from './limits.ts';
 import type { QuestionSpec } from './question.ts';
+import { listChoices } from './values.ts';
 
 export { jsonDepth };
 
@@ -36,7 +37,9 @@ function check(q: AnswerTarget, answer: unknown): unknown {
       return answer;
     case 'SELECT':
       if (typeof answer !== 'string') throw badInput('answer must be a string', FIELD);
-      if (!(q.options ?? []).includes(answer)) throw badInput('answer must be one of the options', FIELD);
+      if (!(q.options ?? []).includes(answer)) {
+        throw badInput(`answer must be one of the options: ${listChoices(q.options ?? [])}`, FIELD);
+      }
       return answer;
     case 'FORM':
     case 'EXTERNAL':

@@ -28,7 +28,7 @@ import {
   type QuestionSpec,
   type VerifierBinding,
 } from './question.ts';
-import { clip, isPlainObject, own } from './values.ts';
+import { clip, isPlainObject, listChoices, own } from './values.ts';
 
 export interface AskContext {
   verifiers: ReadonlySet<string>;
@@ -218,7 +218,9 @@ function checkVerifier(
   const verifier = typed(raw, 'verifier');
   if (verifier === null || verifier === undefined) return null;
   if (format !== 'EXTERNAL') throw badInput('verifier is only for EXTERNAL questions', 'input.verifier');
-  if (!verifiers.has(verifier.name)) throw badInput('unknown verifier', 'input.verifier.name');
+  if (!verifiers.has(verifier.name)) {
+    throw badInput(`unknown verifier (allowed: ${listChoices(verifiers)})`, 'input.verifier.name');
+  }
   if (hasChannel) throw badInput('verifier is not allowed with channel', 'input.verifier');
   const config = verifier.config;
   if (config === null || config === undefined) return { name: verifier.name, config: {} };
@@ -263,14 +265,20 @@ function checkMetadata(raw: Record<string, unknown>): JsonObject | null {
 function checkNotify(raw: Record<string, unknown>, webhooks: ReadonlySet<string> | undefined): string | null {
   const notify = typed(raw, 'notify');
   if (notify === null || notify === undefined) return null;
-  if (!webhooks?.has(notify)) throw badInput('unknown webhook endpoint', 'input.notify');
+  if (!webhooks?.has(notify)) {
+    const known = webhooks?.size ? `configured: ${listChoices(webhooks)}` : 'the manifest names none';
+    throw badInput(`unknown webhook endpoint (${known})`, 'input.notify');
+  }
   return notify;
 }
 
 function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   if (!isPlainObject(raw)) throw badInput('input must be an object', 'input');
   for (const key of Object.keys(raw)) {
-    if (!FIELD_NAMES.has(key)) throw badInput('unknown field', `input.${clip(key, KEY_SHOWN_MAX)}`);
+    if (!FIELD_NAMES.has(key)) {
+      const expected = listChoices(FIELD_NAMES, 'none', FIELD_NAMES.size);
+      throw badInput(`unknown field (expected: ${expected})`, `input.${clip(key, KEY_SHOWN_MAX)}`);
+    }
   }
   const channelGiven = own(raw, 'channel');
   const hasChannel = channelGiven !== undefined && channelGiven !== null;
@@ -282,7 +290,10 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const link = checkLink(raw, format, hasChannel, ctx.prepared);
   const verifier = checkVerifier(raw, format, hasChannel, ctx.verifiers);
   const channel = typed(raw, 'channel') ?? null;
-  if (channel !== null && !ctx.channels.has(channel)) throw badInput('unknown channel', 'input.channel');
+  if (channel !== null && !ctx.channels.has(channel)) {
+    const known = ctx.channels.size ? `configured: ${listChoices(ctx.channels)}` : 'the manifest names none';
+    throw badInput(`unknown channel (${known})`, 'input.channel');
+  }
   const recipientGiven = typed(raw, 'recipient');
   if (recipientGiven !== null && recipientGiven !== undefined && channel === null) {
     throw badInput('recipient requires channel', 'input.recipient');

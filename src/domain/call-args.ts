@@ -1,6 +1,7 @@
 // Validation of the arguments around a question (holds, paging, reasons), beside the
 // question and answer rules.
 import { badInput } from './errors.ts';
+import { TIMEOUT_MAX_SECONDS } from './limits.ts';
 import type { QuestionStatus } from './question.ts';
 
 export const HOLD_MAX_SECONDS = 3600;
@@ -36,8 +37,8 @@ export function cancelReasonOf(v: unknown): string | null {
 
 export function timeoutSecondsOf(v: unknown, fallback: number, field = 'timeoutSeconds'): number {
   if (v === null || v === undefined) return fallback;
-  if (!isWhole(v) || v < 1 || v > 31_536_000)
-    throw badInput('timeoutSeconds must be from 1 to 31536000', field);
+  if (!isWhole(v) || v < 1 || v > TIMEOUT_MAX_SECONDS)
+    throw badInput(`timeoutSeconds must be from 1 to ${TIMEOUT_MAX_SECONDS}`, field);
   return v;
 }
 

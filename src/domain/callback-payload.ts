@@ -1,9 +1,9 @@
 // What a callback delivers as the answer (API.md §7 step 5). EXTERNAL: a JSON object body,
-// or the query parameters when the body is empty. Channel-delivered in-client formats:
+// or the query parameters when the body is empty (coerced by the question's schema). Channel-delivered in-client formats:
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
-// form page's form-encoded fields for FORM.
+// form page's form-encoded fields for FORM, and the text page's `answer` field for TEXT.
 import { badInput } from './errors.ts';
-import { formFieldsToJson } from './form-fields.ts';
+import { checkFormFieldCount, formFieldsToJson, queryToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
 import { parseJsonText } from './json-text.ts';
 import type { QuestionSpec } from './question.ts';
@@ -32,11 +32,17 @@ export function callbackPayload(
 ): unknown {
   // The callback form page posts its fields form-encoded (no script may build JSON there).
   if (q.format === 'FORM' && q.schema && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    checkFormFieldCount(q.schema, body);
     return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
+  }
+  if (q.format === 'TEXT' && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    const answer = new URLSearchParams(body.toString('utf8')).get('answer');
+    if (answer === null) throw badInput('the form has no answer field', 'answer');
+    return answer;
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {
-    if (parsed === undefined) return { ...query };
+    if (parsed === undefined) return queryToJson(q.schema, query);
     if (!isPlainObject(parsed)) throw badInput('the callback body must be a JSON object', 'answer');
     return parsed;
   }

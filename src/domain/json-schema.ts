@@ -9,7 +9,7 @@ import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
 import { linearRegExp, PATTERN_WORK_MAX, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
 import { uniqueItemsKeyword } from './unique-items.ts';
-import { clip, isPlainObject } from './values.ts';
+import { clip, isPlainObject, listChoices } from './values.ts';
 
 export type SchemaDraft = '2020-12' | 'draft-07';
 
@@ -277,8 +277,18 @@ function check(compiled: CompiledSchema, value: unknown, fieldRoot: string): voi
   } catch {
     field = fieldRoot;
   }
-  const what = first.keyword === 'required' ? 'is required' : (first.message ?? 'is invalid');
-  throw badInput(clip(`${field} ${what}`, MESSAGE_MAX), field);
+  throw badInput(`${clip(field, MESSAGE_MAX)} ${whatFailed(first)}`, field);
+}
+
+/** Ajv's complaint in our words; an enum or const refusal lists what the schema allows. */
+function whatFailed(error: ErrorObject): string {
+  const params = error.params as { allowedValues?: unknown; allowedValue?: unknown };
+  if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    return `must be one of: ${listChoices(params.allowedValues)}`;
+  }
+  if (error.keyword === 'const') return `must be ${listChoices([params.allowedValue])}`;
+  return clip(error.message ?? 'is invalid', MESSAGE_MAX);
 }
 
 /** Re-throws anything that is not a DomainError as BAD_USER_INPUT at `field`. */

@@ -12,7 +12,7 @@ import {
   MEDIA_URL_MAX_CHARS,
 } from './limits.ts';
 import { MEDIA_KINDS, type MediaItem, type MediaKind } from './question.ts';
-import { clip, own } from './values.ts';
+import { clip, listChoices, own } from './values.ts';
 
 export type WebScheme = 'http' | 'https';
 
@@ -166,7 +166,12 @@ function validateItem(raw: unknown, field: string): MediaItem {
     throw badInput('media item must be an object', field);
   }
   for (const key of Object.keys(raw)) {
-    if (!ITEM_KEYS.has(key)) throw badInput('unknown field', `${field}.${clip(key, KEY_SHOWN_MAX)}`);
+    if (!ITEM_KEYS.has(key)) {
+      throw badInput(
+        `unknown field (expected: ${listChoices(ITEM_KEYS)})`,
+        `${field}.${clip(key, KEY_SHOWN_MAX)}`,
+      );
+    }
   }
   const kind = own(raw, 'kind');
   if (typeof kind !== 'string' || !(MEDIA_KINDS as readonly string[]).includes(kind)) {

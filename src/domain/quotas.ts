@@ -27,6 +27,8 @@ export type QuotaLimit = 'pending' | 'pendingPerPrincipal' | 'mediaBytesPerPrinc
 /** What the backlog holds for one principal and in total. */
 export interface Usage {
   pending: number;
+  /** Live prepareExternal reservations of the principal: they count against its pending cap too. */
+  reserved: number;
   mediaBytes: number;
   totalPending: number;
   totalMediaBytes: number;
@@ -54,7 +56,7 @@ export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number): s
     case 'pending':
       return `too many questions are pending on this server (${SETTING.pending} = ${q.maxPending}); try again later`;
     case 'pendingPerPrincipal':
-      return `this key already has its limit of pending questions (${SETTING.pendingPerPrincipal} or its maxPending = ${q.maxPendingPerPrincipal}); resolve some first`;
+      return `this key already has its limit of pending questions and prepareExternal reservations (${SETTING.pendingPerPrincipal} or its maxPending = ${q.maxPendingPerPrincipal}); resolve some first, or let reservations expire`;
     case 'mediaBytesPerPrincipal':
       return `this question's ${mediaBytes} media bytes would exceed this key's pending media limit (${SETTING.mediaBytesPerPrincipal} = ${q.maxMediaBytesPerPrincipal} bytes)`;
     case 'mediaBytes':

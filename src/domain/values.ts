@@ -34,3 +34,30 @@ export function clip(s: string, max: number): string {
 export function fitWidth(s: string, width: number): string {
   return clip(s, width) === s ? s : clip(s, width - 1);
 }
+
+/** How long each choice in an error message may be. */
+const CHOICE_MAX_CHARS = 40;
+
+/**
+ * The valid choices for an error that refuses one ("answer must be one of the options: …"): the
+ * first `max` (default 10), each as JSON (so `"1"` and `1` differ) cut to 40 code points, then
+ * how many more, so a list of 100 long options still makes a short message. `none` is said
+ * when there is nothing to choose.
+ */
+export function listChoices(values: Iterable<unknown>, none = 'none', max = 10): string {
+  const shown: string[] = [];
+  let more = 0;
+  for (const v of values) {
+    if (shown.length === max) {
+      more++;
+      continue;
+    }
+    shown.push(
+      typeof v === 'string'
+        ? JSON.stringify(clip(v, CHOICE_MAX_CHARS))
+        : clip(JSON.stringify(v) ?? String(v), CHOICE_MAX_CHARS),
+    );
+  }
+  if (shown.length === 0) return none;
+  return more > 0 ? `${shown.join(', ')}, … (${more} more)` : shown.join(', ');
+}

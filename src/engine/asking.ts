@@ -9,9 +9,11 @@ import { DomainError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { limitMessage, mediaBytesOf } from '../domain/quotas.ts';
+import { clip } from '../domain/values.ts';
 import { receiptToStore } from './channel-receipt.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { followUpsOf } from './follow-ups.ts';
+import { createShortLinks } from './short-links.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting.ts';
@@ -23,6 +25,23 @@ const unknownPrepared = (): DomainError =>
 
 function forbiddenToAsk(): DomainError {
   return new DomainError('FORBIDDEN', 'this key may not ask questions');
+}
+
+/** The longest cause a CHANNEL_DELIVERY_FAILED message carries. */
+const CAUSE_MAX_CHARS = 200;
+
+/**
+ * Why a delivery failed, for the asker: the plugin's error message (built-ins say the
+ * provider's status or error code, or the network error), on one line, cut short, and with
+ * anything that looks like a URL removed, in case a plugin's message holds one with a token.
+ */
+export function deliveryCause(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  const cause = message
+    .replace(/[a-z][a-z0-9+.-]*:\/\/\S*/gi, '<url>')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cause === '' ? 'no reason given' : clip(cause, CAUSE_MAX_CHARS);
 }
 
 function notConfigured(): DomainError {
@@ -80,6 +99,7 @@ export function createAsking(
   waiting: Waiting,
 ): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
+  const shortLinks = createShortLinks(ctx);
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
   function callbackFor(v: ValidAsk, prepared: boolean) {
@@ -123,7 +143,7 @@ export function createAsking(
   async function deliver(q: QuestionRecord, callbackUrl: string): Promise<void> {
     let receipt: unknown;
     try {
-      receipt = await channels.deliver(q, callbackUrl);
+      receipt = await channels.deliver(await shortLinks.forChannel(q), callbackUrl);
       observer.channelDelivery(q.channel!, 'delivered');
     } catch (err) {
       observer.channelDelivery(q.channel!, 'failed');
@@ -133,7 +153,10 @@ export function createAsking(
       );
       await store.receipts.save(q.id, null);
       await ctx.claim(q.id, { status: 'CANCELLED', cancelReason: 'channel delivery failed' });
-      throw new DomainError('CHANNEL_DELIVERY_FAILED', `channel ${q.channel} could not deliver the question`);
+      throw new DomainError(
+        'CHANNEL_DELIVERY_FAILED',
+        `channel ${q.channel} could not deliver the question: ${deliveryCause(err)}`,
+      );
     }
     const kept = receiptToStore(receipt);
     if (kept.trimmed) {
@@ -142,7 +165,7 @@ export function createAsking(
         'channel receipt is not small JSON: kept its keys only',
       );
     }
-    await store.receipts.save(q.id, kept.receipt);
+    await store.receipts.save(q.id, kept.receipt, clock());
   }
 
   return {
@@ -197,16 +220,28 @@ export function createAsking(
 
     async prepareExternal(p, timeoutSeconds) {
       if (!canAsk(p)) throw forbiddenToAsk();
+      // Its lifetime is bounded like an answer timeout (at most TIMEOUT_MAX_SECONDS).
       const seconds = timeoutSecondsOf(timeoutSeconds, settings.answerTimeoutSeconds);
       if (!settings.publicBaseUrl) throw notConfigured();
       const t = mintTicket();
-      const prepared = { id: randomUUID(), expiresAt: clock() + seconds * 1000 };
+      const now = clock();
+      const prepared = { id: randomUUID(), expiresAt: now + seconds * 1000 };
+      // A reservation holds a place of its key's pending cap until it is asked or expires, so
+      // reserving cannot grow the store past what asking could.
+      const quota = quotaFor(settings, p);
       // Only its preparer can consume it: the store keeps it under a key derived from both.
-      await store.reserve({
-        id: reservationKey(p.id, prepared.id),
-        expiresAt: prepared.expiresAt,
-        ticketHash: t.hash,
-      });
+      const reserved = await store.reserve(
+        {
+          id: reservationKey(p.id, prepared.id),
+          owner: p.id,
+          expiresAt: prepared.expiresAt,
+          ticketHash: t.hash,
+        },
+        { maxPendingPerPrincipal: quota.maxPendingPerPrincipal, now },
+      );
+      if (reserved === 'limit') {
+        throw new DomainError('LIMIT_EXCEEDED', limitMessage('pendingPerPrincipal', quota, 0));
+      }
       return { ...prepared, callbackUrl: callbackUrlFor(settings.publicBaseUrl, t.ticket) };
     },
   };

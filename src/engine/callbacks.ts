@@ -36,6 +36,8 @@ export type CallbackOutcome = 'answered' | 'already_answered';
 export type CallbackPage =
   | { kind: 'confirm' }
   | { kind: 'reply-elsewhere' }
+  /** TEXT: one field; a sensitive answer is typed here, never into a chat (API.md §9). */
+  | { kind: 'text'; sensitive: boolean }
   | { kind: 'form'; schema: JsonObject }
   | { kind: 'done' }
   | { kind: 'closed' }
@@ -50,6 +52,8 @@ export interface CallbackDeps {
 }
 
 const TICKET = /^[A-Za-z0-9_-]{43}$/;
+/** Largest body offered to the store as a plain EXTERNAL answer before the ticket is looked up. */
+const PLAIN_OFFER_MAX_BYTES = 4096;
 
 /** What a plain EXTERNAL question (isPlainExternal) looks like to the payload checks. */
 const PLAIN: Pick<QuestionRecord, 'format' | 'schema' | 'options'> = {
@@ -158,7 +162,11 @@ export function createCallbacks(d: CallbackDeps) {
       // The common case, one round trip: a payload that answers any plain EXTERNAL question is
       // offered to the store, which claims with it only if the ticket names such a question
       // (nothing to verify, nothing more to check); otherwise it hands back the question.
-      const r = await step(req, hash, wellFormed ? plainAnswer(req) : undefined);
+      // A large body is not parsed before the ticket is known: a forged request to an unknown
+      // ticket then costs a hash and a lookup, not a parse of up to the size cap. (A real large
+      // answer takes the second round trip below, with the same checks.)
+      const offer = wellFormed && req.body.length <= PLAIN_OFFER_MAX_BYTES ? plainAnswer(req) : undefined;
+      const r = await step(req, hash, offer);
       switch (r.kind) {
         case 'won':
           return 'answered';
@@ -180,6 +188,7 @@ export function createCallbacks(d: CallbackDeps) {
       if (q.status !== 'PENDING') return { kind: 'closed' };
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
+      if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };
       return { kind: 'reply-elsewhere' };
     },
   };

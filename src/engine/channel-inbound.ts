@@ -2,8 +2,12 @@
 // signature on the raw bytes and maps the event; the engine finds the question within that
 // channel only, validates the answer (§5.3) and claims it through the one guard. A provider
 // retry of an answer already recorded (same sender, same answer) is `duplicate`: success, no change.
+// An event with a provider message id (`dedupe`) is acted on once per id (the store's seenOnce,
+// shared by instances), and only answers a question delivered before the message was first seen:
+// a captured reply sent again later can neither answer twice nor answer a newer question.
 import type {
   AnswerHints,
+  ChannelInstance,
   ChannelResponse,
   DeliveryReceipt,
   InboundEvent,
@@ -17,6 +21,20 @@ import type { QuestionRecord } from '../domain/question.ts';
 import { channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 
+/**
+ * The most a plugin may ask its inbound door to read. Slack repeats the whole message or modal
+ * in every click and submission (a 12-field form with long option lists is over 100 KiB), so
+ * its door needs far more than a callback's body; still bounded, and checked before the signature.
+ */
+export const CHANNEL_INBOUND_MAX_BYTES = 1024 * 1024;
+
+/** The cap an instance declares for its door, bounded; null when it declares none. */
+export function inboundMaxBytesOf(instance: ChannelInstance | undefined): number | null {
+  const declared = instance?.inbound ? instance.inboundMaxBytes : undefined;
+  if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 1) return null;
+  return Math.min(declared, CHANNEL_INBOUND_MAX_BYTES);
+}
+
 /** Longest provider user id recorded in `answeredBy`. */
 export const MAX_SENDER_CHARS = 200;
 const MAX_REF_CHARS = 200;
@@ -25,7 +43,7 @@ export type ChannelInboundResult =
   /** No such channel, or it takes no inbound requests: the uniform 404. */
   | { kind: 'not-found' }
   /** The plugin refused the request; `reason` is for logs only. */
-  | { kind: 'refused'; status: 400 | 401 | 403 | 500; reason: string; response?: ChannelResponse }
+  | { kind: 'refused'; status: 400 | 401 | 403 | 413 | 500; reason: string; response?: ChannelResponse }
   /** Send this to the provider as is. */
   | { kind: 'response'; response: ChannelResponse };
 
@@ -45,14 +63,20 @@ export function createChannelInbound(ctx: EngineContext) {
   async function find(
     name: string,
     ref: QuestionRef,
+    deliveredBy?: number,
   ): Promise<{ q: QuestionRecord; hints: AnswerHints } | null> {
     let id: string | null = null;
     const hints: AnswerHints = {};
     if ('id' in ref && shortString(ref.id, MAX_ID_CHARS)) id = ref.id;
-    else if ('ref' in ref && shortString(ref.ref, MAX_REF_CHARS))
+    else if ('ref' in ref && shortString(ref.ref, MAX_REF_CHARS)) {
       id = await store.receipts.byRef(name, ref.ref);
-    else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
-      const latest = await store.receipts.latestFor(name, ref.latestFor);
+      // A reference may be reused by a newer question: it must have gone out before the reply.
+      if (id !== null && deliveredBy !== undefined) {
+        const at = (await store.receipts.get(id))?.deliveredAt ?? null;
+        if (at !== null && at > deliveredBy) id = null;
+      }
+    } else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
+      const latest = await store.receipts.latestFor(name, ref.latestFor, deliveredBy);
       if (latest) {
         id = latest.id;
         hints.pendingForRecipient = latest.pending;
@@ -72,12 +96,33 @@ export function createChannelInbound(ctx: EngineContext) {
     return repeatsAnswer(q, answeredBy, value) ? 'duplicate' : 'closed';
   }
 
+  /**
+   * When the event's message was first seen (now, the first time), or null for a repeat. Events
+   * without a message id are not deduplicated: undefined.
+   */
+  async function firstSeen(
+    name: string,
+    event: Extract<InboundEvent, { kind: 'answer' }>,
+    now: number,
+  ): Promise<number | null | undefined> {
+    if (event.dedupe === undefined) return undefined;
+    const seen = await store.seenOnce(`inbound:${name}:${event.dedupe.id}`, now, ctx.retentionMs);
+    return seen.first ? seen.at : null;
+  }
+
   async function answer(
     name: string,
     event: Extract<InboundEvent, { kind: 'answer' }>,
+    receivedAt: number,
   ): Promise<ChannelResponse> {
     if (!shortString(event.by, MAX_SENDER_CHARS)) return event.respond({ kind: 'not-found' });
-    const found = await find(name, event.question);
+    if (event.dedupe !== undefined && !shortString(event.dedupe.id, MAX_REF_CHARS)) {
+      return event.respond({ kind: 'not-found' });
+    }
+    const seenAt = await firstSeen(name, event, receivedAt);
+    // A repeat changes nothing and says nothing new.
+    if (seenAt === null) return event.dedupe!.repeat;
+    const found = await find(name, event.question, seenAt);
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints } = found;
     const answeredBy = `${name}:${event.by}`;
@@ -157,7 +202,10 @@ export function createChannelInbound(ctx: EngineContext) {
       case 'show':
         return { kind: 'response', response: await respondSafely(name, () => show(name, event)) };
       case 'answer':
-        return { kind: 'response', response: await respondSafely(name, () => answer(name, event)) };
+        return {
+          kind: 'response',
+          response: await respondSafely(name, () => answer(name, event, request.now)),
+        };
       default:
         return { kind: 'refused', status: 500, reason: 'unknown inbound event' };
     }

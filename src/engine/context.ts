@@ -26,6 +26,8 @@ export interface EngineSettings {
   maxPendingMediaBytesPerPrincipal?: number;
   maxPendingMediaBytes?: number;
   publicBaseUrl: string | null;
+  /** The base URL is the loopback default: callback URLs work on this machine only. */
+  publicBaseUrlLocal?: boolean;
   reaperIntervalMs: number;
   /** How often every local waiter re-reads its question (a net under lost announcements). */
   sweepIntervalMs?: number;

@@ -10,7 +10,7 @@ import { createAnnounced } from './announced.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
-import { createChannelInbound } from './channel-inbound.ts';
+import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
@@ -22,9 +22,11 @@ import {
   NO_CHANNELS,
   NO_OBSERVER,
   NO_VERIFIERS,
+  type ReceiptPort,
   type VerifierPort,
 } from './ports.ts';
 import { createReaper } from './reaper.ts';
+import { createShortLinks } from './short-links.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
 import { createWaiting } from './waiting.ts';
@@ -41,6 +43,8 @@ export interface EngineDeps {
   /** Resume-webhook endpoint names (the manifest's `webhooks`) an ask may `notify`. */
   webhooks?: readonly string[];
   observer?: EngineObserver;
+  /** Signs decision receipts; without it no receipt is given. */
+  receipts?: ReceiptPort;
 }
 
 interface Feed {
@@ -84,11 +88,14 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   });
   const waiting = createWaiting(ctx);
   const channelInbound = createChannelInbound(ctx);
+  const shortLinks = createShortLinks(ctx);
 
   function channelDetail(name: string): ChannelDetail {
     const instance = ctx.channels.instance?.(name);
-    // Channels mint callback URLs (the link buttons, the webhook receiver's answer door).
-    const missing = settings.publicBaseUrl ? [] : ['INTERACTIONS_PUBLIC_BASE_URL'];
+    // Channels mint callback URLs (the link buttons, the webhook receiver's answer door); the
+    // loopback default reaches nobody elsewhere, so it counts as missing here too.
+    const missing =
+      settings.publicBaseUrl && !settings.publicBaseUrlLocal ? [] : ['INTERACTIONS_PUBLIC_BASE_URL'];
     return {
       name,
       plugin: ctx.channels.pluginOf?.(name) ?? null,
@@ -153,9 +160,13 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ready: () => store.ping(),
     channels: () => [...ctx.channels.names()].sort(),
     channelDetails: () => [...ctx.channels.names()].sort().map(channelDetail),
+    channelInboundMaxBytes: (name) =>
+      ctx.channels.names().has(name) ? inboundMaxBytesOf(ctx.channels.instance?.(name)) : null,
     channelInbound,
+    followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
+    receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     waiterCount: () => waiters.size(),
     heldCount: () => waiters.held(),
     feedCount: () => feeds.size,

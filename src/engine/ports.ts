@@ -41,6 +41,12 @@ export interface ChannelPort {
 
 export type { ChannelDetail } from '../domain/channel-detail.ts';
 
+/** Signs decision receipts (API.md §16); the composition root adapts the key set to it. */
+export interface ReceiptPort {
+  /** The receipt of a resolved question; null while it is pending. */
+  sign(question: QuestionRecord): Promise<string | null>;
+}
+
 /** What the engine reports as it works (the metrics). Calls must be cheap and never throw. */
 export interface EngineObserver {
   /** Every store announcement this process receives (asks and resolutions, from every instance). */

@@ -1,5 +1,5 @@
 // Resume webhooks (API.md §12): the outbox handler for `webhook:<name>` targets. It POSTs
-// {"type":"question.resolved","question":…} to the named endpoint, signed per Standard
+// {"type":"question.resolved","question":…,"receipt":…} to the named endpoint, signed per Standard
 // Webhooks with the endpoint's secret, and says whether the item is done, due again
 // (webhook-schedule.ts) or dropped (410, or the 24-hour window is over).
 import { createHash } from 'node:crypto';
@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { questionView } from '../domain/question-view.ts';
 import type { Logger } from './logger.ts';
 import type { FollowUpHandler, FollowUpResult } from './outbox-worker.ts';
+import type { ReceiptPort } from './ports.ts';
 import { nextAttemptAt } from './webhook-schedule.ts';
 
 export interface WebhookEndpoint {
@@ -24,6 +25,8 @@ export interface ResumeWebhookOptions {
   timeoutMs?: number;
   /** Shrinks the retry schedule (tests); 1 in production. */
   scheduleScale?: number;
+  /** Signs the decision receipt sent with each resolution (API.md §16); absent: `receipt` is null. */
+  receipts?: ReceiptPort;
 }
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -68,7 +71,8 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
     if (!endpoint) return { kind: 'drop', reason: `no webhook endpoint ${name}` };
     if (!question) return { kind: 'drop', reason: 'the question is gone' };
     const id = webhookIdOf(item.id);
-    const body = JSON.stringify({ type: RESOLVED_EVENT, question: questionView(question) });
+    const receipt = (await o.receipts?.sign(question)) ?? null;
+    const body = JSON.stringify({ type: RESOLVED_EVENT, question: questionView(question), receipt });
     const sentAt = new Date(clock());
     let failure: string;
     try {

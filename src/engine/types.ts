@@ -99,10 +99,19 @@ export interface Interactions {
   channels(): string[];
   /** The registered channels with their plugin and whether each is ready. */
   channelDetails(): ChannelDetail[];
+  /**
+   * The size cap of a channel's inbound door as its plugin declares it (bounded by
+   * CHANNEL_INBOUND_MAX_BYTES); null when it declares none or there is no such door.
+   */
+  channelInboundMaxBytes(name: string): number | null;
   /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */
   channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult>;
+  /** Where a channel's short link (`/l/{token}`) leads; null for any token naming nothing live. */
+  followLink(token: string): Promise<string | null>;
   /** The public callback door (after the HTTP size cap): records the payload as the answer. */
   callback(req: CallbackRequest): Promise<CallbackOutcome>;
   /** Which page a GET on a callback URL shows; never changes anything. */
   callbackPage(ticket: string): Promise<CallbackPage>;
+  /** The signed decision receipt of a resolved question (API.md §16); null while pending or unsigned. */
+  receipt(question: QuestionRecord): Promise<string | null>;
 }

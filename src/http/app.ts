@@ -12,6 +12,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
+import { SHORT_LINK_PATH } from '../engine/short-links.ts';
 import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
 import { mcpRoutes } from '../mcp/http-plugin.ts';
@@ -20,6 +21,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { countCallbackRequests } from './callback-metrics.ts';
 import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
+import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -27,6 +29,7 @@ import { graphiqlRoutes } from './routes/graphiql.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
+import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { useSecurityHeaders } from './security-headers.ts';
@@ -61,6 +64,10 @@ export interface HttpAppOptions {
   metricsPublic?: boolean;
   /** Serve GraphiQL's files under /graphiql/ (Yoga serves its page when its own option is on). */
   graphiql?: boolean;
+  /** The receipt keys' public parts, served at /.well-known/jwks.json (absent: not served). */
+  jwks?: () => { keys: readonly object[] };
+  /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
+  hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -73,9 +80,13 @@ export const SERVER_TIMEOUTS = {
   headersTimeoutMs: 75_000,
 } as const;
 
+/** A path under the callback doors or the short links is a ticket, however malformed. */
+const isTicketPath = (url: string): boolean =>
+  url.startsWith(CALLBACK_PREFIX) || url.startsWith(`${SHORT_LINK_PATH}/`);
+
 /** A path under the callback doors is a ticket, however malformed: it gets the tickets' 404. */
 function notFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (req.url.startsWith(CALLBACK_PREFIX)) return sendTicketNotFound(reply, req.method);
+  if (isTicketPath(req.url)) return sendTicketNotFound(reply, req.method);
   return sendRestError(reply, 'NOT_FOUND', 'not found');
 }
 
@@ -107,7 +118,7 @@ function createFastify(maxBodyBytes: number, trustProxyHops: number): FastifyIns
     // message; under the callback doors it is one more unknown ticket.
     frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
       if (err.code === 'FST_ERR_BAD_URL') {
-        if (req.url.startsWith(CALLBACK_PREFIX)) return sendTicketNotFound(reply, req.method);
+        if (isTicketPath(req.url)) return sendTicketNotFound(reply, req.method);
         return sendRestError(reply, 'BAD_USER_INPUT', 'the request path is not valid');
       }
       return sendRestError(reply, 'BAD_USER_INPUT', 'the request is not valid');
@@ -153,12 +164,16 @@ export async function createHttpApp({
   metrics = false,
   metricsPublic = false,
   graphiql = false,
+  jwks,
+  hostCheck = { accessControl: true, allowedHosts: [] },
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
   // Helmet's headers (CSP is set per door: GraphiQL, callback pages and the inbox each need their own).
   await useSecurityHeaders(app);
   closeGracefully(app, onClosing);
+  // Before the door hook: a request naming a foreign host is refused before its key is looked at.
+  useHostCheck(app, { ...hostCheck, publicBaseUrl });
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);
   useDoorAuth(app, auth);
@@ -166,6 +181,7 @@ export async function createHttpApp({
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
+  if (jwks) await app.register(jwksRoutes, { jwks });
   if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
     if (graphiql) await app.register(graphiqlRoutes);

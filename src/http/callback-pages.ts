@@ -46,6 +46,18 @@ const REPLY_ELSEWHERE = page(
   'Reply where you received this',
   '<p>This question is answered by replying in the conversation where you received it.</p>',
 );
+/** A TEXT question's one field; a sensitive answer is masked and never offered for autofill. */
+function textPage(sensitive: boolean): string {
+  const field = sensitive
+    ? '<input type="password" id="a" name="answer" required autocomplete="off">'
+    : '<input type="text" id="a" name="answer" required>';
+  return page(
+    'Your answer',
+    `<form method="post" enctype="application/x-www-form-urlencoded"><p><label for="a">Your answer</label>${field}</p><button type="submit">Send</button></form>`,
+  );
+}
+const TEXT_PAGE = textPage(false);
+const SENSITIVE_TEXT_PAGE = textPage(true);
 const DONE = page('Done', '<p>This has been answered. Thank you.</p>');
 const CLOSED = page(
   'Closed',
@@ -108,6 +120,8 @@ export function renderCallbackPage(p: CallbackPage): { status: number; html: str
       return { status: 200, html: CONFIRM };
     case 'reply-elsewhere':
       return { status: 200, html: REPLY_ELSEWHERE };
+    case 'text':
+      return { status: 200, html: p.sensitive ? SENSITIVE_TEXT_PAGE : TEXT_PAGE };
     case 'form':
       return { status: 200, html: formPage(p.schema) };
     case 'done':

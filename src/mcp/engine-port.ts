@@ -5,11 +5,13 @@ import { questionView } from '../domain/question-view.ts';
 import type { AskResult, Interactions } from '../engine/types.ts';
 import type { InteractionsPort, WaitOutcome } from './port.ts';
 
-function outcomeOf(r: AskResult): WaitOutcome {
-  return { status: r.status, id: r.question.id, answer: r.status === 'ANSWERED' ? r.answer : null };
-}
-
 export function createEnginePort(engine: Interactions, principal: Principal): InteractionsPort {
+  const outcomeOf = async (r: AskResult): Promise<WaitOutcome> => ({
+    status: r.status,
+    id: r.question.id,
+    answer: r.status === 'ANSWERED' ? r.answer : null,
+    receipt: await engine.receipt(r.question),
+  });
   return {
     async ask(input, waitSeconds, signal) {
       return outcomeOf(await engine.ask(principal, input, { holdSeconds: waitSeconds, signal }));

@@ -18,6 +18,8 @@ export interface WaitOutcome {
   id: string;
   /** The answer once ANSWERED (null while PENDING or when the question closed without one). */
   answer: unknown;
+  /** The signed decision receipt once the question closed (API.md §16); absent where the port cannot give it. */
+  receipt?: string | null;
 }
 
 export interface ListRequest {

@@ -93,6 +93,8 @@ export const waitOutput = z.object({
   status: z.enum(STATUSES),
   id: z.string(),
   answer: z.unknown(),
+  /** The signed decision receipt once closed (API.md §16); the stdio bridge leaves it out. */
+  receipt: z.string().nullable().optional(),
 });
 
 /** The GraphQL `Question` shape; extra fields pass so both adapters' questions fit. */

@@ -60,7 +60,12 @@ function pendingText(o: WaitOutcome): string {
 function waitResult(o: WaitOutcome): CallToolResult {
   return {
     content: [{ type: 'text', text: pendingText(o) }],
-    structuredContent: { status: o.status, id: o.id, answer: o.answer ?? null },
+    structuredContent: {
+      status: o.status,
+      id: o.id,
+      answer: o.answer ?? null,
+      ...(o.receipt === undefined ? {} : { receipt: o.receipt }),
+    },
   };
 }
 

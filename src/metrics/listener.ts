@@ -3,8 +3,17 @@
 import { createServer, type Server } from 'node:http';
 import type { Metrics } from './metrics.ts';
 
-export function createMetricsListener(metrics: Metrics, onError: (err: unknown) => void): Server {
+/**
+ * `headers` go on every response (the security headers the main port sends: a scrape target is
+ * one more door).
+ */
+export function createMetricsListener(
+  metrics: Metrics,
+  onError: (err: unknown) => void,
+  headers: Readonly<Record<string, string>> = {},
+): Server {
   return createServer((req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');

@@ -13,6 +13,7 @@ const indexKey = (channel: string, key: string): string => `${channel}\n${key}`;
 
 export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
   const receipts = new Map<string, string>();
+  const delivered = new Map<string, number>();
   const refs = new Map<string, string>();
   const recipients = new Map<string, string[]>();
 
@@ -21,15 +22,17 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
     if (id === undefined) return null;
     if (t.entry(id)) return id;
     receipts.delete(id);
+    delivered.delete(id);
     return null;
   }
 
   return {
-    async save(id, receipt) {
+    async save(id, receipt, deliveredAt) {
       const e = t.entry(id);
       const channel = e?.spec.channel;
       if (!e || !channel) return false;
       receipts.set(id, encodeReceipt(receipt));
+      if (deliveredAt !== undefined) delivered.set(id, deliveredAt);
       const { ref, recipient } = receiptKeys(receipt);
       if (ref !== null) refs.set(indexKey(channel, ref), id);
       if (recipient !== null) {
@@ -42,7 +45,8 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
 
     async get(id) {
       const text = live(id) ? receipts.get(id) : undefined;
-      return text === undefined ? undefined : { receipt: JSON.parse(text) as StoredReceipt | null };
+      if (text === undefined) return undefined;
+      return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: delivered.get(id) ?? null };
     },
 
     async byRef(channel, ref) {
@@ -52,10 +56,12 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
       return id;
     },
 
-    async latestFor(channel, recipient) {
+    async latestFor(channel, recipient, deliveredBy) {
       const ids = recipients.get(indexKey(channel, recipient)) ?? [];
+      const sentInTime = (id: string) => deliveredBy === undefined || (delivered.get(id) ?? 0) <= deliveredBy;
       // Saved newest first; a later ask delivered earlier still counts by when it was asked.
       const pending = ids
+        .filter(sentInTime)
         .map((id) => t.entry(id))
         .filter((e) => e !== undefined && e.resolution === null)
         .sort((a, b) => b!.spec.createdAt - a!.spec.createdAt);

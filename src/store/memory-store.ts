@@ -6,6 +6,7 @@ import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
+import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
@@ -22,7 +23,7 @@ import type {
   RateCount,
   RateHits,
 } from './types.ts';
-import { eventOf, REPLY_GRACE_MS } from './types.ts';
+import { checkSeenKey, eventOf, REPLY_GRACE_MS } from './types.ts';
 
 export interface MemoryStoreOptions {
   clock?: () => number;
@@ -39,7 +40,9 @@ function overLimit(
 ): QuotaLimit | null {
   const mine = t.heldBy(askedBy);
   if (t.pendingIds.size + 1 > o.maxPending) return 'pending';
-  if (o.maxPendingPerPrincipal !== undefined && mine.pending + 1 > o.maxPendingPerPrincipal) {
+  // Live reservations count too; the one consumed here becomes this question.
+  const reserved = t.reservedCount(askedBy) - (o.preparedId ? 1 : 0);
+  if (o.maxPendingPerPrincipal !== undefined && mine.pending + reserved + 1 > o.maxPendingPerPrincipal) {
     return 'pendingPerPrincipal';
   }
   if (
@@ -70,7 +73,7 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   const mediaBytes = mediaBytesOf(spec.media);
   const limit = overLimit(t, spec.askedBy, mediaBytes, o);
   if (limit) return { kind: 'limit', limit };
-  if (o.preparedId) t.reservations.delete(o.preparedId);
+  if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
   const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps, mediaBytes };
   t.entries.set(spec.id, e);
@@ -145,6 +148,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     kind: 'memory',
     outbox: t.outbox.outbox,
     receipts: createMemoryReceipts(t),
+    links: createMemoryLinks(t),
 
     create: async (spec, o) => createQuestion(t, spec, o),
 
@@ -184,6 +188,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       const mine = t.heldBy(principalId);
       return {
         pending: mine.pending,
+        reserved: t.reservedCount(principalId),
         mediaBytes: mine.mediaBytes,
         totalPending: t.pendingIds.size,
         totalMediaBytes: t.totals.mediaBytes,
@@ -196,8 +201,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       return e ? record(e) : null;
     },
 
-    async reserve(r) {
-      t.reservations.set(r.id, { value: r.ticketHash, expiresAt: r.expiresAt });
+    async reserve(r, opts) {
+      const cap = opts.maxPendingPerPrincipal;
+      if (cap !== undefined && t.heldBy(r.owner).pending + t.reservedCount(r.owner) + 1 > cap) return 'limit';
+      t.addReservation(r.owner, r.id, r.ticketHash, r.expiresAt);
+      return 'reserved';
     },
 
     async takeReply(id) {
@@ -226,6 +234,14 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     },
 
     prune: async () => t.prune(),
+
+    async seenOnce(key, now, ttlMs) {
+      checkSeenKey(key, ttlMs);
+      const cur = t.seen.get(key);
+      if (cur && cur.expiresAt > now) return { first: false, at: cur.value };
+      t.seen.set(key, { value: now, expiresAt: now + ttlMs });
+      return { first: true, at: now };
+    },
 
     async listen(listener) {
       t.listeners.add(listener);

@@ -47,10 +47,39 @@ export function createMemoryTables(clock: () => number) {
   const reservations = new Map<string, Expiring<string>>();
   const idem = new Map<string, Expiring<string>>();
   const replies = new Map<string, Expiring<unknown>>();
+  /** seenOnce: inbound message keys → when first seen. */
+  const seen = new Map<string, Expiring<number>>();
   const listeners = new Set<StoreListener>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
   const held = new Map<string, Held>();
   const totals = { mediaBytes: 0 };
+  /** Each owner's live prepareExternal reservations: reservation key → expiresAt. */
+  const reservedBy = new Map<string, Map<string, number>>();
+
+  /** How many reservations `owner` holds that are still alive (expired ones are dropped). */
+  function reservedCount(owner: string): number {
+    const mine = reservedBy.get(owner);
+    if (!mine) return 0;
+    const now = clock();
+    for (const [key, expiresAt] of mine) if (expiresAt <= now) mine.delete(key);
+    if (mine.size === 0) reservedBy.delete(owner);
+    return mine.size;
+  }
+
+  function addReservation(owner: string, key: string, ticketHash: string, expiresAt: number): void {
+    reservations.set(key, { value: ticketHash, expiresAt });
+    const mine = reservedBy.get(owner) ?? new Map<string, number>();
+    mine.set(key, expiresAt);
+    reservedBy.set(owner, mine);
+  }
+
+  /** A reservation asked: it stops counting (its question counts instead). */
+  function consumeReservation(owner: string, key: string): void {
+    reservations.delete(key);
+    const mine = reservedBy.get(owner);
+    mine?.delete(key);
+    if (mine?.size === 0) reservedBy.delete(owner);
+  }
 
   function heldBy(askedBy: string): Held {
     return held.get(askedBy) ?? { pending: 0, mediaBytes: 0 };
@@ -125,9 +154,10 @@ export function createMemoryTables(clock: () => number) {
 
   function prune(): void {
     for (const id of [...entries.keys()]) entry(id);
-    for (const map of [tickets, reservations, idem, replies] as Map<string, Expiring<unknown>>[]) {
+    for (const map of [tickets, reservations, idem, replies, seen] as Map<string, Expiring<unknown>>[]) {
       for (const key of [...map.keys()]) alive(map, key);
     }
+    for (const owner of [...reservedBy.keys()]) reservedCount(owner);
   }
 
   return {
@@ -138,11 +168,15 @@ export function createMemoryTables(clock: () => number) {
     reservations,
     idem,
     replies,
+    seen,
     listeners,
     outbox,
     totals,
     heldBy,
     hold,
+    reservedCount,
+    addReservation,
+    consumeReservation,
     alive,
     entry,
     announce,

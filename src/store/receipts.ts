@@ -22,18 +22,20 @@ export interface ChannelReceipts {
   /**
    * Records the receipt with question `id` in one step, and indexes its `ref` and `recipient`
    * within the question's channel. `null` records that delivery failed (nothing was sent).
-   * False when the question is gone or has no channel.
+   * False when the question is gone or has no channel. `deliveredAt` (epoch ms) is when the
+   * channel took the message, so a reply can be matched only to questions sent before it.
    */
-  save(id: string, receipt: StoredReceipt | null): Promise<boolean>;
+  save(id: string, receipt: StoredReceipt | null, deliveredAt?: number): Promise<boolean>;
   /** What was recorded; undefined while nothing is (delivery may still be in flight). */
-  get(id: string): Promise<{ receipt: StoredReceipt | null } | undefined>;
+  get(id: string): Promise<{ receipt: StoredReceipt | null; deliveredAt: number | null } | undefined>;
   /** The question of `channel` whose receipt has this `ref`, while it lives. */
   byRef(channel: string, ref: string): Promise<string | null>;
   /**
    * The newest PENDING question of `channel` whose receipt went to `recipient`, and how many
-   * PENDING questions that recipient has in the index (the found one included).
+   * PENDING questions that recipient has in the index (the found one included). With
+   * `deliveredBy`, only questions recorded as delivered at or before that time count.
    */
-  latestFor(channel: string, recipient: string): Promise<LatestForRecipient | null>;
+  latestFor(channel: string, recipient: string, deliveredBy?: number): Promise<LatestForRecipient | null>;
 }
 
 /** The indexed keys of a receipt: strings of bounded length, else not indexed. */

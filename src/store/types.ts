@@ -8,6 +8,7 @@ import type {
   QuestionStatus,
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
+import type { ShortLinks } from './links.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
@@ -46,7 +47,10 @@ export interface StoreListener {
 export interface CreateOptions {
   /** Most questions pending at once, all callers together. */
   maxPending: number;
-  /** Most questions the asker (spec.askedBy) may have pending; no cap when absent. */
+  /**
+   * Most questions the asker (spec.askedBy) may have pending, its live prepareExternal
+   * reservations included (the one this create consumes becomes the question); no cap when absent.
+   */
   maxPendingPerPrincipal?: number;
   /** Most media bytes (domain/quotas mediaBytesOf) of the asker's pending questions; no cap when absent. */
   maxMediaBytesPerPrincipal?: number;
@@ -150,11 +154,40 @@ export interface Page {
   endCursor: string | null;
 }
 
+/** What `seenOnce` found: whether this call was the first to see the key, and when that was. */
+export interface SeenOnce {
+  first: boolean;
+  at: number;
+}
+
+/** Longest key `seenOnce` takes. */
+export const MAX_SEEN_KEY_CHARS = 512;
+
+/** The engine passes checked keys and a positive lifetime; anything else is a programming error. */
+export function checkSeenKey(key: string, ttlMs: number): void {
+  if (key.length === 0 || key.length > MAX_SEEN_KEY_CHARS) {
+    throw new RangeError(`a seenOnce key is 1 to ${MAX_SEEN_KEY_CHARS} characters`);
+  }
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
+    throw new RangeError('a seenOnce lifetime is a positive integer');
+}
+
 export interface Reservation {
   id: string;
+  /** The principal who prepared it: it counts against that principal's pending cap until asked or expired. */
+  owner: string;
   ticketHash: string;
   expiresAt: number;
 }
+
+export interface ReserveOptions {
+  /** Most questions plus live reservations the owner may hold; no cap when absent. */
+  maxPendingPerPrincipal?: number;
+  now: number;
+}
+
+/** `limit`: the owner's pending questions and reservations are at the cap; nothing was stored. */
+export type ReserveResult = 'reserved' | 'limit';
 
 /** One follow-up of a resolved question, as leased to one worker (see outbox.ts). */
 export interface OutboxItem {
@@ -190,6 +223,8 @@ export interface QuestionStore {
   readonly outbox: Outbox;
   /** What channels returned on delivery, kept with each question and indexed per channel. */
   readonly receipts: ChannelReceipts;
+  /** Short redirects for channels' long links, each living as long as its question. */
+  readonly links: ShortLinks;
   /**
    * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
    * count the question against its asker, publish ASKED. The resolution releases the count.
@@ -218,8 +253,13 @@ export interface QuestionStore {
    * as claim() would. Any other question: unchanged, returned as `other`.
    */
   ticketStep(ticketHash: string, step: TicketStep): Promise<TicketStepResult>;
-  /** A reservation for prepareExternal: its ticket resolves to nothing until the question is asked. */
-  reserve(reservation: Reservation): Promise<void>;
+  /**
+   * A reservation for prepareExternal: its ticket resolves to nothing until the question is
+   * asked. Atomically: the owner's pending questions and live reservations are checked against
+   * the cap, then it is stored; it counts against the cap until it is asked (then the question
+   * counts instead) or expires. create() counts them too.
+   */
+  reserve(reservation: Reservation, opts: ReserveOptions): Promise<ReserveResult>;
   /**
    * The sensitive answer for its asker. The first call starts the store's reply grace
    * (REPLY_GRACE_MS unless configured): calls within it return the answer again, so a
@@ -230,6 +270,12 @@ export interface QuestionStore {
   expireDue(now: number, retentionMs: number, limit: number): Promise<number>;
   /** Drop index entries and history past retention. */
   prune(now: number, retentionMs: number): Promise<void>;
+  /**
+   * Records that the inbound message `key` (e.g. `<channel>:<provider message id>`) was seen at
+   * `now`, kept `ttlMs`, in one atomic step shared by every instance: `first` for exactly one
+   * caller per key within its lifetime; `at` is when it was first seen.
+   */
+  seenOnce(key: string, now: number, ttlMs: number): Promise<SeenOnce>;
   /** Receive every announcement (from every process sharing the store). Resolves once listening. */
   listen(listener: StoreListener): Promise<() => void>;
   ping(): Promise<boolean>;

@@ -3,7 +3,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badInput, isDomainError } from '../domain/errors.ts';
-import { clip, isPlainObject, own } from '../domain/values.ts';
+import { clip, isPlainObject, listChoices, own } from '../domain/values.ts';
 import { VerificationFailed, VerifierUnavailable, type VerifyRequest } from './types.ts';
 
 type VerifyHeaders = VerifyRequest['headers'];
@@ -26,7 +26,10 @@ export function checkShape(config: unknown, allowed: readonly string[]): Record<
   const record = config;
   for (const key of Object.keys(record)) {
     if (!allowed.includes(key)) {
-      throw badInput('unknown verifier config key', `${CONFIG_FIELD}.${clip(key, KEY_SHOWN_MAX)}`);
+      throw badInput(
+        `unknown verifier config key (expected: ${listChoices(allowed)})`,
+        `${CONFIG_FIELD}.${clip(key, KEY_SHOWN_MAX)}`,
+      );
     }
   }
   return record;

@@ -140,6 +140,44 @@ for (const store of ['memory', 'redis'] as const) {
       expect((await status(q.id)).answer).toEqual({ approved: 'yes', tag: ['a', 'b'] });
     });
 
+    it('query parameters are coerced by the schema: ?signed=true satisfies const true', async () => {
+      const q = await external({
+        schema: {
+          type: 'object',
+          properties: {
+            signed: { const: true },
+            pages: { type: 'integer' },
+            score: { type: 'number' },
+            late: { type: 'boolean' },
+            tags: { type: 'array', items: { type: 'integer' } },
+            note: { type: 'string' },
+          },
+          required: ['signed'],
+        },
+      });
+      // A value the schema's type cannot take stays text and is refused by the schema.
+      const wrong = await post(q.ticket, '', {}, '?signed=true&pages=two');
+      expect([wrong.statusCode, wrong.json().field]).toEqual([400, 'answer.pages']);
+      const unsigned = await post(q.ticket, '', {}, '?signed=false');
+      expect(unsigned.json()).toMatchObject({ field: 'answer.signed', error: 'answer.signed must be true' });
+      expect((await status(q.id)).status).toBe('PENDING');
+      const ok = await post(
+        q.ticket,
+        '',
+        {},
+        '?signed=true&pages=12&score=-1.5e2&late=false&tags=1&tags=2&note=7',
+      );
+      expect(ok.statusCode).toBe(200);
+      expect((await status(q.id)).answer).toEqual({
+        signed: true,
+        pages: 12,
+        score: -150,
+        late: false,
+        tags: [1, 2],
+        note: '7',
+      });
+    });
+
     it('a closed question is 409 QUESTION_CLOSED', async () => {
       const q = await external();
       await gql(`mutation { cancelQuestion(id: "${q.id}") { id } }`);

@@ -81,7 +81,9 @@ describe('manifest modules', () => {
       HOST: '127.0.0.1',
     });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`${join(dir, 'interactions.yaml')}: modules.grapqhl: unknown key`);
+    expect(r.stderr.trim()).toBe(
+      `${join(dir, 'interactions.yaml')}: modules.grapqhl: unknown key (known: graphql, rest, callbacks, inbox, mcp, metrics)`,
+    );
   });
 
   it('a channel naming an unset secret stops the server, naming the variable and never a value', async () => {

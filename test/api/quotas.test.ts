@@ -10,7 +10,7 @@ const PNG = 'data:image/png;base64,';
 const image = (bytes: number) => ({ kind: 'IMAGE', url: PNG + 'A'.repeat(bytes - PNG.length) });
 
 const ASK = 'mutation($i: AskUserInput!) { askUser(input: $i, holdSeconds: 0) { question { id } } }';
-const VIEWER = `{ viewer { quota { pending maxPending pendingMediaBytes maxPendingMediaBytes
+const VIEWER = `{ viewer { quota { pending reserved maxPending pendingMediaBytes maxPendingMediaBytes
   serverPending serverMaxPending serverPendingMediaBytes serverMaxPendingMediaBytes } } }`;
 
 describe('maxPending in INTERACTIONS_API_KEYS', () => {
@@ -94,6 +94,63 @@ for (const store of ['memory', 'redis'] as const) {
       ).data.questions.edges)
         await cancel(q.node.id);
       expect(await quota('agent')).toMatchObject({ pending: 0, serverPending: 0 });
+    });
+
+    it('prepareExternal reservations count against the cap: the third fits, the fourth is refused', async () => {
+      const PREPARE = 'mutation($s: Int) { prepareExternal(timeoutSeconds: $s) { id } }';
+      const first = await mustAsk('agent');
+      const prepared: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const body = await gql('agent', PREPARE, { s: 600 });
+        expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+        prepared.push(body.data.prepareExternal.id);
+      }
+      expect(await quota('agent')).toMatchObject({ pending: 1, reserved: 2, maxPending: 3 });
+      const msg = await refused(await gql('agent', PREPARE, { s: 600 }));
+      expect(msg).toContain('prepareExternal reservations');
+      expect(msg).toContain('INTERACTIONS_MAX_PENDING_PER_PRINCIPAL');
+      expect(msg).toContain('= 3');
+      // An ask is refused too: the reservations hold the places.
+      await refused(await ask('agent', {}));
+      // Asking with a reservation turns it into the question, at the cap.
+      const withPrepared = await gql(
+        'agent',
+        'mutation($i: AskUserInput!, $p: ID) { askUser(input: $i, holdSeconds: 0, preparedId: $p) { question { id } } }',
+        { i: { text: 'Pay?', format: 'EXTERNAL', link: 'https://pay.example/x' }, p: prepared[0] },
+      );
+      expect(withPrepared.errors, JSON.stringify(withPrepared.errors)).toBeUndefined();
+      expect(await quota('agent')).toMatchObject({ pending: 2, reserved: 1 });
+      await cancel(first);
+      await cancel(withPrepared.data.askUser.question.id);
+      // The last reservation is asked so the next test starts with nothing held.
+      const last = await gql(
+        'agent',
+        'mutation($i: AskUserInput!, $p: ID) { askUser(input: $i, holdSeconds: 0, preparedId: $p) { question { id } } }',
+        { i: { text: 'Pay?', format: 'EXTERNAL', link: 'https://pay.example/x' }, p: prepared[1] },
+      );
+      await cancel(last.data.askUser.question.id);
+      expect(await quota('agent')).toMatchObject({ pending: 0, reserved: 0 });
+    });
+
+    it('a reservation lives at most as long as an answer timeout: 31536000 s is granted, one more is refused', async () => {
+      const at = await gql(
+        'agent2',
+        'mutation { prepareExternal(timeoutSeconds: 31536000) { id expiresAt } }',
+      );
+      expect(at.errors, JSON.stringify(at.errors)).toBeUndefined();
+      const past = await gql('agent2', 'mutation { prepareExternal(timeoutSeconds: 31536001) { id } }');
+      expect(past.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'timeoutSeconds' });
+      expect(past.errors[0].message).toBe('timeoutSeconds must be a whole number from 1 to 31536000');
+      const used = await gql(
+        'agent2',
+        'mutation($i: AskUserInput!, $p: ID) { askUser(input: $i, holdSeconds: 0, preparedId: $p) { question { id } } }',
+        {
+          i: { text: 'Pay?', format: 'EXTERNAL', link: 'https://pay.example/x' },
+          p: at.data.prepareExternal.id,
+        },
+      );
+      expect(used.errors, JSON.stringify(used.errors)).toBeUndefined();
+      await cancel(used.data.askUser.question.id);
     });
 
     it("a key's own maxPending overrides the server's", async () => {

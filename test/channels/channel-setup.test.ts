@@ -64,7 +64,7 @@ describe('tai channels setup', () => {
     const calls = tg.callsTo('setWebhook').length;
     const unknown = await cli(['channels', 'setup', 'nope']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('no channel named nope');
+    expect(unknown.stderr).toContain('no channel named nope in the manifest (it has ops-tg, hooks)');
     const none = await cli(['channels', 'setup', 'hooks']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('channel hooks (webhook) needs no set-up');

@@ -9,10 +9,11 @@ import {
   FIELD_PREFIX,
   FORM_CALLBACK_ID,
 } from '../../src/channels/slack/blocks.ts';
+import { SLACK_INBOUND_MAX_BYTES } from '../../src/channels/slack/plugin.ts';
 import { graphqlAt, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
-import { click, signSlack } from '../support/fakes/slack-requests.ts';
+import { click, clickOnMessage, signSlack, slackBody } from '../support/fakes/slack-requests.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
 
 const TOKEN = 'xoxb-e2e-token-0001';
@@ -231,6 +232,75 @@ describe('slack channel end to end (redis)', () => {
     expect(edit.args.text).toMatch(/^Answered on the answer page/);
   });
 
+  it('FORM whose modal Slack would refuse: the message links the callback page form, answered there', async () => {
+    const name = `p${'x'.repeat(299)}`;
+    const schema = { type: 'object', properties: { [name]: { type: 'string' } }, required: [name] };
+    const { id, callbackUrl, post } = await ask({ text: 'Long field?', format: 'FORM', schema });
+    const sent = JSON.stringify(post.args.blocks);
+    expect(sent).toContain(callbackUrl);
+    expect(sent).not.toContain(ACTION.openForm);
+    const door = `${base}/api/interactions/callback/${callbackUrl.split('/').at(-1)!}`;
+    const page = await fetch(door);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form');
+    const res = await fetch(door, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answer: { [name]: 'ok' } }),
+    });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: { [name]: 'ok' } });
+  });
+
+  it('an EXTERNAL link over 3,000 characters goes out as a short redirect on our origin', async () => {
+    const template = `https://pay.example/approve?cb={callback_url}&items=${'x'.repeat(3400)}`;
+    const { id, callbackUrl, post } = await ask({
+      text: 'Approve the long one?',
+      format: 'EXTERNAL',
+      link: template,
+    });
+    const long = template.replace('{callback_url}', callbackUrl);
+    const button = (post.args.blocks as { elements?: { url?: string }[] }[]).at(-1)!.elements![0]!;
+    const publicBase = callbackUrl.slice(0, callbackUrl.indexOf('/api/'));
+    expect(button.url).toMatch(new RegExp(`^${publicBase.replace(/[.]/g, '\\.')}/l/[A-Za-z0-9_-]{43}$`));
+    const short = `${base}${new URL(button.url!).pathname}`;
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(short, { method, redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(long);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    // Following it changes nothing.
+    expect((await question(id)).status).toBe('PENDING');
+    // A token that names nothing, one of the wrong shape, and any other method: the tickets' 404.
+    const unknownTicket = await fetch(`${base}/api/interactions/callback/${'A'.repeat(43)}`);
+    const notFoundPage = await unknownTicket.text();
+    for (const path of [`/l/${'A'.repeat(43)}`, '/l/short', '/l/', `/l/${'A'.repeat(43)}/x`, '/l/%ff']) {
+      const res = await fetch(`${base}${path}`, { redirect: 'manual' });
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).toBe(notFoundPage);
+    }
+    const posted = await fetch(short, { method: 'POST', redirect: 'manual' });
+    expect(posted.status).toBe(404);
+    expect(await posted.json()).toEqual({ error: 'not found', code: 'NOT_FOUND' });
+  });
+
+  it('an EXTERNAL link of 3,000 characters is sent as is', async () => {
+    const prefix = 'https://pay.example/approve?cb={callback_url}&items=';
+    const probe = await ask({ text: 'Probe length?', format: 'EXTERNAL', link: `${prefix}x` });
+    const size = 3000 - (`${prefix}x`.replace('{callback_url}', probe.callbackUrl).length - 1);
+    const template = `${prefix}${'y'.repeat(size)}`;
+    const { callbackUrl, post } = await ask({
+      text: 'Exactly at the limit?',
+      format: 'EXTERNAL',
+      link: template,
+    });
+    const url = (post.args.blocks as { elements?: { url?: string }[] }[]).at(-1)!.elements![0]!.url!;
+    expect(url).toBe(template.replace('{callback_url}', callbackUrl));
+    expect(url).toHaveLength(3000);
+  });
+
   it('answered in the inbox, cancelled, timed out: each edits the Slack message', async () => {
     const inbox = await ask({ text: 'Inbox answer?', format: 'CONFIRM' });
     const r = await gql(
@@ -296,23 +366,77 @@ describe('slack channel end to end (redis)', () => {
     expect(sent).not.toContain('media.example');
   });
 
-  it('the inbound door: an unknown channel is the uniform 404; a body over the cap is 413', async () => {
+  it('the inbound door: an unknown channel is the uniform 404; its body cap stays the callback cap', async () => {
     const unknown = await interact(click('x:1', `${ACTION.confirm}_yes`), { name: 'nope' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'not found', code: 'NOT_FOUND' });
-    const big = await fetch(`${base}/api/interactions/channels/ops-slack`, {
+    const post = (name: string, body: string) =>
+      fetch(`${base}/api/interactions/channels/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    expect((await post('nope', 'x'.repeat(65537))).status).toBe(413);
+    expect((await post('nope', 'x'.repeat(65536))).status).toBe(404);
+    // Slack's door reads past the callback cap (up to its own): the signature check refuses this one.
+    expect((await post('ops-slack', 'x'.repeat(65537))).status).toBe(401);
+  });
+
+  const door = () => `${base}/api/interactions/channels/ops-slack`;
+  const yesAction = (id: string) => ({
+    type: 'button',
+    action_id: `${ACTION.confirm}_yes`,
+    block_id: `${BLOCK_PREFIX}${id}`,
+    text: { type: 'plain_text', text: 'Yes', emoji: false },
+    value: `${id}:1`,
+    style: 'primary',
+  });
+  const posted = (post: SlackCall, text = String(post.args.text)) => ({
+    channel: String(post.args.channel),
+    ts: '1700000000.000001',
+    text,
+    blocks: post.args.blocks as unknown[],
+  });
+
+  it('a click on a long question (over 64 KiB: Slack repeats the message) is answered', async () => {
+    // 5,000 Japanese characters, as in the report: the click carries the message twice over.
+    const text = 'デプロイしてよいですか。'.repeat(417).slice(0, 5000);
+    const { id, post } = await ask({ text, format: 'CONFIRM' });
+    const { body, headers } = slackBody(SIGNING, clickOnMessage(posted(post), yesAction(id)));
+    expect(Buffer.byteLength(body)).toBeGreaterThan(64 * 1024);
+    const res = await fetch(door(), { method: 'POST', headers, body });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
+  });
+
+  it('a click of exactly SLACK_INBOUND_MAX_BYTES is answered; one byte more is 413 and changes nothing', async () => {
+    const { id, post } = await ask({ text: 'At the cap?', format: 'CONFIRM' });
+    /** A signed click whose body is `size` bytes: the repeated message text padded with ASCII. */
+    const clickOf = (size: number) => {
+      const make = (pad: number) =>
+        slackBody(SIGNING, clickOnMessage(posted(post, 'a'.repeat(pad)), yesAction(id)));
+      const bare = Buffer.byteLength(make(0).body);
+      return make(size - bare);
+    };
+    const over = clickOf(SLACK_INBOUND_MAX_BYTES + 1);
+    expect(Buffer.byteLength(over.body)).toBe(SLACK_INBOUND_MAX_BYTES + 1);
+    expect((await fetch(door(), { method: 'POST', headers: over.headers, body: over.body })).status).toBe(
+      413,
+    );
+    // Sent without a length (chunked), the same body is measured once read: 413 too.
+    const chunked = await fetch(door(), {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'x'.repeat(65537),
-    });
-    expect(big.status).toBe(413);
-    const atCap = await fetch(`${base}/api/interactions/channels/ops-slack`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'x'.repeat(65536),
-    });
-    // At the cap the body is read and the signature check refuses it.
-    expect(atCap.status).toBe(401);
+      headers: over.headers,
+      body: new Blob([over.body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect((await question(id)).status).toBe('PENDING');
+
+    const at = clickOf(SLACK_INBOUND_MAX_BYTES);
+    expect(Buffer.byteLength(at.body)).toBe(SLACK_INBOUND_MAX_BYTES);
+    expect((await fetch(door(), { method: 'POST', headers: at.headers, body: at.body })).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
   });
 });
 

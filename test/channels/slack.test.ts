@@ -186,6 +186,31 @@ describe('slack channel: delivery', () => {
     expect((badToken as Error).message).not.toContain('xoxb');
   });
 
+  it('FORM: a flat schema whose modal Slack would refuse falls back to the answer page', async () => {
+    // A 300-character property name makes a 302-character block_id (Slack: at most 255).
+    const long = { type: 'object', properties: { [`p${'x'.repeat(299)}`]: { type: 'string' } } };
+    const q = channelQuestion({ format: 'FORM', schema: long });
+    const elements = answerBlock((await delivered(q)).blocks).elements!;
+    expect(elements).toHaveLength(1);
+    expect(elements[0]).toMatchObject({ type: 'button', url: CALLBACK });
+    expect(elements[0]!.value).toBeUndefined();
+    // A modal Slack takes: the modal button, and the answer page beside it.
+    const flat = { type: 'object', properties: { size: { enum: ['', 'S'] } } };
+    const ok = answerBlock((await delivered({ ...q, schema: flat })).blocks).elements!;
+    expect(ok.map((e) => e.action_id)).toEqual(['tai_form_open', 'tai_form_page']);
+    expect(ok[1]).toMatchObject({ url: CALLBACK });
+  });
+
+  it('a message over Block Kit limits is not sent: delivery fails naming the limit', async () => {
+    const before = slack.callsTo('chat.postMessage').length;
+    const link = `https://pay.example/${'a'.repeat(2981)}`;
+    const err = await channel()
+      .deliver(channelQuestion({ format: 'EXTERNAL', link }), CALLBACK)
+      .catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/Block Kit limits.*\/url: must be at most 3000 characters/);
+    expect(slack.callsTo('chat.postMessage').length).toBe(before);
+  });
+
   it('a missing bot token fails delivery, naming the variable', async () => {
     await expect(
       channel({ SLACK_SIGNING_SECRET: SIGNING }).deliver(channelQuestion(), CALLBACK),
@@ -276,6 +301,16 @@ describe('slack channel: inbound mapping', () => {
     expect(menu.kind === 'answer' && menu.answer(q)).toBe('green');
     const outOfRange = await event(click('q_1:7', 'tai_select_7'));
     expect(outOfRange.kind === 'answer' && outOfRange.answer(q)).toBeUndefined();
+  });
+
+  it('a cleared select menu (selected_option: null) is ignored, not a 400', async () => {
+    const cleared = await event({
+      ...click('', 'tai_select_menu'),
+      actions: [
+        { action_id: 'tai_select_menu', block_id: 'b', type: 'static_select', selected_option: null },
+      ],
+    });
+    expect(cleared).toEqual({ kind: 'ignore', response: { status: 200 } });
   });
 
   it('TEXT: the typed value answers the question named by the block id', async () => {
@@ -382,6 +417,52 @@ describe('slack channel: inbound mapping', () => {
     );
   });
 
+  it('an empty enum value is shown quoted, and Slack takes the modal', async () => {
+    const ev = await event(click('q_6', 'tai_form_open', { response_url: slack.responseUrl }));
+    if (ev.kind !== 'show') throw new Error(`expected show, got ${ev.kind}`);
+    const q = channelQuestion({
+      id: 'q_6',
+      format: 'FORM',
+      schema: { type: 'object', properties: { tier: { enum: ['', 'gold'] } } },
+    });
+    const before = slack.callsTo('response_url').length;
+    await ev.respond({ kind: 'pending', question: q, receipt: null });
+    const open = slack.callsTo('views.open').at(-1)!;
+    expect(JSON.stringify(open.args.view)).toContain('"text":"\\"\\"","emoji":false},"value":"0"');
+    expect(slack.callsTo('response_url').length).toBe(before);
+  });
+
+  it('when Slack refuses to open the modal, the clicker is told where to answer instead', async () => {
+    const ev = await event(click('q_5', 'tai_form_open', { response_url: slack.responseUrl }));
+    if (ev.kind !== 'show') throw new Error(`expected show, got ${ev.kind}`);
+    slack.failNext('views.open', 'expired_trigger_id');
+    const before = slack.callsTo('response_url').length;
+    const q = channelQuestion({ id: 'q_5', format: 'FORM', schema });
+    expect(await ev.respond({ kind: 'pending', question: q, receipt: null })).toEqual({ status: 200 });
+    const told = slack.callsTo('response_url').slice(before)[0]!;
+    expect(told.args).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(told.args.text).toBe(
+      'Slack could not open the form (expired_trigger_id). Answer it on the answer page: "Open in browser" on the message.',
+    );
+  });
+
+  it('a form whose modal Slack would refuse is never sent to views.open; the clicker is told', async () => {
+    const ev = await event(click('q_7', 'tai_form_open', { response_url: slack.responseUrl }));
+    if (ev.kind !== 'show') throw new Error(`expected show, got ${ev.kind}`);
+    const opened = slack.callsTo('views.open').length;
+    const before = slack.callsTo('response_url').length;
+    const long = { type: 'object', properties: { [`p${'x'.repeat(299)}`]: { type: 'string' } } };
+    await ev.respond({
+      kind: 'pending',
+      question: channelQuestion({ id: 'q_7', format: 'FORM', schema: long }),
+      receipt: null,
+    });
+    expect(slack.callsTo('views.open').length).toBe(opened);
+    expect(slack.callsTo('response_url').slice(before)[0]!.args.text).toMatch(
+      /^This form cannot be shown in Slack\./,
+    );
+  });
+
   it('a modal submission answers with values typed by the schema; a refusal is shown in the modal', async () => {
     const values = {
       'f:name': { v: { type: 'plain_text_input', value: 'Ana' } },
@@ -450,6 +531,19 @@ describe('slack channel: onResolved edits the message and leaves no buttons', ()
     const blocks = call.args.blocks as Block[];
     expect(blocks.some((b) => b.type === 'actions' || b.type === 'input')).toBe(false);
     expect(blocks.at(-1)).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: line }] });
+  });
+
+  it('a cancel reason that escapes past 3,000 characters is cut after escaping, and Slack takes the edit', async () => {
+    const q = channelQuestion({ status: 'CANCELLED', cancelReason: '&'.repeat(1000) });
+    await channel().onResolved!(q, receipt);
+    const call = slack.callsTo('chat.update').at(-1)!;
+    const line = call.args.text as string;
+    expect(line.length).toBeLessThanOrEqual(3000);
+    expect(line).toMatch(/^Cancelled: (&amp;)+…$/);
+    expect((call.args.blocks as Block[]).at(-1)).toEqual({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: line }],
+    });
   });
 
   it('a failed edit throws (so it is retried); no receipt means nothing to edit', async () => {

@@ -146,6 +146,41 @@ describe('telegram channel end to end (redis)', () => {
     expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: 'Fixes the login loop.' });
   });
 
+  it('a sensitive TEXT question never asks for the answer in the chat: it is typed on the answer page', async () => {
+    const r = await gql(ASK, {
+      input: { channel: 'ops-tg', text: 'The deploy token?', format: 'TEXT', sensitive: true },
+    });
+    expect(r.errors).toBeUndefined();
+    const { id } = r.data!.askUser.question as { id: string };
+    const callbackUrl = r.data!.askUser.callbackUrl as string;
+    const send = await tg.waitFor('sendMessage', (c) => String(c.args.text).includes('The deploy token?'));
+    const markup = send.args.reply_markup as Record<string, unknown>;
+    expect(markup.force_reply).toBeUndefined();
+    expect(markup).toEqual({ inline_keyboard: [[{ text: 'Answer privately', url: callbackUrl }]] });
+    // A reply typed anyway is not recorded (and the person is told to delete it).
+    const messageId = (send.result as { message_id: number }).message_id;
+    expect((await post(replyTo(CHAT, messageId, 'tok-in-chat'))).status).toBe(200);
+    await tg.waitFor('sendMessage', (c) =>
+      String(c.args.text).startsWith('Not recorded: this answer is sensitive'),
+    );
+    expect((await question(id)).status).toBe('PENDING');
+    // The answer page: one masked field, posted as a browser posts it.
+    const door = `${base}/api/interactions/callback/${callbackUrl.split('/').at(-1)!}`;
+    const page = await (await fetch(door)).text();
+    expect(page).toContain('<input type="password" id="a" name="answer" required autocomplete="off">');
+    const res = await fetch(door, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: new URLSearchParams({ answer: 'tok-on-page' }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: null, answeredBy: 'callback' });
+    const edit = await tg.waitFor('editMessageText', (c) =>
+      String(c.args.text).includes('The deploy token?'),
+    );
+    expect(String(edit.args.text)).not.toContain('tok-');
+  });
+
   it('a wrong or missing secret token is 401 and changes nothing', async () => {
     const { id, messageId } = await ask({ text: 'Wrong secret?', format: 'CONFIRM' });
     expect((await post(buttonPress(CHAT, messageId, 'tai:1'), `${SECRET}x`)).status).toBe(401);

@@ -116,6 +116,22 @@ describe('telegram channel: delivery', () => {
     expect(ext.markup.inline_keyboard).toEqual([[{ text: 'Open', url: 'https://pay.example/x' }]]);
   });
 
+  it('a sensitive TEXT question asks for no reply: a button to the answer page, and a line saying why', async () => {
+    const { args, markup } = await delivered(
+      channelQuestion({ format: 'TEXT', sensitive: true, text: 'Root password?' }),
+    );
+    expect(markup.force_reply).toBeUndefined();
+    expect(markup.inline_keyboard).toEqual([[{ text: 'Answer privately', url: CALLBACK }]]);
+    expect(String(args.text)).toBe(
+      'Root password?\n\n<i>This answer is sensitive: answer it privately with the button below, not in this chat.</i>',
+    );
+    // At the length limit the tail still fits: Telegram takes the message.
+    const long = await delivered(
+      channelQuestion({ format: 'TEXT', sensitive: true, text: 'x'.repeat(4096) }),
+    );
+    expect(htmlProblem(String(long.args.text), 'HTML')).toBeNull();
+  });
+
   it('hostile question text is escaped for HTML parse mode and Telegram accepts it', async () => {
     const text = '<b>bold</b> & <a href="tg://user?id=1">@everyone</a> <script>x</script> "q"';
     const { args } = await delivered(channelQuestion({ recipient: '1', text }));
@@ -265,6 +281,49 @@ describe('telegram channel: inbound', () => {
       text: 'This question was cancelled.',
       reply_parameters: { message_id: 1600 },
     });
+  });
+
+  it('a reply with a document and a caption is told that only text replies are taken', async () => {
+    const update = replyTo(CHAT, 610, 'ignored');
+    const { text: _dropped, ...withoutText } = update.message;
+    const ev = await answerEvent({
+      ...update,
+      message: {
+        ...withoutText,
+        caption: 'here is the answer',
+        document: { file_id: 'BQACAgIAAxkBAAIB', file_unique_id: 'AgADBQ', file_name: 'answer.pdf' },
+      },
+    });
+    expect(ev.question).toEqual({ ref: `${CHAT}:610` });
+    const q = channelQuestion({ format: 'TEXT' });
+    expect(ev.answer(q)).toBeUndefined();
+    await ev.respond({
+      kind: 'invalid',
+      message: 'this reply does not answer the question',
+      question: q,
+      receipt: null,
+    });
+    expect(tg.callsTo('sendMessage').at(-1)!.args).toMatchObject({
+      chat_id: CHAT,
+      text: 'Only text replies are taken: reply to the question with your answer as text.',
+      reply_parameters: { message_id: 1610 },
+    });
+  });
+
+  it('a sensitive TEXT question is never answered from the chat: the reply is refused with advice', async () => {
+    const ev = await answerEvent(replyTo(CHAT, 620, 'hunter2'));
+    const q = channelQuestion({ format: 'TEXT', sensitive: true });
+    expect(ev.answer(q)).toBeUndefined();
+    await ev.respond({
+      kind: 'invalid',
+      message: 'this reply does not answer the question',
+      question: q,
+      receipt: null,
+    });
+    expect(String(tg.callsTo('sendMessage').at(-1)!.args.text)).toMatch(
+      /^Not recorded: this answer is sensitive\./,
+    );
+    expect(JSON.stringify(tg.callsTo('sendMessage').at(-1)!.args)).not.toContain('hunter2');
   });
 
   it('a wrong, missing or repeated secret token is 401; without the secret set the door fails closed (500)', async () => {

@@ -191,6 +191,18 @@ describe('twilio channel end to end (redis)', () => {
     expect(await question(second.id)).toMatchObject({ status: 'ANSWERED', answer: 'Revert the tag.' });
   });
 
+  it('a captured, correctly signed reply sent again after a new question changes nothing (issue 21)', async () => {
+    const first = await ask({ text: 'Replay target one?', format: 'CONFIRM' });
+    const sid = { MessageSid: `SM${'7'.repeat(32)}` };
+    expect(message((await text('1', { extra: sid })).twiml)).toBe(`Recorded for ${first.short}: Yes.`);
+    const second = await ask({ text: 'Replay target two?', format: 'CONFIRM' });
+    const replayed = await text('1', { extra: sid });
+    expect([replayed.status, message(replayed.twiml)]).toEqual([200, null]);
+    expect((await question(second.id)).status).toBe('PENDING');
+    await text('2');
+    expect(await question(second.id)).toMatchObject({ status: 'ANSWERED', answer: false });
+  });
+
   it('a bad signature is 401 and changes nothing', async () => {
     const { id } = await ask({ text: 'Signed properly?', format: 'CONFIRM' });
     expect((await text('1', { signature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' })).status).toBe(401);

@@ -29,7 +29,7 @@ const fields = fc.record(
       fc.string({ maxLength: 40 }),
     ),
     ButtonPayload: fc.oneof(fc.constant('tai:K72:1'), fc.string({ maxLength: 12 })),
-    MessageSid: fc.string({ maxLength: 34 }),
+    MessageSid: fc.oneof(fc.stringMatching(/^SM[0-9a-f]{32}$/), fc.string({ maxLength: 34 })),
   },
   { requiredKeys: [] },
 );

@@ -1,7 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_MAX_CHARS, messageBody } from '../../src/channels/twilio/messages.ts';
 import { twilioPlugin } from '../../src/channels/twilio/plugin.ts';
-import { checkTwilioSignature, twilioSignature } from '../../src/channels/twilio/signature.ts';
+import {
+  checkTwilioSignature,
+  MAX_FORM_PARAMS,
+  twilioSignature,
+} from '../../src/channels/twilio/signature.ts';
 import type {
   ChannelQuestion,
   ChannelResponse,
@@ -450,6 +455,25 @@ describe('twilio channel: replies', () => {
       kind: 'reject',
       status: 500,
     });
+  });
+
+  it(`a signed request of ${MAX_FORM_PARAMS} parameters is read; one more is 413 before its signature is checked`, async () => {
+    const padding = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`X${i}`, 'x']));
+    // twilioRequest adds four parameters of its own to From and Body.
+    const atCap = twilioRequest(TOKEN, { From: PHONE, Body: '1', ...padding(MAX_FORM_PARAMS - 6) });
+    expect(new URLSearchParams(atCap.rawBody.toString()).size).toBe(MAX_FORM_PARAMS);
+    expect((await channel().inbound!(atCap)).kind).toBe('answer');
+    const past = twilioRequest(TOKEN, { From: PHONE, Body: '1', ...padding(MAX_FORM_PARAMS - 5) });
+    expect(await channel().inbound!(past)).toMatchObject({ kind: 'reject', status: 413 });
+    // Refused before the signature: a forged one gets the same answer.
+    const forged = twilioRequest(TOKEN, { From: PHONE, ...padding(MAX_FORM_PARAMS) }, { signature: 'AAAA' });
+    expect(await channel().inbound!(forged)).toMatchObject({ kind: 'reject', status: 413 });
+  });
+
+  it('repeated parameter names are signed as Twilio signs them: by name, then each value in order', () => {
+    const params = new URLSearchParams('b=2&a=9&b=1&a=0');
+    const expected = createHmac('sha1', 'tok').update('https://x/ya0a9b1b2').digest('base64');
+    expect(twilioSignature('tok', 'https://x/y', params)).toBe(expected);
   });
 
   it('a signed request without a sender is 400; STOP and HELP are left to Twilio (empty TwiML)', async () => {

@@ -432,7 +432,7 @@ describe('tai commands (in process)', () => {
       expect(r.stderr).not.toContain('INTERNAL');
     });
 
-    it('--answer takes a TEXT answer as it is; other formats need JSON', async () => {
+    it('--answer takes a TEXT answer as it is; FORM needs JSON', async () => {
       const plain = await background.pending(agent, { text: 'Codename?' });
       expect(await run(['interactions', 'answer', plain.id, '--answer', 'hello world'], ops)).toEqual({
         code: 0,
@@ -445,13 +445,73 @@ describe('tai commands (in process)', () => {
       const digits = await background.pending(agent, { text: 'Ticket number?' });
       await run(['interactions', 'answer', digits.id, '--answer', '42'], ops);
       expect((await agent.question(digits.id))?.answer).toBe('42');
-      const confirm = await background.pending(agent, { text: 'Ship?', format: 'CONFIRM' });
-      expect(await run(['interactions', 'answer', confirm.id, '--answer', 'yes'], ops)).toEqual({
+      const form = await background.pending(agent, {
+        text: 'Who?',
+        format: 'FORM',
+        schema: { type: 'object', properties: { name: { type: 'string' } } },
+      });
+      expect(await run(['interactions', 'answer', form.id, '--answer', 'Ada'], ops)).toEqual({
         code: 1,
         stdout: '',
-        stderr: `error: BAD_USER_INPUT: --answer must be JSON for a CONFIRM question, e.g. true, '"production"' or '{"name":"Ada"}'\n`,
+        stderr: `error: BAD_USER_INPUT: --answer must be JSON for a FORM question, e.g. '{"name":"Ada"}'\n`,
       });
-      expect((await agent.question(confirm.id))?.status).toBe('PENDING');
+      expect((await agent.question(form.id))?.status).toBe('PENDING');
+    });
+
+    it('--answer takes CONFIRM in words: yes/no, y/n, true/false, any case; JSON still works', async () => {
+      const words: [string, boolean][] = [
+        ['yes', true],
+        ['Y', true],
+        ['true', true],
+        ['no', false],
+        [' N ', false],
+        ['FALSE', false],
+      ];
+      for (const [word, value] of words) {
+        const q = await background.pending(agent, { text: `Ship (${word})?`, format: 'CONFIRM' });
+        expect(await run(['interactions', 'answer', q.id, '--answer', word], ops)).toMatchObject({ code: 0 });
+        expect((await agent.question(q.id))?.answer).toBe(value);
+      }
+      const q = await background.pending(agent, { text: 'Ship?', format: 'CONFIRM' });
+      expect(await run(['interactions', 'answer', q.id, '--answer', 'maybe'], ops)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: BAD_USER_INPUT: --answer for a CONFIRM question must be yes or no (also y, n, true, false)\n',
+      });
+      expect((await agent.question(q.id))?.status).toBe('PENDING');
+    });
+
+    it("--answer takes a SELECT option's text or its number (from 1); JSON still works", async () => {
+      const options = ['staging', 'production', '1', 'Blue Sky'];
+      const picks: [string, string][] = [
+        ['production', 'production'],
+        ['2', 'production'],
+        ['1', '1'], // an option whose text is a number wins over the number
+        ['4', 'Blue Sky'],
+        ['blue sky', 'Blue Sky'],
+        ['"staging"', 'staging'],
+      ];
+      for (const [given, picked] of picks) {
+        const q = await background.pending(agent, { text: `Where (${given})?`, format: 'SELECT', options });
+        const r = await run(['interactions', 'answer', q.id, '--answer', given], ops);
+        expect(r).toEqual({ code: 0, stdout: `Answered ${q.id}: ${picked}\n`, stderr: '' });
+        expect((await agent.question(q.id))?.answer).toBe(picked);
+      }
+      const q = await background.pending(agent, { text: 'Where?', format: 'SELECT', options });
+      for (const wrong of ['dev', '0', '5']) {
+        expect(await run(['interactions', 'answer', q.id, '--answer', wrong], ops)).toEqual({
+          code: 1,
+          stdout: '',
+          stderr:
+            'error: BAD_USER_INPUT: --answer for this SELECT question must be one of its options, by text or number: 1. staging, 2. production, 3. 1, 4. Blue Sky\n',
+        });
+      }
+      expect((await agent.question(q.id))?.status).toBe('PENDING');
+      const many = Array.from({ length: 11 }, (_, i) => `option ${i + 1} ${'x'.repeat(50)}`);
+      const long = await background.pending(agent, { text: 'Which?', format: 'SELECT', options: many });
+      const r = await run(['interactions', 'answer', long.id, '--answer', 'none'], ops);
+      expect(r.stderr).toContain(`10. option 10 ${'x'.repeat(30)}…, … (1 more)\n`);
     });
 
     it('the FORM prompt checks each field as it is entered and asks again, keeping what was typed', async () => {

@@ -83,4 +83,28 @@ describe('quick start: an agent asks, the CLI answers', () => {
     expect(stdout).toContain('Answer: yes, deploying.\n');
     expect(stderr).toBe('');
   }, 90_000);
+
+  it('on loopback with no INTERACTIONS_PUBLIC_BASE_URL, callback URLs use the server itself, and it says so', async () => {
+    expect(server.stdout() + server.stderr()).toContain(
+      `INTERACTIONS_PUBLIC_BASE_URL is not set: callback URLs use ${server.url}, which only this machine can open`,
+    );
+    const gql = async (query: string) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query }),
+      });
+      return (await res.json()) as { data: { askUser: { question: { id: string }; callbackUrl: string } } };
+    };
+    const asked = await gql(
+      'mutation { askUser(input: {text: "Sign", format: EXTERNAL, link: "https://sign.example/?cb={callback_url}"}, holdSeconds: 0) { question { id } callbackUrl } }',
+    );
+    const { callbackUrl } = asked.data.askUser;
+    expect(callbackUrl).toMatch(new RegExp(`^${server.url}/api/interactions/callback/[A-Za-z0-9_-]{43}$`));
+    const posted = await fetch(`${callbackUrl}?signed=true`, { method: 'POST' });
+    expect(posted.status).toBe(200);
+    const env = { TAI_URL: server.url, TAI_API_KEY: key };
+    const shown = await tai(['interactions', 'show', asked.data.askUser.question.id, '--json'], env);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'ANSWERED', answer: { signed: 'true' } });
+  }, 30_000);
 });

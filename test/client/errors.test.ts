@@ -162,7 +162,9 @@ describe('error classes', () => {
   describe('raised from a server with tighter settings', () => {
     it('NOT_CONFIGURED without a public base URL; LIMIT_EXCEEDED at the pending cap', async () => {
       const t = await listening({
-        env: { INTERACTIONS_PUBLIC_BASE_URL: '', INTERACTIONS_MAX_PENDING: '1' },
+        env: { INTERACTIONS_MAX_PENDING: '1' },
+        // A loopback server defaults its base URL to itself: this one has none at all.
+        config: { publicBaseUrl: null, publicBaseUrlDefaulted: false },
       });
       const background = backgroundAsks();
       try {

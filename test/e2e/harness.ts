@@ -1,7 +1,7 @@
 // What the inbox's end-to-end tests share: the built inbox, a real server on the private test
 // Redis (on a port it keeps, so a restart can come back on the same address), GraphQL calls as
 // the test principals, a headless Chromium, and a few page helpers.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import { createLogger, createServer, type Server } from '../../src/app/server.ts';
+import { chromiumPath } from '../support/chromium.ts';
 import { freePort, uniquePrefix } from '../support/fixtures.ts';
 import { KEYS, PRINCIPALS, type Who } from '../support/server.ts';
 
@@ -144,23 +145,7 @@ export function unique(label: string): string {
 // ---------------------------------------------------------------------------------------------
 // The browser
 
-/** Debian's package; elsewhere set CHROMIUM_PATH (e.g. `/usr/bin/chromium-browser`, Chrome). */
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
-
-/**
- * The browser binary to drive: `CHROMIUM_PATH` when set, else Debian's. Nothing is downloaded:
- * a missing binary fails at once with how to get one, not with playwright's long launch error.
- */
-export function chromiumPath(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const chosen = env.CHROMIUM_PATH?.trim() || DEFAULT_CHROMIUM_PATH;
-  if (!existsSync(chosen)) {
-    throw new Error(
-      `no Chromium at ${chosen}: install it (Debian/Ubuntu: apt-get install chromium) ` +
-        'or point CHROMIUM_PATH at a Chromium or Chrome binary',
-    );
-  }
-  return chosen;
-}
+export { chromiumPath, DEFAULT_CHROMIUM_PATH } from '../support/chromium.ts';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

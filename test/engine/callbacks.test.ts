@@ -246,7 +246,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         { holdSeconds: 0 },
       );
       const tk = ticketOf(t.callbackUrl!);
-      expect(await engine.callbackPage(tk)).toEqual({ kind: 'reply-elsewhere' });
+      expect(await engine.callbackPage(tk)).toEqual({ kind: 'text', sensitive: false });
       expect(await codeOf(call(tk))).toBe('BAD_USER_INPUT');
       expect(await codeOf(call(tk, { body: json({ reply: 'Ada' }) }))).toBe('BAD_USER_INPUT');
       expect(await call(tk, { body: json({ answer: 'Ada' }) })).toBe('answered');
@@ -259,11 +259,17 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect(await engine.callbackPage(ticketOf(f.callbackUrl!))).toEqual({ kind: 'form', schema });
     });
 
-    it('a failed delivery is CHANNEL_DELIVERY_FAILED and leaves no pending question', async () => {
+    it('a failed delivery is CHANNEL_DELIVERY_FAILED with its cause and leaves no pending question', async () => {
       channel.failNext = true;
-      expect(await codeOf(engine.ask(AGENT, { text: 'Hi', channel: 'pager' }, { holdSeconds: 0 }))).toBe(
-        'CHANNEL_DELIVERY_FAILED',
+      const err = await engine.ask(AGENT, { text: 'Hi', channel: 'pager' }, { holdSeconds: 0 }).then(
+        () => null,
+        (e: unknown) => e,
       );
+      expect(err).toBeInstanceOf(DomainError);
+      expect([(err as DomainError).code, (err as DomainError).message]).toEqual([
+        'CHANNEL_DELIVERY_FAILED',
+        'channel pager could not deliver the question: pager is down',
+      ]);
       expect(await engine.pending(OPS)).toEqual([]);
     });
 

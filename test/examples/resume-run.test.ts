@@ -35,6 +35,7 @@ describe('examples/resume-run.ts', () => {
         TAI_API_KEY: KEYS.agent,
         RUNS_WEBHOOK_SECRET: SECRET,
         DEMO_RECEIVER_PORT: String(receiverPort),
+        TAI_ISSUER: t.config.publicBaseUrl!,
       },
       /run (\S+) asked question (\S+) and is waiting/,
     );
@@ -46,6 +47,7 @@ describe('examples/resume-run.ts', () => {
     await createInteractionsClient({ url: t.url!, apiKey: KEYS.ops }).answer(asked.question, true);
 
     expect(await run.exited, run.output()).toBe(0);
+    expect(run.stdout()).toContain(`receipt verified: question ${asked.question} ANSWERED`);
     expect(run.stdout()).toContain(`run ${asked.run} resumed: deploying (question answered)`);
   }, 30_000);
 });

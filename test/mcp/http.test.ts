@@ -1,6 +1,7 @@
 // /mcp through the real server with the official MCP client, in both protocol eras.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyReceipt } from '../../src/client/index.ts';
 import { type Engine, OPS } from '../support/engines.ts';
 import { gqlAt, httpRequest } from '../support/processes.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
@@ -101,7 +102,13 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
       name: 'await_answer',
       arguments: { id: pending.id, wait_seconds: 5 },
     });
-    expect(waited.structuredContent).toEqual({ status: 'ANSWERED', id: pending.id, answer: 'yes' });
+    const { receipt, ...rest } = waited.structuredContent as { receipt: string };
+    expect(rest).toEqual({ status: 'ANSWERED', id: pending.id, answer: 'yes' });
+    // The decision receipt comes with the result and checks against the published keys.
+    const jwks = (await t.server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    const claims = await verifyReceipt(receipt, { jwks, questionId: pending.id });
+    expect(claims.outcome).toMatchObject({ status: 'ANSWERED', via: 'api' });
+    expect((pending as { receipt?: unknown }).receipt).toBeNull();
   });
 
   it('a blocking ask_user is woken by the answer', async () => {
@@ -241,7 +248,7 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
       'CANCELLED',
     );
     const waited = await client.callTool({ name: 'await_answer', arguments: { id, wait_seconds: 0 } });
-    expect(waited.structuredContent).toEqual({ status: 'CANCELLED', id, answer: null });
+    expect(waited.structuredContent).toMatchObject({ status: 'CANCELLED', id, answer: null });
   });
 
   it('an operator-only key cannot ask: FORBIDDEN as an isError result', async () => {

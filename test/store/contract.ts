@@ -1,7 +1,12 @@
 // The QuestionStore contract: one suite, run unchanged against the memory and Redis stores.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionSpec } from '../../src/domain/question.ts';
-import type { ClaimInput, QuestionStore, StoreEvent } from '../../src/store/types.ts';
+import {
+  type ClaimInput,
+  MAX_SEEN_KEY_CHARS,
+  type QuestionStore,
+  type StoreEvent,
+} from '../../src/store/types.ts';
 import { deferred, specOf } from '../support/fixtures.ts';
 
 export interface StoreHarness {
@@ -339,7 +344,15 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       });
 
       const prepared = specOf();
-      await store.reserve({ id: prepared.id, ticketHash: 'c'.repeat(64), expiresAt: Date.now() + 60_000 });
+      await store.reserve(
+        {
+          id: prepared.id,
+          owner: prepared.askedBy,
+          ticketHash: 'c'.repeat(64),
+          expiresAt: Date.now() + 60_000,
+        },
+        { now: Date.now() },
+      );
       expect(await store.questionForTicket('c'.repeat(64))).toBeNull();
       expect((await store.create(prepared, { ...opts, preparedId: prepared.id })).kind).toBe('created');
       expect(await store.questionForTicket('c'.repeat(64))).toMatchObject({
@@ -594,6 +607,45 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
         await expect(store.outbox.leaseDue(t, 1, lease, '')).rejects.toThrow(RangeError);
         expect(await store.outbox.leaseDue(t, 1000, lease, 'i1')).toEqual([]);
         await expect(store.outbox.retry('x', 'y', Number.NaN)).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe('seenOnce (inbound messages acted on once)', () => {
+      it('the first caller of a key is first; later ones learn when it was first seen', async () => {
+        const t0 = Date.now();
+        expect(await store.seenOnce('inbound:sms:SM1', t0, 60_000)).toEqual({ first: true, at: t0 });
+        expect(await store.seenOnce('inbound:sms:SM1', t0 + 5, 60_000)).toEqual({ first: false, at: t0 });
+        expect(await store.seenOnce('inbound:sms:SM2', t0 + 5, 60_000)).toEqual({ first: true, at: t0 + 5 });
+      });
+
+      it('exactly one of many racing callers is first', async () => {
+        const t0 = Date.now();
+        const all = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => store.seenOnce('inbound:sms:race', t0 + i, 60_000)),
+        );
+        expect(all.filter((s) => s.first)).toHaveLength(1);
+        const at = all.find((s) => s.first)!.at;
+        for (const s of all) expect(s.at).toBe(at);
+      });
+
+      it('a key is forgotten after its lifetime', async () => {
+        expect((await store.seenOnce('inbound:sms:short', Date.now(), 30)).first).toBe(true);
+        await expect
+          .poll(async () => (await store.seenOnce('inbound:sms:short', Date.now(), 30)).first, {
+            timeout: 5000,
+            interval: 20,
+          })
+          .toBe(true);
+      });
+
+      it(`keys of 1 to ${MAX_SEEN_KEY_CHARS} characters and positive lifetimes; anything else throws`, async () => {
+        const now = Date.now();
+        expect((await store.seenOnce('k'.repeat(MAX_SEEN_KEY_CHARS), now, 1000)).first).toBe(true);
+        await expect(store.seenOnce('k'.repeat(MAX_SEEN_KEY_CHARS + 1), now, 1000)).rejects.toThrow(
+          RangeError,
+        );
+        await expect(store.seenOnce('', now, 1000)).rejects.toThrow(RangeError);
+        await expect(store.seenOnce('k', now, 0)).rejects.toThrow(RangeError);
       });
     });
 

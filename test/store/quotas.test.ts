@@ -59,6 +59,7 @@ for (const kind of ['memory', 'redis'] as const) {
       await mustCreate(specOf({ askedBy: 'b' }), o);
       expect(await store.usage('a')).toEqual({
         pending: 3,
+        reserved: 0,
         mediaBytes: 0,
         totalPending: 4,
         totalMediaBytes: 0,
@@ -86,6 +87,7 @@ for (const kind of ['memory', 'redis'] as const) {
       expect(await store.get(over.id)).toBeNull();
       expect(await store.usage('c')).toEqual({
         pending: 0,
+        reserved: 0,
         mediaBytes: 0,
         totalPending: 2,
         totalMediaBytes: 2500,
@@ -140,6 +142,7 @@ for (const kind of ['memory', 'redis'] as const) {
       expect((await store.get(d.id))?.status).toBe('TIMED_OUT');
       expect(await store.usage('a')).toEqual({
         pending: 0,
+        reserved: 0,
         mediaBytes: 0,
         totalPending: 0,
         totalMediaBytes: 0,
@@ -148,6 +151,65 @@ for (const kind of ['memory', 'redis'] as const) {
       await store.claim(a.id, { status: 'CANCELLED', now: now(), retentionMs });
       expect(await store.usage('a')).toMatchObject({ pending: 0, mediaBytes: 0 });
       for (let i = 0; i < 4; i++) await mustCreate(specOf({ askedBy: 'a', media: image(1000) }), o);
+    });
+
+    /** A prepareExternal reservation of `owner` under id `id`, alive for a minute from `now`. */
+    const reserve = (owner: string, id: string, cap: number, now = Date.now()) =>
+      store.reserve(
+        { id, owner, ticketHash: id.padEnd(64, '0'), expiresAt: now + 60_000 },
+        { maxPendingPerPrincipal: cap, now },
+      );
+
+    it('reservations count against the pending cap: exactly the cap, one past it refused (reserve and create)', async () => {
+      const o = { ...base, maxPendingPerPrincipal: 3 };
+      await mustCreate(specOf({ askedBy: 'a' }), o);
+      expect(await reserve('a', 'r1', 3)).toBe('reserved');
+      expect(await reserve('a', 'r2', 3)).toBe('reserved');
+      // 1 question + 2 reservations = the cap.
+      expect(await reserve('a', 'r3', 3)).toBe('limit');
+      expect(await store.create(specOf({ askedBy: 'a' }), o)).toEqual({
+        kind: 'limit',
+        limit: 'pendingPerPrincipal',
+      });
+      // The refused reservation stored nothing: asking with it finds no reservation.
+      expect(await store.create(specOf({ askedBy: 'a' }), { ...o, preparedId: 'r3' })).toEqual({
+        kind: 'no-reservation',
+      });
+      expect(await store.usage('a')).toMatchObject({ pending: 1, reserved: 2 });
+      // Another key's share is its own.
+      expect(await reserve('b', 'rb', 3)).toBe('reserved');
+      expect(await store.usage('b')).toMatchObject({ pending: 0, reserved: 1 });
+    });
+
+    it('a reservation asked becomes its question (it fits at the cap); a resolution frees the place', async () => {
+      const o = { ...base, maxPendingPerPrincipal: 2 };
+      expect(await reserve('a', 'r1', 2)).toBe('reserved');
+      expect(await reserve('a', 'r2', 2)).toBe('reserved');
+      const asked = specOf({ askedBy: 'a' });
+      await mustCreate(asked, { ...o, preparedId: 'r1' });
+      expect(await store.usage('a')).toMatchObject({ pending: 1, reserved: 1 });
+      expect(await reserve('a', 'r3', 2)).toBe('limit');
+      await store.claim(asked.id, { status: 'CANCELLED', now: Date.now(), retentionMs: 60_000 });
+      expect(await reserve('a', 'r3', 2)).toBe('reserved');
+      expect(await store.usage('a')).toMatchObject({ pending: 0, reserved: 2 });
+    });
+
+    it('an expired reservation stops counting', async () => {
+      const o = { ...base, maxPendingPerPrincipal: 1 };
+      const past = Date.now() - 120_000;
+      // Made two minutes ago for one minute: expired now.
+      expect(await reserve('a', 'r1', 1, past)).toBe('reserved');
+      expect(await store.usage('a')).toMatchObject({ reserved: 0 });
+      await mustCreate(specOf({ askedBy: 'a' }), o);
+      expect(await store.create(specOf({ askedBy: 'a' }), { ...o, preparedId: 'r1' })).toEqual({
+        kind: 'no-reservation',
+      });
+    });
+
+    it('racing reservations for the last places: exactly the cap is granted', async () => {
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => reserve('a', `race${i}`, 5)));
+      expect(results.filter((r) => r === 'reserved')).toHaveLength(5);
+      expect(await store.usage('a')).toMatchObject({ reserved: 5 });
     });
 
     it('an idempotent retry returns the first question without counting it again', async () => {

@@ -34,7 +34,10 @@ for (const kind of ['memory', 'redis'] as const) {
       const id = await ask('ops-slack');
       expect(await store.receipts.get(id)).toBeUndefined();
       expect(await store.receipts.save(id, { ref: 'K7', recipient: 'C1', ts: '1.2' })).toBe(true);
-      expect(await store.receipts.get(id)).toEqual({ receipt: { ref: 'K7', recipient: 'C1', ts: '1.2' } });
+      expect(await store.receipts.get(id)).toEqual({
+        receipt: { ref: 'K7', recipient: 'C1', ts: '1.2' },
+        deliveredAt: null,
+      });
       expect(await store.receipts.byRef('ops-slack', 'K7')).toBe(id);
       // Within its own channel only.
       expect(await store.receipts.byRef('other', 'K7')).toBeNull();
@@ -44,7 +47,7 @@ for (const kind of ['memory', 'redis'] as const) {
     it('a failed delivery is recorded as null, distinct from nothing recorded', async () => {
       const id = await ask('ops-slack');
       expect(await store.receipts.save(id, null)).toBe(true);
-      expect(await store.receipts.get(id)).toEqual({ receipt: null });
+      expect(await store.receipts.get(id)).toEqual({ receipt: null, deliveredAt: null });
     });
 
     it('refuses a question without a channel or one that is gone', async () => {
@@ -77,6 +80,30 @@ for (const kind of ['memory', 'redis'] as const) {
       });
       expect(await store.receipts.latestFor('sms', '+15550001')).toBeNull();
       expect(await store.receipts.latestFor('sms', '+15550002')).toBeNull();
+    });
+
+    it('the delivery time reads back; latestFor by a time counts only questions delivered by then', async () => {
+      const t0 = Date.now();
+      const first = await ask('sms', t0);
+      const second = await ask('sms', t0 + 1);
+      const untimed = await ask('sms', t0 + 2);
+      await store.receipts.save(first, { recipient: '+15550003' }, t0 + 100);
+      await store.receipts.save(second, { recipient: '+15550003' }, t0 + 200);
+      expect((await store.receipts.get(second))?.deliveredAt).toBe(t0 + 200);
+      // At the delivery time itself the question counts; a millisecond before, it does not.
+      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 200)).toEqual({
+        id: second,
+        pending: 2,
+      });
+      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 199)).toEqual({ id: first, pending: 1 });
+      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 99)).toBeNull();
+      // A receipt saved without a time (before delivery times were kept) counts at any time.
+      await store.receipts.save(untimed, { recipient: '+15550003' });
+      expect(await store.receipts.latestFor('sms', '+15550003', t0 + 99)).toEqual({
+        id: untimed,
+        pending: 1,
+      });
+      expect(await store.receipts.latestFor('sms', '+15550003')).toEqual({ id: untimed, pending: 3 });
     });
 
     it(`the recipient index keeps the newest ${RECIPIENT_INDEX_DEPTH}`, async () => {

@@ -29,6 +29,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Shared with another server (multi-instance tests). */
   prefix?: string;
+  /** Settings the environment cannot give a loopback test server (e.g. no public base URL). */
+  config?: Partial<Config>;
   plugins?: ServerPlugins;
 }
 
@@ -54,7 +56,7 @@ export async function startServer(o: TestServerOptions): Promise<TestServer> {
   };
   const loaded = loadConfig(env);
   // A free port unless the test chose one (e.g. to match INTERACTIONS_PUBLIC_BASE_URL).
-  const config = { ...loaded, port: o.env?.PORT ? loaded.port : 0 } as Config;
+  const config = { ...loaded, port: o.env?.PORT ? loaded.port : 0, ...o.config } as Config;
   const server = await createServer(config, createLogger('silent'), o.plugins);
   const t: TestServer = {
     server,

@@ -100,6 +100,11 @@ describe('parsePrincipals', () => {
     expect(message).not.toContain('k'.repeat(15));
   });
 
+  it('an unknown field is answered with the fields a principal takes', () => {
+    const message = parseError([{ id: 'a', key: OPS_KEY, roles: ['agent'], keysha256: 'x' }]);
+    expect(message).toContain('unknown field (expected: id, key, keySha256, roles, restricted, maxPending)');
+  });
+
   it('accepts an empty list', () => {
     expect(parsePrincipals([])).toEqual([]);
   });

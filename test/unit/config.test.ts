@@ -53,13 +53,15 @@ describe('defaults', () => {
       maxPendingPerPrincipal: 1000,
       maxPendingMediaBytesPerPrincipal: 67108864,
       maxPendingMediaBytes: 536870912,
-      publicBaseUrl: null,
+      publicBaseUrl: 'http://127.0.0.1:4000',
+      publicBaseUrlDefaulted: true,
       callbackMaxBodyBytes: 65536,
       principals: [],
       accessControl: true,
       doorPolicy: DEFAULT_DOOR_POLICY,
       logLevel: 'info',
       reaperIntervalMs: 1000,
+      receiptKeys: null,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       verifierSecretNames: [],
@@ -69,6 +71,7 @@ describe('defaults', () => {
       graphiql: true,
       graphqlStream: true,
       metricsPort: null,
+      allowedHosts: [],
     });
   });
 
@@ -303,7 +306,35 @@ describe('INTERACTIONS_PUBLIC_BASE_URL', () => {
   });
 
   it('treats the empty string as unset', () => {
-    expect(loadConfig({ INTERACTIONS_PUBLIC_BASE_URL: '' }).publicBaseUrl).toBeNull();
+    expect(loadConfig({ INTERACTIONS_PUBLIC_BASE_URL: '', HOST: '0.0.0.0' }).publicBaseUrl).toBeNull();
+  });
+
+  it.each([
+    ['127.0.0.1', 'http://127.0.0.1:4100'],
+    ['localhost', 'http://127.0.0.1:4100'],
+    ['::1', 'http://[::1]:4100'],
+  ])('unset on loopback HOST %j: the server itself, %j, at PORT', (host, url) => {
+    const c = loadConfig({ HOST: host, PORT: '4100' });
+    expect([c.publicBaseUrl, c.publicBaseUrlDefaulted]).toEqual([url, true]);
+    expect(loadConfig({ HOST: host, PORT: '4100', INTERACTIONS_PUBLIC_BASE_URL: '' }).publicBaseUrl).toBe(
+      url,
+    );
+  });
+
+  it('the default HOST and PORT give http://127.0.0.1:4000', () => {
+    expect(loadConfig({}).publicBaseUrl).toBe('http://127.0.0.1:4000');
+  });
+
+  it('unset on any other HOST stays unset (https is still required there)', () => {
+    for (const host of ['0.0.0.0', '::', '10.0.0.7', 'tai.internal', '127.0.0.2']) {
+      const c = loadConfig({ HOST: host });
+      expect([c.publicBaseUrl, c.publicBaseUrlDefaulted]).toEqual([null, false]);
+    }
+  });
+
+  it('a value that is set is kept as it is, on loopback too', () => {
+    const c = loadConfig({ HOST: '127.0.0.1', INTERACTIONS_PUBLIC_BASE_URL: 'https://tai.example' });
+    expect([c.publicBaseUrl, c.publicBaseUrlDefaulted]).toEqual(['https://tai.example', false]);
   });
 
   it.each([

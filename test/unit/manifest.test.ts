@@ -95,14 +95,22 @@ describe('loadManifest', () => {
   });
 
   it.each([
-    ['an unknown top-level key', 'modulez: {}\n', 'modulez: unknown key'],
-    ['an unknown module', 'modules: { pager: true }\n', 'modules.pager: unknown key'],
+    [
+      'an unknown top-level key, listing the known ones',
+      'modulez: {}\n',
+      'modulez: unknown key (known: modules, verifiers, channels, webhooks)',
+    ],
+    [
+      'an unknown module, listing the modules',
+      'modules: { pager: true }\n',
+      'modules.pager: unknown key (known: graphql, rest, callbacks, inbox, mcp, metrics)',
+    ],
     ['a module that is not a boolean', 'modules: { mcp: "yes" }\n', 'modules.mcp:'],
     ['an unknown verifier', 'verifiers: [stripe, md5]\n', 'verifiers.1: unknown verifier'],
     [
       'an unknown key in a channel',
       `channels:\n  ops: { plugin: slack, confg: {} }\n`,
-      'channels.ops.confg: unknown key',
+      'channels.ops.confg: unknown key (known: plugin, config)',
     ],
     [
       'a bad channel name',
@@ -115,6 +123,11 @@ describe('loadManifest', () => {
       'channels.ops.plugin: plugin "carrier-pigeon"',
     ],
     [
+      'a plugin name that is no built-in, package or path, listing the built-ins',
+      `channels:\n  ops: { plugin: "Slack Bot" }\n`,
+      'channels.ops.plugin: plugin "Slack Bot" is not a built-in plugin (slack, telegram, twilio, webhook), a package name or a ./path',
+    ],
+    [
       'a plugin path that does not exist',
       `channels:\n  ops: { plugin: ./nope.js }\n`,
       'channels.ops.plugin:',
@@ -122,7 +135,7 @@ describe('loadManifest', () => {
     [
       'a config key its plugin refuses',
       slack('{ botTokenEnv: SLACK_BOT_TOKEN, signingSecretEnv: SLACK_SIGNING_SECRET, token: x }'),
-      'channels.ops.config.token: unknown key',
+      'channels.ops.config.token: unknown key (known: botTokenEnv, signingSecretEnv, ',
     ],
     [
       'a config missing a required key',

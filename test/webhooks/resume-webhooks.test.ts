@@ -4,7 +4,12 @@
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createInteractionsClient, type InteractionsClient, verifyWebhook } from '../../src/client/index.ts';
+import {
+  createInteractionsClient,
+  type InteractionsClient,
+  verifyReceipt,
+  verifyWebhook,
+} from '../../src/client/index.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
 import { webhookIdOf } from '../../src/engine/resume-webhooks.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
@@ -103,9 +108,14 @@ describe('resume webhooks on Redis', () => {
       cancelReason: 'changed plans',
       metadata,
     });
+    // Each carries its decision receipt, which the server's published keys verify.
+    const jwks = (await t.server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
     for (const [id, d] of byId) {
       expect(d.headers['webhook-id']).toBe(webhookIdOf(`${id}:webhook:runs`));
       expect(d.headers['content-type']).toBe('application/json');
+      const event = verified(d);
+      const claims = await verifyReceipt(event.receipt as string, { jwks, questionId: id });
+      expect(claims.outcome.status).toBe(event.question.status);
     }
   });
 

@@ -8,6 +8,7 @@ import {
   optionalPort,
   quoting,
   settingsArea,
+  shown,
   urlSetting,
   wholeNumber,
 } from './fields.ts';
@@ -18,8 +19,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServerSettings {
   readonly port: number;
   readonly host: string;
-  /** An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be minted. */
+  /**
+   * An origin without trailing slash, e.g. `https://x.example`; null: callback URLs cannot be
+   * minted. Unset on a loopback HOST, the server's own `http://127.0.0.1:<PORT>`.
+   */
   readonly publicBaseUrl: string | null;
+  /** True when publicBaseUrl is that loopback default, which only this machine can reach. */
+  readonly publicBaseUrlDefaulted: boolean;
   readonly logLevel: LogLevel;
   /** Browser origins allowed to call /graphql cross-site (`['*']` for any); empty: none. */
   readonly corsOrigins: readonly string[];
@@ -37,6 +43,8 @@ export interface ServerSettings {
   readonly graphqlStream: boolean;
   /** Serve GET /metrics on a listener of its own (no key; bind HOST to an internal interface); null: none. */
   readonly metricsPort: number | null;
+  /** INTERACTIONS_ALLOWED_HOSTS: more names the Host check accepts (lowercase); listed, every door is checked. */
+  readonly allowedHosts: readonly string[];
 }
 
 const hostSchema = z
@@ -73,6 +81,17 @@ const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.exa
   return { keep: url.origin };
 });
 
+/**
+ * The quick-start default of INTERACTIONS_PUBLIC_BASE_URL: a server bound to loopback mints
+ * callback URLs on its own address (only this machine can open them); any other HOST gets none,
+ * so an exposed server never hands out http:// links by accident.
+ */
+export function loopbackBaseUrl(host: string, port: number): string | null {
+  if (host === '127.0.0.1' || host === 'localhost') return `http://127.0.0.1:${port}`;
+  if (host === '::1' || host === '[::1]') return `http://[::1]:${port}`;
+  return null;
+}
+
 const ORIGINS_EXPECTED = 'expected * or a comma list of origins such as https://app.example';
 /** An origin exactly as the browser sends it: http(s), no path, no trailing slash. */
 const origin = z.string().refine((item) => {
@@ -90,6 +109,26 @@ const corsOriginsSchema = z
   .pipe(z.union([z.tuple([z.literal('*')]), z.array(origin)], { error: ORIGINS_EXPECTED }))
   .default([]);
 
+const ALLOWED_HOSTS_EXPECTED = 'a comma list of host names such as tai.example.com (no scheme, port or path)';
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/**
+ * The names the Host check (src/http/host-check.ts) accepts besides localhost, IP addresses and
+ * the public base URL's host. Blank: none.
+ */
+const allowedHostsSchema = z
+  .string()
+  .transform((raw, ctx) => {
+    const items = raw.trim() === '' ? [] : raw.split(',').map((s) => s.trim().toLowerCase());
+    const bad = items.find((item) => !HOST_NAME.test(item));
+    if (bad !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected ${ALLOWED_HOSTS_EXPECTED}, got ${shown(bad)}` });
+      return z.NEVER;
+    }
+    return [...new Set(items)];
+  })
+  .default([]);
+
 export const serverSettings = settingsArea({
   env: {
     PORT: wholeNumber(4000, 1, 65535),
@@ -102,6 +141,7 @@ export const serverSettings = settingsArea({
     INTERACTIONS_GRAPHIQL: optionalFlag(),
     INTERACTIONS_GRAPHQL_STREAM: flag(true),
     INTERACTIONS_METRICS_PORT: optionalPort,
+    INTERACTIONS_ALLOWED_HOSTS: allowedHostsSchema,
   },
   read(e): ServerSettings {
     if (e.INTERACTIONS_METRICS_PORT === e.PORT) {
@@ -110,13 +150,16 @@ export const serverSettings = settingsArea({
     return {
       port: e.PORT,
       host: e.HOST,
-      publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL,
+      publicBaseUrl: e.INTERACTIONS_PUBLIC_BASE_URL ?? loopbackBaseUrl(e.HOST, e.PORT),
+      publicBaseUrlDefaulted:
+        e.INTERACTIONS_PUBLIC_BASE_URL === null && loopbackBaseUrl(e.HOST, e.PORT) !== null,
       logLevel: e.LOG_LEVEL,
       corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
       trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,
       graphiql: e.INTERACTIONS_GRAPHIQL ?? isLoopbackHost(e.HOST),
       graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
       metricsPort: e.INTERACTIONS_METRICS_PORT,
+      allowedHosts: Object.freeze(e.INTERACTIONS_ALLOWED_HOSTS),
     };
   },
 });

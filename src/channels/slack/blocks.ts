@@ -1,6 +1,7 @@
 // Block Kit for a question, per format (API.md §9's table), and the modal for flat FORM schemas.
 // Interactive elements carry the question id and an option index, never the callback ticket.
 import type { ChannelQuestion } from '../types.ts';
+import { viewProblem } from './block-kit.ts';
 import { cut, escapedChunks } from './escape.ts';
 
 /** Slack's limits: section text, button and option labels, static_select options, modal blocks. */
@@ -18,6 +19,8 @@ export const ACTION = {
   text: 'tai_text',
   openForm: 'tai_form_open',
   link: 'tai_link',
+  /** The FORM message's second button: the answer page, for when Slack cannot show the modal. */
+  formPage: 'tai_form_page',
 } as const;
 export const FORM_CALLBACK_ID = 'tai_form';
 /** Block ids of question blocks: `tai:{questionId}`; modal fields: `f:{property}`. */
@@ -97,20 +100,24 @@ function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
         },
       };
     case 'FORM':
+      // A modal Slack would refuse is never offered: the answer page's form is the fallback,
+      // and stays one click away beside the modal in case Slack refuses to open it later.
       return {
         type: 'actions',
         block_id,
-        elements: [
-          formFields(q.schema) !== null
-            ? {
-                type: 'button',
-                action_id: ACTION.openForm,
-                text: plain('Open form'),
-                value: q.id,
-                style: 'primary',
-              }
-            : linkButton('Open form', callbackUrl),
-        ],
+        elements:
+          slackModal(q) !== null
+            ? [
+                {
+                  type: 'button',
+                  action_id: ACTION.openForm,
+                  text: plain('Open form'),
+                  value: q.id,
+                  style: 'primary',
+                },
+                { ...linkButton('Open in browser', callbackUrl), action_id: ACTION.formPage },
+              ]
+            : [linkButton('Open form', callbackUrl)],
       };
     default:
       return { type: 'actions', block_id, elements: [linkButton('Open', q.link ?? callbackUrl)] };
@@ -173,6 +180,12 @@ export function formFields(schema: Record<string, unknown> | null): FormField[] 
   return fields;
 }
 
+/** An enum value as an option label; a blank string is shown quoted (Slack refuses empty text). */
+function enumLabel(v: unknown): string {
+  const text = String(v);
+  return text.trim() === '' ? JSON.stringify(text) : text;
+}
+
 function fieldElement(field: FormField): Block {
   switch (field.kind) {
     case 'string':
@@ -193,7 +206,7 @@ function fieldElement(field: FormField): Block {
       return {
         type: 'static_select',
         action_id: FIELD_ACTION,
-        options: field.values.map((v, i) => ({ text: plain(String(v)), value: String(i) })),
+        options: field.values.map((v, i) => ({ text: plain(enumLabel(v)), value: String(i) })),
       };
   }
 }
@@ -217,4 +230,12 @@ export function formModal(q: ChannelQuestion, fields: FormField[]): Block {
       })),
     ],
   };
+}
+
+/** The modal for a FORM question, or null when its schema is not flat or Slack would refuse it. */
+export function slackModal(q: ChannelQuestion): Block | null {
+  const fields = q.format === 'FORM' ? formFields(q.schema) : null;
+  if (fields === null) return null;
+  const modal = formModal(q, fields);
+  return viewProblem(modal) === null ? modal : null;
 }

@@ -23,8 +23,20 @@ export function escapedChunks(text: string, max: number): string[] {
   return chunks;
 }
 
+/**
+ * Escaped text of at most `max` characters, cut after escaping (an `&` becomes five), never inside
+ * an entity or a surrogate pair, ending with an ellipsis when cut.
+ */
+export function escapedCut(text: string, max: number): string {
+  const whole = escapeMrkdwn(text);
+  if (whole.length <= max) return whole;
+  return `${escapedChunks(text, max - 1)[0]}…`;
+}
+
 /** Plain text cut to `max` characters (Slack's limits on button and option labels), with an ellipsis. */
 export function cut(text: string, max: number): string {
+  // Never more code points than UTF-16 units: most labels need no splitting.
+  if (text.length <= max) return text;
   const chars = [...text];
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }

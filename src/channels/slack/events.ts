@@ -7,18 +7,20 @@ import type {
   InboundEvent,
   LookupOutcome,
 } from '../types.ts';
-import { type FormField, formFields } from './blocks.ts';
+import { slackModal } from './blocks.ts';
 import { cut } from './escape.ts';
 import type { ParsedPayload, SlackEvent } from './inbound.ts';
 
 export const OK: ChannelResponse = { status: 200 };
+/** Where a form Slack cannot show is answered instead: the FORM message links the answer page. */
+const ON_THE_PAGE = 'Answer it on the answer page: "Open in browser" on the message.';
 
 /** How the plugin talks back to the clicker. Both best effort: a failure is logged, never thrown. */
 export interface Notifier {
   /** An ephemeral message through the click's response_url (none for a modal submission). */
   tell(responseUrl: string | undefined, text: string): Promise<void>;
-  /** Opens the modal for a flat FORM question. */
-  openModal(triggerId: string, question: ChannelQuestion, fields: FormField[]): Promise<void>;
+  /** Opens a modal; resolves with Slack's error code when Slack refuses it (or the call fails), else null. */
+  openModal(triggerId: string, view: Record<string, unknown>): Promise<string | null>;
 }
 
 function closedText(q: ChannelQuestion): string {
@@ -54,12 +56,19 @@ function showForm(
     kind: 'show',
     question: { id: event.questionId },
     respond: async (outcome) => {
-      const fields = outcome.kind === 'pending' ? formFields(outcome.question.schema) : null;
-      if (outcome.kind !== 'pending' || !fields) {
-        await notify.tell(responseUrl, problem(outcome) ?? 'This form cannot be shown here.');
+      // Checked against Slack's limits again: a modal Slack would refuse is never sent.
+      const modal = outcome.kind === 'pending' ? slackModal(outcome.question) : null;
+      if (outcome.kind !== 'pending' || !modal) {
+        await notify.tell(
+          responseUrl,
+          problem(outcome) ?? `This form cannot be shown in Slack. ${ON_THE_PAGE}`,
+        );
         return OK;
       }
-      await notify.openModal(event.triggerId, outcome.question, fields);
+      const refused = await notify.openModal(event.triggerId, modal);
+      if (refused !== null) {
+        await notify.tell(responseUrl, `Slack could not open the form (${refused}). ${ON_THE_PAGE}`);
+      }
       return OK;
     },
   };

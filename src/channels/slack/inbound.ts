@@ -10,7 +10,8 @@ const action = z.object({
   action_id: z.string().max(255),
   block_id: z.string().max(255).optional(),
   value: z.string().max(3000).optional(),
-  selected_option: z.object({ value: z.string().max(150) }).optional(),
+  // null when the person cleared the menu.
+  selected_option: z.object({ value: z.string().max(150) }).nullish(),
 });
 
 const blockActions = z.object({
@@ -74,6 +75,8 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
       answer: (q) => (q.format === 'CONFIRM' ? v.index === 1 : undefined),
     };
   }
+  // A cleared menu (`selected_option: null`) answers nothing; Slack shows an error for a non-200.
+  if (a.action_id === ACTION.selectMenu && !a.selected_option) return { kind: 'ignore' };
   if (a.action_id.startsWith(ACTION.selectButton) || a.action_id === ACTION.selectMenu) {
     const v = splitValue(a.action_id === ACTION.selectMenu ? a.selected_option?.value : a.value);
     if (!v) return null;
@@ -93,7 +96,7 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
     if (!a.value || !payload.trigger_id) return null;
     return { kind: 'open-form', questionId: a.value, triggerId: payload.trigger_id };
   }
-  if (a.action_id === ACTION.link) return { kind: 'ignore' };
+  if (a.action_id === ACTION.link || a.action_id === ACTION.formPage) return { kind: 'ignore' };
   return null;
 }
 

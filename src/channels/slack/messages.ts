@@ -2,8 +2,9 @@
 // closed so the buttons give way to a line saying how it ended.
 import type { WebClient } from '@slack/web-api';
 import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import { messageProblem } from './block-kit.ts';
 import { questionBlocks, resolvedBlocks, SECTION_MAX_CHARS } from './blocks.ts';
-import { cut, escapeMrkdwn } from './escape.ts';
+import { cut, escapedCut, escapeMrkdwn } from './escape.ts';
 import { failure } from './web-api.ts';
 
 /** Posts the question; the receipt names the message (channel + ts) for the later edit. */
@@ -13,12 +14,16 @@ export async function postQuestion(
   question: ChannelQuestion,
   callbackUrl: string,
 ): Promise<DeliveryReceipt> {
+  const blocks = questionBlocks(question, callbackUrl);
+  // Slack would refuse the whole message: say why here rather than send it.
+  const problem = messageProblem(blocks);
+  if (problem !== null) throw new Error(`slack message over Block Kit limits, not sent: ${problem}`);
   let res: { channel?: string; ts?: string };
   try {
     res = await client.chat.postMessage({
       channel: recipient,
       text: escapeMrkdwn(cut(question.text, SECTION_MAX_CHARS)),
-      blocks: questionBlocks(question, callbackUrl) as never,
+      blocks: blocks as never,
       unfurl_links: false,
       unfurl_media: false,
       link_names: false,
@@ -38,11 +43,14 @@ export async function showResolved(
   question: ChannelQuestion,
   line: string,
 ): Promise<void> {
+  let blocks = resolvedBlocks(question, line);
+  // An edit Slack refuses would leave live buttons: the line alone replaces them then.
+  if (messageProblem(blocks) !== null) blocks = blocks.slice(-1);
   try {
     await client.chat.update({
       ...message,
       text: line,
-      blocks: resolvedBlocks(question, line) as never,
+      blocks: blocks as never,
       link_names: false,
       parse: 'none',
     });
@@ -60,8 +68,14 @@ function answerText(q: ChannelQuestion): string {
 /** The line that replaces the buttons once the question is closed. */
 export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.status === 'TIMED_OUT') return 'Timed out';
-  if (q.status === 'CANCELLED')
-    return q.cancelReason ? `Cancelled: ${escapeMrkdwn(q.cancelReason)}` : 'Cancelled';
+  if (q.status === 'CANCELLED') {
+    // A reason of 1,000 `&` escapes to 5,000 characters: cut after escaping, so the line stays a
+    // valid text object (3,000) and the edit that removes the buttons is not refused.
+    const prefix = 'Cancelled: ';
+    return q.cancelReason
+      ? `${prefix}${escapedCut(q.cancelReason, SECTION_MAX_CHARS - prefix.length)}`
+      : 'Cancelled';
+  }
   if (q.sensitive) return 'Answered';
   const by = q.answeredBy ?? '';
   const prefix = `${channelName}:`;

@@ -2,10 +2,10 @@
 // or the FORM modal through views.open. Best effort: a failure is logged, the click still gets 200.
 import type { WebClient } from '@slack/web-api';
 import { isAllowedEndpoint } from '../config-schema.ts';
+import { discardBody } from '../response-body.ts';
 import type { ChannelContext } from '../types.ts';
-import { formModal } from './blocks.ts';
 import type { Notifier } from './events.ts';
-import { failure } from './web-api.ts';
+import { failure, slackErrorCode } from './web-api.ts';
 
 /** Slack waits 3 s for the click's answer; the reply must not hold it up longer. */
 const RESPONSE_URL_TIMEOUT_MS = 2_000;
@@ -22,7 +22,7 @@ export function createNotifier(ctx: ChannelContext, web: () => WebClient): Notif
           redirect: 'manual',
           signal: AbortSignal.timeout(RESPONSE_URL_TIMEOUT_MS),
         });
-        await res.arrayBuffer().catch(() => undefined);
+        await discardBody(res);
       } catch (err) {
         ctx.logger.warn(
           { channel: ctx.name, err: err instanceof Error ? err.name : 'unknown' },
@@ -31,11 +31,13 @@ export function createNotifier(ctx: ChannelContext, web: () => WebClient): Notif
       }
     },
 
-    async openModal(triggerId, question, fields) {
+    async openModal(triggerId, view) {
       try {
-        await web().views.open({ trigger_id: triggerId, view: formModal(question, fields) as never });
+        await web().views.open({ trigger_id: triggerId, view: view as never });
+        return null;
       } catch (err) {
         ctx.logger.warn({ channel: ctx.name, err: failure('views.open', err).message }, 'slack modal failed');
+        return slackErrorCode(err) ?? 'no answer from Slack';
       }
     },
   };

@@ -11,6 +11,7 @@ import type {
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
+import { BLOCK_KIT_LIMITS, SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 import { OK, toInboundEvent } from './events.ts';
 import { interpret, parsePayload } from './inbound.ts';
 import { postQuestion, resolvedLine, showResolved } from './messages.ts';
@@ -18,6 +19,7 @@ import { createNotifier } from './notifier.ts';
 import { checkSlackSignature } from './signature.ts';
 import { createSlackWebApi } from './web-api.ts';
 
+export { SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 export { resolvedLine } from './messages.ts';
 export { SLACK_TIMEOUT_MS } from './web-api.ts';
 
@@ -39,6 +41,9 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    inboundMaxBytes: SLACK_INBOUND_MAX_BYTES,
+    // A link button's URL; a longer link arrives as the server's short redirect.
+    linkMaxChars: BLOCK_KIT_LIMITS.buttonUrl,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)';
     },

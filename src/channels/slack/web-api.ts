@@ -1,6 +1,7 @@
 // Slack's Web API through @slack/web-api: one client per channel, made when first used (the bot
 // token is read then), without the client's own retries or logging.
-import { LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import { ErrorCode, LogLevel, type Logger as SlackLogger, WebClient } from '@slack/web-api';
+import { requestFailure } from '../failure-cause.ts';
 import type { ChannelContext } from '../types.ts';
 
 /** How long one Web API call may take. */
@@ -17,10 +18,28 @@ const quietLogger: SlackLogger = {
   setName() {},
 };
 
-/** The platform error code only (`channel_not_found`): never a token or a request. */
+/** Slack's error code of a failed call (`invalid_arguments`), when Slack answered one. */
+export function slackErrorCode(err: unknown): string | null {
+  const code = (err as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof code === 'string' && /^[a-z0-9_.-]{1,64}$/.test(code) ? code : null;
+}
+
+/**
+ * The platform error code (`channel_not_found`), the HTTP status, a rate limit or the network
+ * error's code: never a token or a request.
+ */
 export function failure(method: string, err: unknown): Error {
-  const code = (err as { data?: { error?: unknown } }).data?.error;
-  return new Error(`slack ${method} failed${typeof code === 'string' ? `: ${code}` : ''}`);
+  const e = err as { code?: unknown; data?: { error?: unknown }; statusCode?: unknown; original?: unknown };
+  const code = slackErrorCode(err);
+  if (code !== null) return new Error(`slack ${method} failed: ${code}`);
+  if (e.code === ErrorCode.HTTPError && typeof e.statusCode === 'number') {
+    return new Error(`slack ${method} failed: HTTP ${e.statusCode}`);
+  }
+  if (e.code === ErrorCode.RateLimitedError) return new Error(`slack ${method} failed: rate limited`);
+  if (e.code === ErrorCode.RequestError) {
+    return new Error(`slack ${method} failed: ${requestFailure(e.original)}`);
+  }
+  return new Error(`slack ${method} failed`);
 }
 
 /** The channel's client; throws when the bot token is not set. */

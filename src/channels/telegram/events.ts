@@ -27,6 +27,17 @@ export function refusal(outcome: ClaimOutcome): string | null {
   }
 }
 
+/** Why a reply to a TEXT question was refused: it was not text, or the question is sensitive. */
+function replyRefusal(outcome: ClaimOutcome, text: string | null): string | null {
+  if (outcome.kind === 'invalid' && outcome.question.sensitive) return SENSITIVE_REPLY;
+  if (outcome.kind === 'invalid' && text === null) return ONLY_TEXT;
+  return refusal(outcome);
+}
+
+export const ONLY_TEXT = 'Only text replies are taken: reply to the question with your answer as text.';
+export const SENSITIVE_REPLY =
+  'Not recorded: this answer is sensitive. Use the "Answer privately" button on the question, and delete your message, which stays visible in this chat.';
+
 /** How the plugin talks back: a notice on a pressed button, or a reply in the chat. Both best effort. */
 export interface Notifier {
   acknowledge(callbackId: string, text: string): Promise<void>;
@@ -59,22 +70,26 @@ export function toInboundEvent(
           return OK;
         },
       };
-    default:
+    default: {
+      const { text } = event;
       return {
         kind: 'answer',
         question: { ref: event.ref },
         by: event.by,
-        answer: (q) => (q.format === 'TEXT' && event.text.trim() !== '' ? event.text : undefined),
+        // A sensitive answer is never taken from the chat, where every member can read it.
+        answer: (q) =>
+          q.format === 'TEXT' && !q.sensitive && text !== null && text.trim() !== '' ? text : undefined,
         respond: async (outcome) => {
           // A reply to some other message, or to a question answered by buttons, is ordinary
           // chat: say nothing.
           const chat =
             outcome.kind === 'not-found' ||
             (outcome.kind === 'invalid' && outcome.question.format !== 'TEXT');
-          const message = chat ? null : refusal(outcome);
+          const message = chat ? null : replyRefusal(outcome, text);
           if (message !== null) await notify.tell(event.chatId, event.messageId, message);
           return OK;
         },
       };
+    }
   }
 }

@@ -86,6 +86,9 @@ export function replyMarkup(q: ChannelQuestion, callbackUrl: string): ReplyMarku
         ),
       };
     case 'TEXT':
+      // A sensitive answer typed into the chat would stay in its history, visible to every
+      // member: it is asked for on the answer page (our page, nothing left in the chat).
+      if (q.sensitive) return { inline_keyboard: [[{ text: 'Answer privately', url: callbackUrl }]] };
       return { force_reply: true, input_field_placeholder: 'Your answer' };
     case 'FORM':
       return { inline_keyboard: [[{ text: 'Open form', url: callbackUrl }]] };
@@ -93,6 +96,11 @@ export function replyMarkup(q: ChannelQuestion, callbackUrl: string): ReplyMarku
       return { inline_keyboard: [[{ text: 'Open', url: q.link ?? callbackUrl }]] };
   }
 }
+
+/** The line under a sensitive TEXT question (HTML), and how many characters it shows. */
+export const SENSITIVE_TAIL =
+  '\n\n<i>This answer is sensitive: answer it privately with the button below, not in this chat.</i>';
+export const SENSITIVE_TAIL_VISIBLE = SENSITIVE_TAIL.length - '<i></i>'.length;
 
 /** The option index in a button's callback_data, or null when it is not one of ours. */
 export function parseCallbackData(data: string): number | null {

@@ -50,7 +50,8 @@ export type TelegramEvent =
   | { kind: 'button'; callbackId: string; ref: string; by: string; index: number }
   /** A button we cannot map (no message, data not ours): acknowledged, nothing else. */
   | { kind: 'stale-button'; callbackId: string }
-  | { kind: 'reply'; ref: string; by: string; text: string; chatId: number; messageId: number }
+  /** A reply to a message; `text` is null for anything but text (a photo, a document with a caption). */
+  | { kind: 'reply'; ref: string; by: string; text: string | null; chatId: number; messageId: number }
   | { kind: 'ignore' };
 
 /** What a verified body means; null when it is not a Telegram update (a 400). */
@@ -75,12 +76,13 @@ export function interpretUpdate(rawBody: Buffer): TelegramEvent | null {
       index,
     };
   }
-  if (message?.reply_to_message && message.from && message.text !== undefined) {
+  if (message?.reply_to_message && message.from) {
     return {
       kind: 'reply',
       ref: messageRef(message.chat.id, message.reply_to_message.message_id),
       by: String(message.from.id),
-      text: message.text,
+      // A caption is not an answer: only a text message is taken as one.
+      text: message.text ?? null,
       chatId: message.chat.id,
       messageId: message.message_id,
     };

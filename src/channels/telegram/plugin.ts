@@ -1,10 +1,11 @@
 // The `telegram` channel (API.md §9): messages through grammY's Bot API client, updates at the
 // channel's inbound door (secret token header), every button press acknowledged, and the message
 // edited after any resolution. `setup()` registers the webhook for `tai channels setup`.
-import { Api, GrammyError } from 'grammy';
+import { Api, GrammyError, HttpError } from 'grammy';
 import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
 import { cutUnits } from '../cut-text.ts';
+import { requestFailure } from '../failure-cause.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
@@ -14,11 +15,26 @@ import type {
   InboundRequest,
 } from '../types.ts';
 import { toInboundEvent } from './events.ts';
-import { escapeHtml, messageHtml, NOTICE_MAX_CHARS, replyMarkup, resolvedLine } from './format.ts';
+import {
+  escapeHtml,
+  messageHtml,
+  NOTICE_MAX_CHARS,
+  replyMarkup,
+  resolvedLine,
+  SENSITIVE_TAIL,
+  SENSITIVE_TAIL_VISIBLE,
+} from './format.ts';
 import { interpretUpdate, messageRef, SECRET_HEADER, SECRET_TOKEN, secretMatches } from './inbound.ts';
 
 /** How long one Bot API call may take. */
 export const TELEGRAM_TIMEOUT_SECONDS = 10;
+/**
+ * An update carries a message of up to 4,096 characters and the message it replies to (our
+ * question, with its keyboard), JSON with non-ASCII escaped as `\uXXXX`: well over 64 KiB at worst.
+ */
+export const TELEGRAM_INBOUND_MAX_BYTES = 256 * 1024;
+/** The longest URL put in a button as is (a longer link arrives as the server's short redirect). */
+export const LINK_MAX_CHARS = 2048;
 /** A numeric chat id (groups are negative) or a public `@channel` username. */
 const RECIPIENT = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
 
@@ -33,10 +49,11 @@ const config = z.strictObject({
 });
 type TelegramConfig = z.output<typeof config>;
 
-/** The Bot API's error code and description (never the URL, which holds the token). */
+/** The Bot API's error code and description, or the network error (never the URL, which holds the token). */
 function failure(method: string, err: unknown): Error {
   if (err instanceof GrammyError)
     return new Error(`telegram ${method} failed: ${err.error_code} ${err.description}`);
+  if (err instanceof HttpError) return new Error(`telegram ${method} failed: ${requestFailure(err.error)}`);
   return new Error(`telegram ${method} failed`);
 }
 
@@ -80,6 +97,8 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    inboundMaxBytes: TELEGRAM_INBOUND_MAX_BYTES,
+    linkMaxChars: LINK_MAX_CHARS,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username';
     },
@@ -90,7 +109,11 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       const client = api();
       let sent: { message_id: number; chat: { id: number } };
       try {
-        sent = await client.sendMessage(recipient, messageHtml(question.text, callbackUrl), {
+        const privately = question.format === 'TEXT' && question.sensitive;
+        const html = privately
+          ? messageHtml(question.text, callbackUrl, SENSITIVE_TAIL, SENSITIVE_TAIL_VISIBLE)
+          : messageHtml(question.text, callbackUrl);
+        sent = await client.sendMessage(recipient, html, {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
           reply_markup: replyMarkup(question, callbackUrl),

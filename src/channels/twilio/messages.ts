@@ -6,6 +6,11 @@ import type { ChannelQuestion } from '../types.ts';
 
 /** Twilio refuses longer message bodies (error 14103). */
 export const BODY_MAX_CHARS = 1600;
+/**
+ * The longest link written into a body as is: a longer one (up to 8,192) would crowd out the
+ * question or break the 1,600 characters, so it arrives as the server's short redirect.
+ */
+export const LINK_MAX_CHARS = 512;
 /** WhatsApp quick replies: at most 3 buttons with titles of at most 20 characters, a body of at most 1,024. */
 export const QUICK_REPLY_MAX_BUTTONS = 3;
 export const QUICK_REPLY_TITLE_MAX_CHARS = 20;
@@ -47,7 +52,11 @@ function instruction(q: ChannelQuestion, callbackUrl: string, room: number): str
       return `${optionLines(q.options ?? [], room - tail.length - 1)}\n${tail}`;
     }
     case 'TEXT':
-      return 'Reply with your answer.';
+      // A texted answer stays in the phone's history (and the carrier's): a sensitive one is
+      // typed on the answer page instead.
+      return q.sensitive
+        ? `This answer is sensitive: do not text it. Answer on this page: ${callbackUrl}`
+        : 'Reply with your answer.';
     case 'FORM':
       return `Answer on this page: ${callbackUrl}`;
     default:
@@ -160,7 +169,7 @@ export function answerFromReply(q: ChannelQuestion, text: string): unknown {
       return exact.length === 1 ? exact[0] : options.find((o) => o.trim() === text.trim());
     }
     case 'TEXT':
-      return text.trim() === '' ? undefined : text;
+      return text.trim() === '' || q.sensitive ? undefined : text;
     default:
       return undefined;
   }
@@ -174,7 +183,9 @@ export function howToAnswer(q: ChannelQuestion, short: string): string {
     case 'SELECT':
       return `Reply "${short}" and a number from 1 to ${q.options?.length ?? 0}, e.g. "${short} 1".`;
     case 'TEXT':
-      return `Reply "${short}" followed by your answer.`;
+      return q.sensitive
+        ? `${short} is sensitive and is not answered by text: use the page linked in its message, and delete your reply.`
+        : `Reply "${short}" followed by your answer.`;
     default:
       return `${short} cannot be answered by text: use the link in its message.`;
   }

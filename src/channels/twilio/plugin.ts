@@ -2,6 +2,7 @@
 // Messages API (rest.ts), replies come in at the channel's inbound door signed with the auth
 // token, and are answered with TwiML (replies.ts).
 import { z } from 'zod';
+import { formParamCount } from '../../domain/form-fields.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
 import type {
   ChannelContext,
@@ -12,6 +13,7 @@ import type {
   InboundRequest,
 } from '../types.ts';
 import {
+  LINK_MAX_CHARS,
   messageBody,
   newShortRef,
   payloadAsReply,
@@ -22,9 +24,11 @@ import {
 } from './messages.ts';
 import { replyEvent, xml } from './replies.ts';
 import { createTwilioRest } from './rest.ts';
-import { checkTwilioSignature, SIGNATURE_HEADER } from './signature.ts';
+import { checkTwilioSignature, MAX_FORM_PARAMS, SIGNATURE_HEADER } from './signature.ts';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
+/** A message's SID: `SM…` (or `MM…` for MMS) and 32 hex digits, unique per message. */
+const MESSAGE_SID = /^[A-Z]{2}[0-9a-fA-F]{32}$/;
 const WHATSAPP = /^whatsapp:\+[1-9]\d{6,14}$/;
 
 const config = z
@@ -82,6 +86,7 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    linkMaxChars: LINK_MAX_CHARS,
     checkRecipient(recipient: string): string | null {
       return E164.test(recipient) || (whatsapp && WHATSAPP.test(recipient))
         ? null
@@ -112,6 +117,9 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
     async inbound(req: InboundRequest): Promise<InboundEvent> {
       const token = ctx.secret(cfg.authTokenEnv);
       if (!token) return { kind: 'reject', status: 500, reason: `${cfg.authTokenEnv} is not set` };
+      if (formParamCount(req.rawBody) > MAX_FORM_PARAMS) {
+        return { kind: 'reject', status: 413, reason: `more than ${MAX_FORM_PARAMS} form parameters` };
+      }
       const params = new URLSearchParams(req.rawBody.toString('utf8'));
       if (!checkTwilioSignature(token, req.headers[SIGNATURE_HEADER], req.url, params)) {
         return { kind: 'reject', status: 401, reason: 'twilio signature mismatch' };
@@ -120,9 +128,14 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
       if (!sender || !(E164.test(sender) || WHATSAPP.test(sender))) {
         return { kind: 'reject', status: 400, reason: 'not a Twilio message (no From number)' };
       }
+      // Twilio's signature has no timestamp: the message's SID is what tells a replay apart.
+      const messageSid = params.get('MessageSid');
+      if (!messageSid || !MESSAGE_SID.test(messageSid)) {
+        return { kind: 'reject', status: 400, reason: 'not a Twilio message (no MessageSid)' };
+      }
       const text = payloadAsReply(params.get('ButtonPayload')) ?? params.get('Body') ?? '';
       if (RESERVED.has(text.trim().toLowerCase())) return { kind: 'ignore', response: xml(null) };
-      return replyEvent(sender, text);
+      return replyEvent(sender, text, messageSid);
     },
 
     /**

@@ -31,8 +31,12 @@ function recordedText(q: ChannelQuestion, short: string): string {
   return `Recorded for ${short}: ${shown}.`;
 }
 
-/** The event for a verified reply from `sender` (as Twilio names it: `+…` or `whatsapp:+…`). */
-export function replyEvent(sender: string, text: string): InboundEvent {
+/**
+ * The event for a verified reply from `sender` (as Twilio names it: `+…` or `whatsapp:+…`).
+ * `messageSid` makes it count once: a repeat of the same message gets empty TwiML (no text
+ * back, so a replayed request cannot even make the number send a message).
+ */
+export function replyEvent(sender: string, text: string, messageSid: string): InboundEvent {
   const { short, rest } = splitReply(text);
   // Why `answer` gave nothing, for `respond` to explain.
   let refusal: 'ambiguous' | 'not-understood' | null = null;
@@ -40,6 +44,7 @@ export function replyEvent(sender: string, text: string): InboundEvent {
     kind: 'answer',
     question: short ? { ref: refFor(sender, short) } : { latestFor: sender },
     by: sender,
+    dedupe: { id: messageSid, repeat: xml(null) },
     answer: (q: ChannelQuestion, hints?: AnswerHints) => {
       // Free text could belong to any of several open questions: ask for the reference.
       if (!short && q.format === 'TEXT' && (hints?.pendingForRecipient ?? 1) > 1) {

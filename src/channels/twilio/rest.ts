@@ -1,6 +1,9 @@
 // Twilio's REST API through plain `fetch` (the `twilio` package fixes its API host): HTTP basic
 // auth with the account SID and auth token, looked up when used. Errors name the HTTP status and
-// Twilio's error code, never a credential or a phone number.
+// Twilio's error code, never a credential or a phone number. Answers are read bounded
+// (../response-body.ts): a resource is a few KiB, anything larger is not Twilio's.
+import { requestFailure } from '../failure-cause.ts';
+import { cappedJson, discardBody } from '../response-body.ts';
 import type { ChannelContext } from '../types.ts';
 
 /** How long one REST call may take before it counts as failed. */
@@ -38,7 +41,7 @@ export function createTwilioRest(ctx: ChannelContext, sidEnv: string, tokenEnv: 
         signal: AbortSignal.timeout(TWILIO_TIMEOUT_MS),
       });
     } catch (err) {
-      throw new Error(`twilio ${what} failed: ${err instanceof Error ? err.name : 'network error'}`);
+      throw new Error(`twilio ${what} failed: ${requestFailure(err)}`);
     }
   }
 
@@ -52,7 +55,7 @@ export function createTwilioRest(ctx: ChannelContext, sidEnv: string, tokenEnv: 
         headers: { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
         body: form ? body.toString() : JSON.stringify(body),
       });
-      const json = (await res.json().catch(() => null)) as { sid?: unknown; code?: unknown } | null;
+      const json = (await cappedJson(res)) as { sid?: unknown; code?: unknown } | null;
       if (res.status < 200 || res.status > 299) {
         const code = typeof json?.code === 'number' ? `, code ${json.code}` : '';
         throw new Error(`twilio ${what} failed: HTTP ${res.status}${code}`);
@@ -67,14 +70,14 @@ export function createTwilioRest(ctx: ChannelContext, sidEnv: string, tokenEnv: 
 
     async read(what, url) {
       const res = await send(what, url, { method: 'GET' });
-      const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+      const json = (await cappedJson(res)) as Record<string, unknown> | null;
       if (res.status !== 200 || json === null) throw new Error(`twilio ${what} failed: HTTP ${res.status}`);
       return json;
     },
 
     async remove(what, url) {
       const res = await send(what, url, { method: 'DELETE' });
-      await res.arrayBuffer().catch(() => undefined);
+      await discardBody(res);
       if (res.status !== 404 && (res.status < 200 || res.status > 299)) {
         throw new Error(`twilio ${what} failed: HTTP ${res.status}`);
       }

@@ -10,6 +10,7 @@ import {
   requireQuestion,
   WrongDoorError,
 } from '../../client/index.ts';
+import { clip } from '../../domain/values.ts';
 import type { CommandContext } from '../context.ts';
 import { answerText } from '../format.ts';
 import { promptAnswer } from '../prompt.ts';
@@ -26,22 +27,76 @@ async function answerable(client: InteractionsClient, id: string): Promise<Quest
   return q;
 }
 
-const JSON_EXAMPLES = 'true, \'"production"\' or \'{"name":"Ada"}\'';
+const JSON_EXAMPLES = '\'{"name":"Ada"}\'';
+/** An error lists at most this many options, each cut to this many characters. */
+const OPTIONS_SHOWN = 10;
+const OPTION_SHOWN_CHARS = 40;
+const YES = new Set(['yes', 'y', 'true']);
+const NO = new Set(['no', 'n', 'false']);
+
+function parsedJson(value: string): { value: unknown } | null {
+  try {
+    return { value: JSON.parse(value) };
+  } catch {
+    return null;
+  }
+}
+
+/** A CONFIRM answer from the words a person types (yes/no, y/n, true/false, any case). */
+function confirmFromFlag(value: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (YES.has(word)) return true;
+  if (NO.has(word)) return false;
+  throw new BadUserInputError('--answer for a CONFIRM question must be yes or no (also y, n, true, false)');
+}
 
 /**
- * The answer `--answer` gives for this question: a TEXT answer is the text as typed (a JSON
- * string literal such as '"hello"' is read as JSON, as before); every other format takes JSON.
+ * A SELECT answer: an option's text (exactly, or ignoring case and surrounding spaces when that
+ * names one option), its number in the list (from 1), or the option as a JSON string. An option
+ * whose text is a number wins over the number.
  */
-export function answerFromFlag(q: Pick<Question, 'format'>, value: string): unknown {
-  let parsed: { value: unknown } | null = null;
-  try {
-    parsed = { value: JSON.parse(value) };
-  } catch {
-    parsed = null;
+function selectFromFlag(options: readonly string[], value: string): string {
+  if (options.includes(value)) return value;
+  const wanted = value.trim().toLowerCase();
+  const alike = options.filter((o) => o.trim().toLowerCase() === wanted);
+  if (alike.length === 1 && alike[0] !== undefined) return alike[0];
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : 0;
+  const numbered = n >= 1 ? options[n - 1] : undefined;
+  if (numbered !== undefined) return numbered;
+  const json = parsedJson(value);
+  if (json && typeof json.value === 'string' && options.includes(json.value)) return json.value;
+  const listed = options.slice(0, OPTIONS_SHOWN).map((o, i) => `${i + 1}. ${clip(o, OPTION_SHOWN_CHARS)}`);
+  const more = options.length - listed.length;
+  const shown = more > 0 ? [...listed, `… (${more} more)`] : listed;
+  throw new BadUserInputError(
+    `--answer for this SELECT question must be one of its options, by text or number: ${shown.join(', ')}`,
+  );
+}
+
+/**
+ * The answer `--answer` gives for this question, in the words a person types: a TEXT answer is
+ * the text as typed (a JSON string literal such as '"hello"' is read as JSON, as before); CONFIRM
+ * takes yes/no (or JSON true/false); SELECT an option's text or number (or a JSON string);
+ * FORM takes JSON.
+ */
+export function answerFromFlag(q: Pick<Question, 'format' | 'options'>, value: string): unknown {
+  const parsed = parsedJson(value);
+  switch (q.format) {
+    case 'TEXT':
+      return parsed && typeof parsed.value === 'string' ? parsed.value : value;
+    case 'CONFIRM':
+      return confirmFromFlag(value);
+    case 'SELECT':
+      return selectFromFlag(q.options ?? [], value);
+    case 'FORM':
+    case 'EXTERNAL':
+      if (parsed) return parsed.value;
+      throw new BadUserInputError(`--answer must be JSON for a ${q.format} question, e.g. ${JSON_EXAMPLES}`);
+    default:
+      // A newer server's format: hand JSON (or the text) to the server, which judges it.
+      q.format satisfies never;
+      return parsed ? parsed.value : value;
   }
-  if (q.format === 'TEXT') return parsed && typeof parsed.value === 'string' ? parsed.value : value;
-  if (parsed) return parsed.value;
-  throw new BadUserInputError(`--answer must be JSON for a ${q.format} question, e.g. ${JSON_EXAMPLES}`);
 }
 
 export function answerCommand(ctx: CommandContext): Command {
@@ -49,7 +104,10 @@ export function answerCommand(ctx: CommandContext): Command {
   return new Command('answer')
     .description('answer a TEXT, CONFIRM, SELECT or FORM question (prompts when --answer is not given)')
     .argument('<id>', 'the question id')
-    .option('--answer <answer>', `a TEXT answer as it is (hello), any other as JSON: ${JSON_EXAMPLES}`)
+    .option(
+      '--answer <answer>',
+      `TEXT as it is (hello), CONFIRM yes or no, SELECT an option's text or number (production, 2), FORM as JSON: ${JSON_EXAMPLES}`,
+    )
     .action(async (id: string, o: { answer?: string }, cmd: Command) => {
       const client = ctx.clientOf(cmd);
       if (o.answer === undefined && !io.interactive) {

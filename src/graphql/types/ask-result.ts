@@ -25,5 +25,10 @@ export const AskResult = builder.objectRef<AskResultShape>('AskResult').implemen
         'EXTERNAL and channel questions: the URL that records the answer. Shown once, to the asker only.',
       resolve: (r) => r.callbackUrl,
     }),
+    receipt: t.string({
+      nullable: true,
+      description: 'The signed decision receipt once the question has left PENDING (as `Question.receipt`).',
+      resolve: (r, _args, ctx) => ctx.engine.receipt(r.question),
+    }),
   }),
 });

@@ -87,6 +87,13 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
       answeredAt: optionalMoment('answeredAt', 'When it was answered.'),
       closedAt: optionalMoment('closedAt', 'When it timed out or was cancelled.'),
       cancelReason: optionalText('cancelReason', 'The reason given when it was cancelled, if any.'),
+      receipt: t.string({
+        nullable: true,
+        description:
+          'The signed decision receipt (a compact JWS, EdDSA) once the question has left PENDING; ' +
+          'verify it with the keys at `/.well-known/jwks.json`. Null while pending.',
+        resolve: (q, _args, ctx) => ctx.engine.receipt(q),
+      }),
     };
   },
 });

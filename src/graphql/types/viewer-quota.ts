@@ -19,9 +19,14 @@ export const ViewerQuota = builder.objectRef<QuotaShape>('ViewerQuota').implemen
       description: 'Questions this key asked that are pending now.',
       resolve: (q) => int(q.usage.pending),
     }),
+    reserved: t.int({
+      description:
+        'prepareExternal reservations of this key not yet asked nor expired; each holds a place of maxPending like a pending question.',
+      resolve: (q) => int(q.usage.reserved),
+    }),
     maxPending: t.int({
       description:
-        'Most questions this key may have pending (its own maxPending, else the server’s default).',
+        'Most questions this key may have pending, its unasked prepareExternal reservations included (its own maxPending, else the server’s default).',
       resolve: (q) => int(q.limits.maxPendingPerPrincipal),
     }),
     pendingMediaBytes: t.float({

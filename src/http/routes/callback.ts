@@ -10,6 +10,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { QueryParams } from '../../domain/callback-payload.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { CallbackRequest, RateHits } from '../../engine/callbacks.ts';
+import { SHORT_LINK_PATH } from '../../engine/short-links.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { CALLBACK_HEADERS, NOT_FOUND_PAGE, pageAfterPost, renderCallbackPage } from '../callback-pages.ts';
 import { sendRestError } from '../errors.ts';
@@ -183,4 +184,25 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
       handler: async (req, reply) => sendTicketNotFound(reply, req.method),
     });
   }
+
+  // A channel's short link (API.md §9): GET (and HEAD) redirects to the long link and changes
+  // nothing; every token that names nothing live, and every other method, gets the tickets' 404.
+  app.get(`${SHORT_LINK_PATH}/*`, { config }, async (req: TicketRequest, reply: FastifyReply) => {
+    const target = locationOf(await o.engine.followLink(req.params['*'] ?? ''));
+    if (target === null) return sendTicketNotFound(reply, req.method);
+    return reply.status(302).header('location', target).send();
+  });
+  app.route({
+    method: ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    url: `${SHORT_LINK_PATH}/*`,
+    config,
+    handler: async (req, reply) => sendTicketNotFound(reply, req.method),
+  });
+}
+
+/** The link as a Location header: normalised (percent-encoded) by the URL parser, http(s) only. */
+function locationOf(link: string | null): string | null {
+  if (link === null || !URL.canParse(link)) return null;
+  const url = new URL(link);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
 }

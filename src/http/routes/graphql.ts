@@ -31,6 +31,32 @@ export interface GraphQLRouteOptions {
 
 const RESPONSE_EVENTS = ['close', 'error', 'finish'] as const;
 
+const UNSUPPORTED_TYPE = JSON.stringify({
+  errors: [
+    {
+      message: 'the request body must be sent as Content-Type: application/json',
+      extensions: { code: 'BAD_USER_INPUT' },
+    },
+  ],
+});
+
+/**
+ * An empty body in the form Yoga's request adapter (@whatwg-node/server) takes as already read.
+ * It uses a parsed body only when the value has own keys; an empty string has none, so it
+ * read the request stream instead, which Fastify had already drained: the read never ended
+ * and a POST with a Content-Type and no body hung for good. This async iterable has one own
+ * key and yields nothing, so the request reads as empty and Yoga answers its 400 at once.
+ */
+function emptyBody(): AsyncIterable<Uint8Array> & { empty: true } {
+  return { empty: true, async *[Symbol.asyncIterator]() {} };
+}
+
+/** Hands Yoga a request whose body it can read, whatever Fastify parsed. */
+function readable(req: FastifyRequest): FastifyRequest {
+  if (req.body === '') req.body = emptyBody();
+  return req;
+}
+
 /**
  * Runs one execution and then removes the listeners it left on the response: they keep its
  * fetch Request and abort signal alive until the response ends, which for a held call is
@@ -110,6 +136,12 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     if (/^text\/html\b/i.test(response.headers.get('content-type') ?? ''))
       reply.headers(GRAPHIQL_PAGE_HEADERS);
     reply.status(response.status);
+    // Yoga's 415 for a content type it does not read comes without a body: it gets one that
+    // says what to send. Any other empty body stays empty (Fastify would write `null`).
+    if (response.body === null) {
+      if (response.status !== 415) return reply.send();
+      return reply.type('application/json; charset=utf-8').send(UNSUPPORTED_TYPE);
+    }
     // A shared subscription's event stream is a Node stream already: piped as it is. A single
     // result is one string: Fastify writes it at once, where a web stream would be pumped chunk
     // by chunk over several ticks. Other event streams and multipart stay web streams.
@@ -135,7 +167,8 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     await response.body?.cancel();
     return headOf(response);
   };
-  const graphql = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  const graphql = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const req = readable(request);
     const heldCall = createHeldCall();
     // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
     // its own frame, so the hold below does not keep it.
@@ -149,8 +182,10 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     for (const [name, value] of head.headers) reply.header(name, value);
     return reply.status(200).send(body);
   };
-  const stream = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
-    send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
+  const stream = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const req = readable(request);
+    return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
+  };
   const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
   app.route({ url: '/graphql', method: [...methods], handler: graphql });
   app.route({ url: '/graphql/stream', method: [...methods], handler: stream });

@@ -3,7 +3,7 @@
 // frames. The backlog arrives from the feed in parts and each part is written only once the
 // socket drained the one before, so a slow reader holds the server to about one batch. If the feed has to resynchronise (a lost subscriber, a consumer far behind), the
 // stream ends and the client's reconnect replays the backlog as it is then.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../domain/principal.ts';
 import { questionView } from '../../domain/question-view.ts';
@@ -62,8 +62,11 @@ export function framesOf(ev: FeedEvent, state: StreamState): string | null {
 
 export async function streamRoutes(app: FastifyInstance, o: StreamRouteOptions): Promise<void> {
   app.get('/api/interactions/stream', { config: { door: 'stream' } }, async (req, reply) => {
+    // A hijacked reply writes its own head: the headers set on it so far (the security headers
+    // every door sends) are copied into it, or the stream would go without them.
+    const inherited = reply.getHeaders() as OutgoingHttpHeaders;
     reply.hijack();
-    await pump(o, req.principal, req.raw, reply.raw);
+    await pump(o, req.principal, req.raw, reply.raw, inherited);
   });
 }
 
@@ -72,6 +75,7 @@ async function pump(
   principal: Principal,
   req: IncomingMessage,
   res: ServerResponse,
+  inherited: OutgoingHttpHeaders,
 ): Promise<void> {
   const feed = openFeed(o.engine, principal);
   let keepalive: NodeJS.Timeout | null = null;
@@ -88,6 +92,7 @@ async function pump(
   };
   req.on('close', stop);
   res.writeHead(200, {
+    ...inherited,
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache',
     'X-Accel-Buffering': 'no',

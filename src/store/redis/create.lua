@@ -25,13 +25,29 @@ local function over(cur, add, cap)
   return cap ~= '' and tonumber(cur or 0) + add > tonumber(cap)
 end
 if over(redis.call('ZCARD', prefix .. 'pending'), 1, ARGV[7]) then return {'limit', 'pending'} end
-if over(redis.call('HGET', prefix .. 'held:n', by), 1, ARGV[17]) then return {'limit', 'pendingPerPrincipal'} end
+-- The asker's live prepareExternal reservations count too (reserve.lua); the one consumed here
+-- becomes this question. Read-only: reserve drops the expired ones.
+local function reserved()
+  local mine = prefix .. 'prepby:' .. by
+  local n = redis.call('ZCOUNT', mine, '(' .. ARGV[4], '+inf')
+  if prepared ~= '' and n > 0 then
+    local exp = redis.call('ZSCORE', mine, prepared)
+    if exp and tonumber(exp) > tonumber(ARGV[4]) then n = n - 1 end
+  end
+  return n
+end
+if ARGV[17] ~= '' and over(tonumber(redis.call('HGET', prefix .. 'held:n', by) or '0') + reserved(), 1, ARGV[17]) then
+  return {'limit', 'pendingPerPrincipal'}
+end
 if over(redis.call('HGET', prefix .. 'held:b', by), mb, ARGV[18]) then
   return {'limit', 'mediaBytesPerPrincipal'}
 end
 if over(redis.call('GET', prefix .. 'held:total'), mb, ARGV[19]) then return {'limit', 'mediaBytes'} end
 
-if prepared ~= '' then redis.call('DEL', prefix .. 'prep:' .. prepared) end
+if prepared ~= '' then
+  redis.call('DEL', prefix .. 'prep:' .. prepared)
+  redis.call('ZREM', prefix .. 'prepby:' .. by, prepared)
+end
 local q = qkey(id)
 redis.call('HSET', q, 'spec', spec, 'st', 'PENDING', 'ca', ARGV[4], 'to', ARGV[5], 'fmt', ARGV[21],
   'aud', ARGV[8], 'grp', ARGV[9], 'chan', ARGV[10], 'by', ARGV[11])

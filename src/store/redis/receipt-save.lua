@@ -1,5 +1,5 @@
 -- ARGV: prefix, id, receipt (JSON; 'null' = delivery failed), ref, recipient ('' = none),
---       recipientIndexDepth
+--       recipientIndexDepth, deliveredAt (epoch ms; '' = not told)
 -- The receipt and its indexes in one step; index keys live as long as the question does.
 local q = qkey(ARGV[2])
 local cur = redis.call('HMGET', q, 'chan', 'ca')
@@ -8,6 +8,7 @@ if not chan or chan == '' then return 0 end
 local ttl = redis.call('PTTL', q)
 if ttl <= 0 then return 0 end
 redis.call('HSET', q, 'rc', ARGV[3])
+if ARGV[7] ~= '' then redis.call('HSET', q, 'rd', ARGV[7]) end
 if ARGV[4] ~= '' then
   redis.call('SET', prefix .. 'chref:' .. chan .. ':' .. ARGV[4], ARGV[2], 'PX', ttl)
 end

@@ -13,6 +13,7 @@ import { resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
   type CreateResult,
+  checkSeenKey,
   type ListFilter,
   type Page,
   type PageRequest,
@@ -21,6 +22,7 @@ import {
 } from '../types.ts';
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
+import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
@@ -164,6 +166,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     kind: 'redis',
     outbox: reportingUnavailable(createRedisOutbox(run)),
     receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
+    links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);
@@ -230,15 +233,23 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     list: (filter, page) => listPage(run, filter, page),
 
     async usage(principalId) {
-      const [n, b, total, all] = (await redis
+      const [n, b, total, all, reserved] = (await redis
         .multi()
         .hget(`${prefix}held:n`, principalId)
         .hget(`${prefix}held:b`, principalId)
         .get(`${prefix}held:total`)
         .zcard(`${prefix}pending`)
+        // The reservations alive now (reserve.lua scores them by expiresAt).
+        .zcount(`${prefix}prepby:${principalId}`, `(${Date.now()}`, '+inf')
         .exec()) as [Error | null, unknown][];
       const num = (r: [Error | null, unknown] | undefined): number => Math.max(Number(r?.[1] ?? 0) || 0, 0);
-      return { pending: num(n), mediaBytes: num(b), totalPending: num(all), totalMediaBytes: num(total) };
+      return {
+        pending: num(n),
+        reserved: num(reserved),
+        mediaBytes: num(b),
+        totalPending: num(all),
+        totalMediaBytes: num(total),
+      };
     },
 
     async questionForTicket(ticketHash) {
@@ -246,8 +257,16 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
       return reply ? fromTriple(reply, 0) : null;
     },
 
-    async reserve(r) {
-      await redis.set(`${prefix}prep:${r.id}`, r.ticketHash, 'PXAT', r.expiresAt);
+    async reserve(r, opts) {
+      const reply = await run('reserve', [
+        r.id,
+        r.owner,
+        r.ticketHash,
+        r.expiresAt,
+        opts.now,
+        opts.maxPendingPerPrincipal ?? '',
+      ]);
+      return reply === 'limit' ? 'limit' : 'reserved';
     },
 
     async takeReply(id) {
@@ -262,6 +281,21 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     async prune(now, retentionMs) {
       // Short scripts, as many as it takes: each unindexes its batch from every listing index.
       while (Number(await run('prune', [now - retentionMs, PRUNE_BATCH])) === PRUNE_BATCH);
+    },
+
+    async seenOnce(key, now, ttlMs) {
+      checkSeenKey(key, ttlMs);
+      // One command: set when absent (NX) and hand back what was there (GET; Redis 7.0+).
+      const before = (await redis.call(
+        'SET',
+        `${prefix}seen:${key}`,
+        String(now),
+        'PX',
+        String(ttlMs),
+        'NX',
+        'GET',
+      )) as string | null;
+      return before === null ? { first: true, at: now } : { first: false, at: Number(before) };
     },
 
     async countPending() {

@@ -24,10 +24,12 @@ const SCRIPTS = {
   list: script('list'),
   prune: script('prune'),
   reply: script('reply'),
+  reserve: script('reserve'),
   outboxLease: script('outbox-lease'),
   outboxSettle: script('outbox-settle'),
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
+  linkSave: script('link-save'),
   ticket: script('ticket'),
   answerTicket: script('answer-ticket'),
 };

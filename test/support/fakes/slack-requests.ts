@@ -36,3 +36,52 @@ export function click(questionValue: string, actionId: string, extra: Record<str
     ...extra,
   };
 }
+
+/**
+ * A `block_actions` payload in full, as Slack sends it for a click on a message the app posted:
+ * besides the action, the whole message (its text and every block) and the state of its inputs
+ * are repeated, so a long question makes a large click.
+ */
+export function clickOnMessage(
+  posted: { channel: string; ts: string; text: string; blocks: unknown[] },
+  action: Record<string, unknown>,
+  responseUrl = 'https://hooks.slack.com/actions/T0001/1234/abcd',
+) {
+  return {
+    type: 'block_actions',
+    user: { id: 'U024BE7LH', username: 'ana', name: 'ana', team_id: 'T0001' },
+    api_app_id: 'A0001',
+    token: 'verification-token-unused',
+    container: { type: 'message', message_ts: posted.ts, channel_id: posted.channel, is_ephemeral: false },
+    trigger_id: '1234.5678.abcd',
+    team: { id: 'T0001', domain: 'example' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: posted.channel, name: 'ops' },
+    message: {
+      type: 'message',
+      subtype: 'bot_message',
+      text: posted.text,
+      ts: posted.ts,
+      bot_id: 'B0001',
+      blocks: posted.blocks,
+    },
+    state: { values: {} },
+    response_url: responseUrl,
+    actions: [{ ...action, action_ts: `${posted.ts.split('.')[0]}.100000` }],
+  };
+}
+
+/** The form-encoded body Slack posts for `payload`, and its signed headers. */
+export function slackBody(secret: string, payload: unknown, now = Date.now()) {
+  const ts = Math.floor(now / 1000);
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return {
+    body,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(ts),
+      'x-slack-signature': signSlack(secret, ts, body),
+    },
+  };
+}

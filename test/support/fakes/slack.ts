@@ -1,9 +1,11 @@
 // A local fake of the Slack Web API on loopback: it parses requests the way Slack does
 // (form-encoded, nested values as JSON), checks the bot token, records every call and answers
-// like Slack (`{ok:true,…}` or `{ok:false,error}` with HTTP 200). It also records posts to its
-// `response_url`, where interactivity errors for the clicking user go.
+// like Slack (`{ok:true,…}` or `{ok:false,error}` with HTTP 200). Messages and modals over Slack's
+// published Block Kit limits are refused as Slack refuses them (slack-limits.ts). It also records
+// posts to its `response_url`, where interactivity errors for the clicking user go.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { refusal } from './slack-limits.ts';
 
 export interface SlackCall {
   method: string;
@@ -58,6 +60,8 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
       failures.delete(method);
       return { ok: false, error: failure };
     }
+    const refused = refusal(method, args);
+    if (refused !== null) return refused;
     switch (method) {
       case 'chat.postMessage': {
         const channel = String(args.channel ?? '');

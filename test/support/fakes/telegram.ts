@@ -1,6 +1,8 @@
 // A local fake of the Telegram Bot API on loopback: `POST /bot{token}/{method}` with a JSON (or
 // form-encoded) body, answered like Telegram (`{ok:true,result}` or `{ok:false,error_code,description}`).
-// It records every call and can refuse the next call to a method.
+// It refuses what Telegram refuses (text over 4,096 characters once parsed, bad entities, button
+// data over 64 bytes, notices over 200 characters: htmlProblem, markupProblem), records every call
+// and can refuse the next call to a method.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -44,6 +46,41 @@ export function htmlProblem(text: string, parseMode: unknown): string | null {
   return visible.length > 4096 ? 'Bad Request: message is too long' : null;
 }
 
+const BUTTON_DATA_MAX_BYTES = 64;
+const NOTICE_MAX_CHARS = 200;
+const PLACEHOLDER_MAX_CHARS = 64;
+
+/**
+ * What Telegram refuses in a reply_markup: a button without text, callback_data outside 1-64
+ * bytes, a URL button whose URL is not http(s) or tg, a button with neither, a ForceReply
+ * placeholder outside 1-64 characters.
+ */
+export function markupProblem(markup: unknown): string | null {
+  if (markup === undefined) return null;
+  const m = (typeof markup === 'string' ? JSON.parse(markup) : markup) as Record<string, unknown>;
+  if ('force_reply' in m) {
+    const p = m.input_field_placeholder;
+    if (p !== undefined && (typeof p !== 'string' || p.length < 1 || p.length > PLACEHOLDER_MAX_CHARS)) {
+      return 'Bad Request: INPUT_FIELD_PLACEHOLDER_INVALID';
+    }
+    return null;
+  }
+  const rows = m.inline_keyboard;
+  if (!Array.isArray(rows)) return "Bad Request: can't parse reply keyboard markup JSON object";
+  for (const row of rows as Record<string, unknown>[][]) {
+    for (const b of row) {
+      if (typeof b.text !== 'string' || b.text.trim() === '') return 'Bad Request: BUTTON_TEXT_INVALID';
+      if (typeof b.callback_data === 'string') {
+        const n = Buffer.byteLength(b.callback_data);
+        if (n < 1 || n > BUTTON_DATA_MAX_BYTES) return 'Bad Request: BUTTON_DATA_INVALID';
+      } else if (typeof b.url === 'string') {
+        if (!/^(https?|tg):\/\/\S+$/.test(b.url)) return 'Bad Request: BUTTON_URL_INVALID';
+      } else return 'Bad Request: BUTTON_TYPE_INVALID';
+    }
+  }
+  return null;
+}
+
 export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
   const calls: TelegramCall[] = [];
   const failures = new Map<string, { code: number; description: string }>();
@@ -72,7 +109,7 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
         const chat = String(args.chat_id ?? '');
         if (chat === '') return { ok: false, error_code: 400, description: 'Bad Request: chat not found' };
         const text = String(args.text ?? '');
-        const problem = htmlProblem(text, args.parse_mode);
+        const problem = htmlProblem(text, args.parse_mode) ?? markupProblem(args.reply_markup);
         if (problem) return { ok: false, error_code: 400, description: problem };
         // A public @username resolves to the chat's numeric id, as Telegram does.
         const id = chat.startsWith('@') ? -1001234567890 : Number(chat);
@@ -82,7 +119,8 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
         };
       }
       case 'editMessageText': {
-        const problem = htmlProblem(String(args.text ?? ''), args.parse_mode);
+        const problem =
+          htmlProblem(String(args.text ?? ''), args.parse_mode) ?? markupProblem(args.reply_markup);
         if (problem) return { ok: false, error_code: 400, description: problem };
         return {
           ok: true,
@@ -90,6 +128,10 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
         };
       }
       case 'answerCallbackQuery':
+        if (typeof args.text === 'string' && args.text.length > NOTICE_MAX_CHARS) {
+          return { ok: false, error_code: 400, description: 'Bad Request: MESSAGE_TOO_LONG' };
+        }
+        return { ok: true, result: true };
       case 'setWebhook':
         return { ok: true, result: true };
       default:

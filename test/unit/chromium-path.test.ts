@@ -1,7 +1,7 @@
-// Which browser the inbox's end-to-end tests drive, and the hint when there is none.
+// Which browser the inbox's end-to-end tests (test/e2e/) drive, and the hint when there is none.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chromiumPath, DEFAULT_CHROMIUM_PATH } from './harness.ts';
+import { chromiumPath, DEFAULT_CHROMIUM_PATH } from '../support/chromium.ts';
 
 describe('chromiumPath', () => {
   it('uses CHROMIUM_PATH when it names an existing file', () => {
@@ -11,7 +11,7 @@ describe('chromiumPath', () => {
 
   it('fails with an install hint when CHROMIUM_PATH names nothing', () => {
     expect(() => chromiumPath({ CHROMIUM_PATH: '/nonexistent/chromium' })).toThrow(
-      /no Chromium at \/nonexistent\/chromium: install it .*apt-get install chromium.*CHROMIUM_PATH/,
+      /no Chromium at \/nonexistent\/chromium: .*install it .*apt-get install chromium.*CHROMIUM_PATH/,
     );
   });
 

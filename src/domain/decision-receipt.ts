@@ -1,0 +1,76 @@
+// What a decision receipt states (API.md §16): who asked what, and how it ended — digests and
+// small facts only, never the answer itself (it may be sensitive). The claims are a pure
+// function of the resolved record, so any instance signs the same bytes for the same question,
+// at any time: `iat` is the moment it left PENDING and `jti` is derived from the question id.
+import { jcsDigest } from './digest.ts';
+import type { ClosedStatus, QuestionRecord } from './question.ts';
+import { isoTime } from './question-view.ts';
+
+export interface ReceiptQuestionClaims {
+  format: QuestionRecord['format'];
+  askedBy: string;
+  createdAt: string;
+  textDigest: string;
+}
+
+export interface ReceiptOutcomeClaims {
+  status: ClosedStatus;
+  /** The digest of the recorded answer; absent for sensitive questions and without an answer. */
+  answerDigest?: string;
+  answeredBy?: string;
+  /** The door the answer came through: `api` (a key), `callback`, or `channel:<name>`. */
+  via?: string;
+  /** When it left PENDING. */
+  at: string;
+}
+
+export interface ReceiptClaims {
+  iss: string;
+  /** The question id. */
+  sub: string;
+  /** Seconds since the epoch: when the question left PENDING. */
+  iat: number;
+  jti: string;
+  question: ReceiptQuestionClaims;
+  outcome: ReceiptOutcomeClaims;
+}
+
+/** A receipt's unique id: one receipt per question, since a question resolves once. */
+export function receiptIdOf(questionId: string): string {
+  return `receipt:${questionId}`;
+}
+
+function viaOf(q: QuestionRecord): string | undefined {
+  if (q.answeredBy === null) return undefined;
+  if (q.answeredBy === 'callback') return 'callback';
+  if (q.channel !== null && q.answeredBy.startsWith(`${q.channel}:`)) return `channel:${q.channel}`;
+  return 'api';
+}
+
+/** The claims of a resolved question's receipt; null while it is pending. */
+export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaims | null {
+  if (q.status === 'PENDING') return null;
+  const at = q.answeredAt ?? q.closedAt ?? q.createdAt;
+  const outcome: ReceiptOutcomeClaims = { status: q.status, at: isoTime(at) };
+  if (q.status === 'ANSWERED') {
+    // A sensitive answer is never stored, and even its digest would give away a yes or a no.
+    if (!q.sensitive && q.answer !== null && q.answer !== undefined)
+      outcome.answerDigest = jcsDigest(q.answer);
+    const via = viaOf(q);
+    if (q.answeredBy !== null) outcome.answeredBy = q.answeredBy;
+    if (via !== undefined) outcome.via = via;
+  }
+  return {
+    iss: issuer,
+    sub: q.id,
+    iat: Math.floor(at / 1000),
+    jti: receiptIdOf(q.id),
+    question: {
+      format: q.format,
+      askedBy: q.askedBy,
+      createdAt: isoTime(q.createdAt),
+      textDigest: jcsDigest(q.text),
+    },
+    outcome,
+  };
+}
