@@ -1,7 +1,7 @@
 // `tai-interactions doctor` in process, from settings and a manifest like a deployment's: one
 // line per finding, exit 1 on any FAIL, JSON with --json. (The packaging test runs the
 // installed command against a missing and a reachable Redis.)
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('tai-interactions doctor', () => {
@@ -46,13 +47,16 @@ describe('tai-interactions doctor', () => {
     expect(r.stdout).not.toContain('secret-value');
   });
 
-  it('fails a channel whose credentials are missing, and one without a public URL', async () => {
+  it('fails a channel whose credentials are missing, and one without a public URL off loopback', async () => {
     const missing = await runCliInProcess(['doctor'], {
       env: { DOCTOR_SLACK_TOKEN: 'x', INTERACTIONS_MANIFEST: manifest },
     });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toMatch(/^FAIL {2}manifest: .*DOCTOR_SLACK_SECRET/m);
-    const noUrl = await runCliInProcess(['doctor'], { env: { ...SLACK, INTERACTIONS_MANIFEST: manifest } });
+    // On loopback the public URL defaults to the listener's; bound elsewhere it must be set.
+    const noUrl = await runCliInProcess(['doctor'], {
+      env: { ...SLACK, INTERACTIONS_MANIFEST: manifest, HOST: '0.0.0.0' },
+    });
     expect(noUrl.code).toBe(1);
     expect(noUrl.stdout).toMatch(/^FAIL {2}public URL: INTERACTIONS_PUBLIC_BASE_URL is not set/m);
     expect(noUrl.stdout).toMatch(/^FAIL {2}channel ops-slack: .*not ready/m);
