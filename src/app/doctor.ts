@@ -23,7 +23,7 @@ export type DoctorLevel = 'ok' | 'warn' | 'fail';
 
 export interface DoctorFinding {
   level: DoctorLevel;
-  /** What was checked: `node`, `settings`, `manifest`, `redis`, `public URL`, `channel <name>`, `keys`. */
+  /** What was checked: `node`, `settings`, `manifest`, `redis`, `public URL`, `channel <name>`, `keys`, `receipt keys`. */
   check: string;
   /** One line, naming settings and hosts but never a secret. */
   detail: string;
@@ -197,6 +197,22 @@ function keysFinding(config: Config): DoctorFinding {
   return { level: 'ok', check, detail: `${config.principals.length} API key(s) configured (roles: ${list})` };
 }
 
+function receiptKeysFinding(config: Config): DoctorFinding {
+  if (config.receiptKeys === null) {
+    return {
+      level: 'warn',
+      check: 'receipt keys',
+      detail:
+        'INTERACTIONS_RECEIPT_KEYS_FILE is not set: each start generates a signing key, and receipts signed before a restart stop verifying',
+    };
+  }
+  return {
+    level: 'ok',
+    check: 'receipt keys',
+    detail: `${config.receiptKeys.length} key(s) from INTERACTIONS_RECEIPT_KEYS_FILE (the first signs)`,
+  };
+}
+
 async function channelFindings(config: Config, settings: ManifestSettings): Promise<DoctorFinding[]> {
   const declared = settings.manifest.channels;
   const names = Object.keys(declared);
@@ -272,6 +288,12 @@ export async function runDoctor(env: Env, cwd: string, o: DoctorOptions = {}): P
     redisFinding(config, timeoutMs),
     publicUrlFinding(config, channelCount, timeoutMs),
   ]);
-  findings.push(redis, publicUrl, ...(await channelFindings(config, settings)), keysFinding(config));
+  findings.push(
+    redis,
+    publicUrl,
+    ...(await channelFindings(config, settings)),
+    keysFinding(config),
+    receiptKeysFinding(config),
+  );
   return findings;
 }

@@ -42,6 +42,7 @@ describe('tai-interactions doctor', () => {
       /^ok {4}channel ops-slack: plugin slack; credentials set \(DOCTOR_SLACK_TOKEN, DOCTOR_SLACK_SECRET\)/m,
     );
     expect(r.stdout).toMatch(/^warn {2}keys: no INTERACTIONS_API_KEYS/m);
+    expect(r.stdout).toMatch(/^warn {2}receipt keys: INTERACTIONS_RECEIPT_KEYS_FILE is not set/m);
     expect(r.stdout).toMatch(/no problems found\n$/);
     // Names of variables, never their values.
     expect(r.stdout).not.toContain('secret-value');
