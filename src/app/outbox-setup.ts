@@ -3,7 +3,12 @@
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
-import { createOutboxWorker, type FollowUpHandler } from '../engine/outbox-worker.ts';
+import {
+  createOutboxWorker,
+  type FollowUpHandler,
+  type OutboxWorker,
+  targetParts,
+} from '../engine/outbox-worker.ts';
 import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
@@ -15,6 +20,8 @@ export interface OutboxSetup {
   channels: ChannelPort | undefined;
   webhookEndpoints: Readonly<Record<string, WebhookEndpoint>>;
   metrics: EngineObserver;
+  /** How long a dead letter is kept (the question retention). */
+  retentionMs: number;
   /** Signs the receipt each resume webhook carries. */
   receipts?: ReceiptPort;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
@@ -22,29 +29,37 @@ export interface OutboxSetup {
     pollMs?: number;
     leaseMs?: number;
     backoffMs?: (attempt: number) => number;
+    targetBackoffMs?: (failures: number) => number;
     webhookScheduleScale?: number;
   };
   closers: Closers;
 }
 
 /** Starts the worker and wakes it on every resolution that enqueued something. */
-export async function startOutbox(o: OutboxSetup): Promise<void> {
+export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { store, logger, channels, metrics, closers } = o;
   const { webhookScheduleScale, ...timing } = o.timing;
+  const handlers: Record<string, FollowUpHandler> = {
+    ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
+    webhook: countedWebhooks(
+      createResumeWebhooks({
+        endpoints: o.webhookEndpoints,
+        logger,
+        ...(o.receipts ? { receipts: o.receipts } : {}),
+        ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
+      }),
+      metrics,
+    ),
+  };
   const worker = createOutboxWorker({
     store,
     logger,
-    handlers: {
-      ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
-      webhook: countedWebhooks(
-        createResumeWebhooks({
-          endpoints: o.webhookEndpoints,
-          logger,
-          ...(o.receipts ? { receipts: o.receipts } : {}),
-          ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
-        }),
-        metrics,
-      ),
+    handlers,
+    deadLetterRetentionMs: o.retentionMs,
+    // The kind is a label: only the handlers' names (a closed set), never a stored string.
+    onDead: (item) => {
+      const { kind } = targetParts(item.target);
+      metrics.outboxDeadLetter(Object.hasOwn(handlers, kind) ? kind : 'other');
     },
     ...timing,
   });
@@ -60,6 +75,7 @@ export async function startOutbox(o: OutboxSetup): Promise<void> {
     resync: () => worker.kick(),
   });
   closers.push(unlisten);
+  return worker;
 }
 
 /** Counts each resume-webhook attempt by what became of it (webhook_deliveries_total). */

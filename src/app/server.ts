@@ -84,6 +84,7 @@ function engineSettingsOf(config: Config): EngineSettings {
     maxPendingPerPrincipal: config.maxPendingPerPrincipal,
     maxPendingMediaBytesPerPrincipal: config.maxPendingMediaBytesPerPrincipal,
     maxPendingMediaBytes: config.maxPendingMediaBytes,
+    maxOutbox: config.outboxMax,
     publicBaseUrl: config.publicBaseUrl,
     publicBaseUrlLocal: config.publicBaseUrlDefaulted,
     reaperIntervalMs: config.reaperIntervalMs,
@@ -149,21 +150,23 @@ export async function createServer(
     });
     await engine.start();
     closers.push(() => engine.stop());
-    metrics.observe({
-      pending: () => store.countPending(),
-      heldWaits: () => engine.heldCount(),
-      feedSubscribers: () => engine.feedCount(),
-    });
-
-    await startOutbox({
+    const outbox = await startOutbox({
       store,
       logger,
       channels,
       webhookEndpoints,
       metrics,
+      retentionMs: config.retentionSeconds * 1000,
       receipts,
       timing: plugins.outbox ?? {},
       closers,
+    });
+    metrics.observe({
+      pending: () => store.countPending(),
+      heldWaits: () => engine.heldCount(),
+      feedSubscribers: () => engine.feedCount(),
+      outbox: () => store.outbox.stats(Date.now()),
+      outboxInFlight: () => outbox.inFlight(),
     });
 
     const { principals, mintedAdminKey } = principalsOf(config);

@@ -12,6 +12,7 @@ import { channelsCommand } from './commands/channels.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
+import { outboxCommand } from './commands/outbox.ts';
 import { receiptsCommand } from './commands/receipts.ts';
 import { serveCommand } from './commands/serve.ts';
 import { showCommand } from './commands/show.ts';
@@ -54,6 +55,7 @@ const ROLE_NEEDED: Readonly<Record<string, string>> = {
   'tai interactions show': 'reading questions needs the agent, operator or admin role',
   'tai interactions stream': 'the live feed needs the agent, operator or admin role',
   'tai channels list': 'listing channels needs the agent, operator or admin role',
+  'tai outbox dead': "the outbox's dead letters need the admin role",
 };
 
 /** The name the program was started under (`tai-interactions`, or `tai` in an installed package). */
@@ -85,6 +87,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
   program
     .addCommand(interactions)
     .addCommand(channelsCommand(ctx))
+    .addCommand(outboxCommand(ctx))
     .addCommand(receiptsCommand(ctx))
     .addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));

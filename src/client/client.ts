@@ -21,6 +21,7 @@ import {
   ClientCancelQuestionDocument,
   ClientChannelDetailsDocument,
   ClientChannelsDocument,
+  ClientOutboxDeadLettersDocument,
   ClientPrepareExternalDocument,
   ClientQuestionDocument,
   ClientQuestionsDocument,
@@ -40,6 +41,7 @@ import type {
   ExternalAsker,
   ExternalTool,
   InboxSubscription,
+  OutboxDeadLetters,
   PreparedExternal,
   Question,
   QuestionPage,
@@ -117,6 +119,8 @@ export interface InteractionsClient {
   channels(): Promise<string[]>;
   /** The configured channels with their plugin and whether each is ready. */
   channelDetails(): Promise<ChannelDetail[]>;
+  /** Follow-ups the server's outbox gave up, newest first (`first` 1-1000, default 50); admin only. */
+  outboxDeadLetters(first?: number): Promise<OutboxDeadLetters>;
   viewer(): Promise<Viewer>;
   /** The live inbox feed: a SNAPSHOT of the pending questions, then changes; reconnects by itself. */
   subscribeInbox(options?: SubscribeInboxOptions): InboxSubscription;
@@ -215,6 +219,7 @@ type OneRequestMethods = Pick<
   | 'questions'
   | 'channels'
   | 'channelDetails'
+  | 'outboxDeadLetters'
   | 'viewer'
 >;
 
@@ -271,6 +276,11 @@ function oneRequestMethods(transport: Transport): OneRequestMethods {
     async channelDetails(): Promise<ChannelDetail[]> {
       const r = await transport.request(ClientChannelDetailsDocument, {});
       return r.channelDetails;
+    },
+
+    async outboxDeadLetters(first?: number): Promise<OutboxDeadLetters> {
+      const r = await transport.request(ClientOutboxDeadLettersDocument, { first: first ?? null });
+      return r.outboxDeadLetters;
     },
 
     async viewer(): Promise<Viewer> {

@@ -190,6 +190,31 @@ export interface Viewer {
 /** A channel configured on the server (`channelDetails`). */
 export type { ChannelDetail } from '../domain/channel-detail.ts';
 
+/** A follow-up the server's outbox gave up (`outboxDeadLetters`, admin only). */
+export interface OutboxDeadLetter {
+  /** The outbox item id, `<questionId>:<kind>:<target>`. */
+  id: string;
+  questionId: string;
+  /** `webhook` (a resume webhook) or `channel` (a message edit). */
+  kind: string;
+  /** The webhook endpoint or channel name. */
+  target: string;
+  /** Attempts made, the last one included. */
+  attempts: number;
+  lastError: string;
+  /** RFC 3339. */
+  enqueuedAt: string;
+  /** RFC 3339. */
+  droppedAt: string;
+}
+
+export interface OutboxDeadLetters {
+  /** Dead letters the server keeps now. */
+  totalCount: number;
+  /** The newest first. */
+  items: OutboxDeadLetter[];
+}
+
 /** One change to the pending questions the caller may see. */
 export interface InboxEvent {
   /** SNAPSHOT (the pending questions, on every connect and reconnect) or the change. */

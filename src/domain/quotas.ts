@@ -8,6 +8,8 @@ import type { MediaItem } from './question.ts';
 export const DEFAULT_MAX_PENDING_PER_PRINCIPAL = 1000;
 export const DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL = 64 * 1024 * 1024;
 export const DEFAULT_MAX_PENDING_MEDIA_BYTES = 512 * 1024 * 1024;
+/** Outbox items (follow-ups not yet delivered) at which questions with follow-ups are refused. */
+export const DEFAULT_OUTBOX_MAX = 100_000;
 
 /** The caps one create is checked against; the asker is the question's askedBy. */
 export interface Quota {
@@ -22,7 +24,13 @@ export interface Quota {
 }
 
 /** Which cap refused a create. */
-export type QuotaLimit = 'pending' | 'pendingPerPrincipal' | 'mediaBytesPerPrincipal' | 'mediaBytes';
+export type QuotaLimit =
+  | 'pending'
+  | 'pendingPerPrincipal'
+  | 'mediaBytesPerPrincipal'
+  | 'mediaBytes'
+  /** The outbox is full: a question with follow-ups (a channel, `notify`) must wait. */
+  | 'outbox';
 
 /** What the backlog holds for one principal and in total. */
 export interface Usage {
@@ -48,10 +56,11 @@ const SETTING: Record<QuotaLimit, string> = {
   pendingPerPrincipal: 'INTERACTIONS_MAX_PENDING_PER_PRINCIPAL',
   mediaBytesPerPrincipal: 'INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL',
   mediaBytes: 'INTERACTIONS_MAX_PENDING_MEDIA_BYTES',
+  outbox: 'INTERACTIONS_OUTBOX_MAX',
 };
 
 /** The LIMIT_EXCEEDED message: which limit, its value, and that nothing was stored. */
-export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number): string {
+export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number, maxOutbox = 0): string {
   switch (limit) {
     case 'pending':
       return `too many questions are pending on this server (${SETTING.pending} = ${q.maxPending}); try again later`;
@@ -61,5 +70,7 @@ export function limitMessage(limit: QuotaLimit, q: Quota, mediaBytes: number): s
       return `this question's ${mediaBytes} media bytes would exceed this key's pending media limit (${SETTING.mediaBytesPerPrincipal} = ${q.maxMediaBytesPerPrincipal} bytes)`;
     case 'mediaBytes':
       return `this question's ${mediaBytes} media bytes would exceed the server's pending media budget (${SETTING.mediaBytes} = ${q.maxMediaBytes} bytes); try again later`;
+    case 'outbox':
+      return `the server's outbox of follow-ups (channel edits, resume webhooks) is full (${SETTING.outbox} = ${maxOutbox}); questions with a channel or notify are refused until it drains; try again later`;
   }
 }

@@ -8,7 +8,7 @@ import { holdSecondsOf, timeoutSecondsOf } from '../domain/call-args.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
-import { limitMessage, mediaBytesOf } from '../domain/quotas.ts';
+import { limitMessage, mediaBytesOf, type Quota } from '../domain/quotas.ts';
 import { clip } from '../domain/values.ts';
 import { receiptToStore } from './channel-receipt.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
@@ -136,6 +136,23 @@ export function createAsking(
     return recipient;
   }
 
+  /** When the last "outbox full" warning was logged: once a minute is an alert, not a flood. */
+  let outboxFullLoggedAt = Number.NEGATIVE_INFINITY;
+
+  /** The outbox is at its cap: count it (the alert metric), say so in the log, refuse the ask. */
+  function outboxFull(quota: Quota): DomainError {
+    observer.outboxFull();
+    const now = clock();
+    if (now - outboxFullLoggedAt >= 60_000) {
+      outboxFullLoggedAt = now;
+      logger.warn(
+        { outboxMax: settings.maxOutbox },
+        'outbox full: questions with a channel or notify are refused until it drains (INTERACTIONS_OUTBOX_MAX)',
+      );
+    }
+    return new DomainError('LIMIT_EXCEEDED', limitMessage('outbox', quota, 0, settings.maxOutbox));
+  }
+
   /**
    * A question nobody can receive must not wait: a failed delivery closes it. The receipt is
    * recorded either way (null: nothing was sent, so its follow-up has no message to edit).
@@ -206,7 +223,9 @@ export function createAsking(
         ticketHash: cb.ticketHash,
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
         followUps: followUpsOf(v),
+        ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
       });
+      if (created.kind === 'limit' && created.limit === 'outbox') throw outboxFull(quota);
       if (created.kind === 'limit') {
         throw new DomainError('LIMIT_EXCEEDED', limitMessage(created.limit, quota, mediaBytesOf(spec.media)));
       }

@@ -31,7 +31,13 @@ export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandle
       // Delivery may still be in flight (the question was resolved while it was being sent).
       return last
         ? { kind: 'drop', reason: 'no delivery receipt was recorded' }
-        : { kind: 'retry', at: clock() + backoff(item.attempt), reason: 'no delivery receipt yet' };
+        : {
+            kind: 'retry',
+            at: clock() + backoff(item.attempt),
+            reason: 'no delivery receipt yet',
+            // Our own delivery is still under way: the channel is not failing.
+            targetOk: true,
+          };
     }
     // Delivery failed: no message was sent, so there is nothing to edit.
     if (recorded.receipt === null) return { kind: 'done' };

@@ -25,6 +25,8 @@ export interface EngineSettings {
   maxPendingPerPrincipal?: number;
   maxPendingMediaBytesPerPrincipal?: number;
   maxPendingMediaBytes?: number;
+  /** Outbox items at which questions with follow-ups are refused; no cap when absent. */
+  maxOutbox?: number;
   publicBaseUrl: string | null;
   /** The base URL is the loopback default: callback URLs work on this machine only. */
   publicBaseUrlLocal?: boolean;

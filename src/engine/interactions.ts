@@ -12,6 +12,7 @@ import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
+import { createDeadLetters } from './dead-letters.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
@@ -162,6 +163,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     channelDetails: () => [...ctx.channels.names()].sort().map(channelDetail),
     channelInboundMaxBytes: (name) =>
       ctx.channels.names().has(name) ? inboundMaxBytesOf(ctx.channels.instance?.(name)) : null,
+    outboxDeadLetters: createDeadLetters(store, clock),
     channelInbound,
     followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),

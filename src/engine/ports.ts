@@ -55,12 +55,18 @@ export interface EngineObserver {
   channelDelivery(channel: string, result: 'delivered' | 'failed'): void;
   /** One attempt of a resume webhook (API.md §12), by the endpoint's manifest name. */
   webhookDelivery(endpoint: string, result: 'delivered' | 'failed' | 'gone' | 'gave_up'): void;
+  /** A follow-up given up (kept as a dead letter), by its kind (`webhook`, `channel`). */
+  outboxDeadLetter(kind: string): void;
+  /** An ask refused because the outbox is at INTERACTIONS_OUTBOX_MAX. */
+  outboxFull(): void;
 }
 
 export const NO_OBSERVER: EngineObserver = {
   announced() {},
   channelDelivery() {},
   webhookDelivery() {},
+  outboxDeadLetter() {},
+  outboxFull() {},
 };
 
 export const NO_VERIFIERS: VerifierPort = {

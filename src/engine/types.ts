@@ -1,6 +1,7 @@
 // The Interactions service as every surface sees it. Surfaces call these methods only.
 
 import type { InboundRequest } from '../channels/types.ts';
+import type { DeadLetterList } from '../domain/dead-letter.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
@@ -104,6 +105,8 @@ export interface Interactions {
    * CHANNEL_INBOUND_MAX_BYTES); null when it declares none or there is no such door.
    */
   channelInboundMaxBytes(name: string): number | null;
+  /** The outbox's dead letters, newest first (admin only; `first` 1-1000, default 50). */
+  outboxDeadLetters(principal: Principal, first?: number | null): Promise<DeadLetterList>;
   /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */
   channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult>;
   /** Where a channel's short link (`/l/{token}`) leads; null for any token naming nothing live. */

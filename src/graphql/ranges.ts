@@ -2,6 +2,7 @@
 // them again; these give the same BAD_USER_INPUT earlier, with the argument's path as `field`).
 import { z } from 'zod';
 import { HOLD_MAX_SECONDS, PAGE_MAX } from '../domain/call-args.ts';
+import { MAX_DEAD_LETTERS_LISTED } from '../domain/dead-letter.ts';
 import { TIMEOUT_MAX_SECONDS, TIMEOUT_MIN_SECONDS } from '../domain/limits.ts';
 
 function intRange(name: string, min: number, max: number) {
@@ -10,5 +11,6 @@ function intRange(name: string, min: number, max: number) {
 }
 
 export const firstRange = intRange('first', 1, PAGE_MAX);
+export const deadLettersFirstRange = intRange('first', 1, MAX_DEAD_LETTERS_LISTED);
 export const holdSecondsRange = intRange('holdSeconds', 0, HOLD_MAX_SECONDS);
 export const timeoutSecondsRange = intRange('timeoutSeconds', TIMEOUT_MIN_SECONDS, TIMEOUT_MAX_SECONDS);

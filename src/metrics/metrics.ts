@@ -29,6 +29,10 @@ export interface MetricsSources {
   heldWaits(): number;
   /** Live feeds (inbox, stream, subscriptions) served by this process. */
   feedSubscribers(): number;
+  /** Items in the whole deployment's outbox, and its dead letters. */
+  outbox(): Promise<{ items: number; deadLetters: number }>;
+  /** Follow-ups this process is performing now. */
+  outboxInFlight(): number;
 }
 
 /** The engine reports to it (announcements count asks and resolutions, deployment-wide). */
@@ -110,6 +114,51 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const deadLetters = new Counter({
+    name: `${PREFIX}outbox_dead_letters_total`,
+    help: 'Follow-ups this instance gave up (kept as dead letters), by kind (webhook, channel).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const outboxFull = new Counter({
+    name: `${PREFIX}outbox_full_total`,
+    help: 'Asks refused because the outbox was at INTERACTIONS_OUTBOX_MAX.',
+    registers: [registry],
+  });
+  // The two deployment-wide outbox gauges share one store read per scrape.
+  let outboxRead: Promise<{ items: number; deadLetters: number }> | null = null;
+  const outboxNow = (): Promise<{ items: number; deadLetters: number }> => {
+    if (!sources) return Promise.resolve({ items: 0, deadLetters: 0 });
+    outboxRead ??= sources.outbox().finally(() => {
+      outboxRead = null;
+    });
+    return outboxRead;
+  };
+  new Gauge({
+    name: `${PREFIX}outbox_items`,
+    help: 'Follow-ups waiting in the outbox (due, in flight or scheduled), in the whole deployment.',
+    registers: [registry],
+    async collect() {
+      this.set((await outboxNow()).items);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}outbox_dead_letters`,
+    help: 'Dead letters kept now (follow-ups given up), in the whole deployment.',
+    registers: [registry],
+    async collect() {
+      this.set((await outboxNow()).deadLetters);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}outbox_in_flight`,
+    help: 'Follow-ups this instance is performing now.',
+    registers: [registry],
+    collect() {
+      this.set(sources ? sources.outboxInFlight() : 0);
+    },
+  });
+
   return {
     registry,
     announced(e) {
@@ -127,6 +176,8 @@ export function createMetrics(): Metrics {
     channelDelivery: (channel, result) => deliveries.inc({ channel, result }),
     callbackRequest: (door, result) => callbacks.inc({ door, result }),
     webhookDelivery: (endpoint, result) => webhooks.inc({ endpoint, result }),
+    outboxDeadLetter: (kind) => deadLetters.inc({ kind }),
+    outboxFull: () => outboxFull.inc(),
     observe(s) {
       sources = s;
     },

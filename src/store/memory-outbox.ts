@@ -1,8 +1,18 @@
 // The outbox for one process (rules and the worker's protocol: outbox.ts). Like the memory
 // store, each call runs to completion synchronously, which makes leasing atomic.
 import { randomUUID } from 'node:crypto';
-import { checkDueAt, checkLease, OUTBOX_ITEM_TTL_MS, outboxItemId } from './outbox.ts';
-import type { Outbox, OutboxItem } from './types.ts';
+import {
+  checkDeadNote,
+  checkDeadPage,
+  checkDueAt,
+  checkLease,
+  DEAD_LETTER_RETENTION_MS,
+  deadReasonOf,
+  MAX_DEAD_LETTERS,
+  OUTBOX_ITEM_TTL_MS,
+  outboxItemId,
+} from './outbox.ts';
+import type { DeadLetter, DeadNote, Outbox, OutboxItem } from './types.ts';
 
 interface Slot {
   item: Omit<OutboxItem, 'leaseToken'>;
@@ -16,10 +26,20 @@ export interface MemoryOutbox {
   outbox: Outbox;
   /** Called by the claim that resolves a question, in the same synchronous step. */
   enqueue(questionId: string, targets: readonly string[], now: number): void;
+  /** Items held now (the outbox cap counts them). */
+  size(): number;
 }
 
 export function createMemoryOutbox(clock: () => number): MemoryOutbox {
   const slots = new Map<string, Slot>();
+  // Dead letters in the order they were dropped (a Map keeps insertion order; a second drop of
+  // the same id, after a re-enqueue, moves it to the end), each with its own expiry.
+  const dead = new Map<string, { letter: DeadLetter; expiresAt: number }>();
+
+  function liveDead(now: number): DeadLetter[] {
+    for (const [id, d] of dead) if (d.expiresAt <= now) dead.delete(id);
+    return [...dead.values()].map((d) => d.letter);
+  }
 
   function live(id: string): Slot | undefined {
     const s = slots.get(id);
@@ -30,16 +50,39 @@ export function createMemoryOutbox(clock: () => number): MemoryOutbox {
     return s;
   }
 
-  function settle(itemId: string, leaseToken: string, dueAt: number | null): boolean {
+  /** dueAt null: the item is gone; counted: whether the attempt counts (retry) or not (defer). */
+  function settle(itemId: string, leaseToken: string, dueAt: number | null, counted = true): boolean {
     const s = live(itemId);
     if (!s || s.leaseToken !== leaseToken) return false;
     if (dueAt === null) {
       slots.delete(itemId);
     } else {
-      s.item = { ...s.item, attempt: s.item.attempt + 1, dueAt };
+      s.item = { ...s.item, attempt: s.item.attempt + (counted ? 1 : 0), dueAt };
       s.score = dueAt;
       s.leaseToken = null;
     }
+    return true;
+  }
+
+  function bury(itemId: string, leaseToken: string, note: DeadNote): boolean {
+    const s = live(itemId);
+    if (!s || s.leaseToken !== leaseToken) return false;
+    slots.delete(itemId);
+    const { id, questionId, target, attempt, enqueuedAt } = s.item;
+    dead.delete(id);
+    dead.set(id, {
+      letter: {
+        id,
+        questionId,
+        target,
+        attempts: attempt + 1,
+        lastError: deadReasonOf(note.reason),
+        enqueuedAt,
+        droppedAt: note.now,
+      },
+      expiresAt: note.now + note.retentionMs,
+    });
+    while (dead.size > MAX_DEAD_LETTERS) dead.delete(dead.keys().next().value as string);
     return true;
   }
 
@@ -72,6 +115,7 @@ export function createMemoryOutbox(clock: () => number): MemoryOutbox {
         });
       }
     },
+    size: () => slots.size,
     outbox: {
       async leaseDue(now, max, leaseMs, owner) {
         checkLease(max, leaseMs, owner);
@@ -82,7 +126,25 @@ export function createMemoryOutbox(clock: () => number): MemoryOutbox {
         checkDueAt(dueAt);
         return settle(itemId, leaseToken, dueAt);
       },
-      drop: async (itemId, leaseToken) => settle(itemId, leaseToken, null),
+      async defer(itemId, leaseToken, dueAt) {
+        checkDueAt(dueAt);
+        return settle(itemId, leaseToken, dueAt, false);
+      },
+      async drop(itemId, leaseToken, note) {
+        const n = note ?? { reason: 'dropped', now: clock(), retentionMs: DEAD_LETTER_RETENTION_MS };
+        checkDeadNote(n);
+        return bury(itemId, leaseToken, n);
+      },
+      async deadLetters(now, first) {
+        checkDueAt(now);
+        checkDeadPage(first);
+        return liveDead(now).reverse().slice(0, first);
+      },
+      async stats(now) {
+        checkDueAt(now);
+        for (const id of [...slots.keys()]) live(id);
+        return { items: slots.size, deadLetters: liveDead(now).length };
+      },
     },
   };
 }

@@ -37,6 +37,7 @@ function overLimit(
   askedBy: string,
   mediaBytes: number,
   o: CreateOptions,
+  followUps: readonly string[],
 ): QuotaLimit | null {
   const mine = t.heldBy(askedBy);
   if (t.pendingIds.size + 1 > o.maxPending) return 'pending';
@@ -53,6 +54,8 @@ function overLimit(
   }
   if (o.maxMediaBytes !== undefined && t.totals.mediaBytes + mediaBytes > o.maxMediaBytes)
     return 'mediaBytes';
+  // At the cap a question that would add follow-ups waits; its resolution would enqueue anyway.
+  if (followUps.length > 0 && o.maxOutbox !== undefined && t.outbox.size() >= o.maxOutbox) return 'outbox';
   return null;
 }
 
@@ -71,7 +74,7 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
     if (!ticketHash) return { kind: 'no-reservation' };
   }
   const mediaBytes = mediaBytesOf(spec.media);
-  const limit = overLimit(t, spec.askedBy, mediaBytes, o);
+  const limit = overLimit(t, spec.askedBy, mediaBytes, o, followUps);
   if (limit) return { kind: 'limit', limit };
   if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;

@@ -17,14 +17,23 @@
 //   4. The worker performs the item, then with the lease token:
 //        ack(id, token)          done: the item is gone;
 //        retry(id, token, dueAt) failed for now: attempt + 1, due again at dueAt;
-//        drop(id, token)         give up (e.g. a 410): the item is gone.
+//        defer(id, token, dueAt) not now (its target is busy or backing off): due again at
+//                                dueAt, the attempt NOT counted (nothing was tried);
+//        drop(id, token, note)   give up (e.g. a 410): the item is gone and a dead letter
+//                                (id, target, attempts, the reason) is kept for operators.
 //      Each returns false when the lease is no longer this worker's (it expired and another
 //      instance leased the item): the worker then does nothing more with it.
 //   5. A worker that dies between lease and ack leaves the item to become due again when the
 //      lease expires; the next lease counts it as an attempt (attempt + 1). A retry, never
 //      a loss: delivery is at least once.
+//   6. A dead letter lives for the note's retentionMs and at most MAX_DEAD_LETTERS are kept
+//      (the oldest go first): `deadLetters(now, first)` lists them newest first, `stats(now)`
+//      counts the items and the dead letters.
 //   Items expire OUTBOX_ITEM_TTL_MS after they were enqueued, whatever their state, so
 //   nothing stays forever; the worker decides when to stop retrying before that.
+//
+// A target is the receiving end of an item (the channel or the webhook endpoint): the worker
+// caps deliveries in flight per target and backs a failing target off (deliveryTargetOf).
 
 /** Most follow-up targets one question may carry. */
 export const MAX_FOLLOW_UPS = 16;
@@ -37,7 +46,45 @@ export const MAX_LEASE_BATCH = 1000;
 /** Longest lease. */
 export const MAX_LEASE_MS = 3600_000;
 
+/** Most dead letters kept (the oldest are trimmed first). */
+export const MAX_DEAD_LETTERS = 10_000;
+/** How long a dead letter is kept when the drop names no retention. */
+export const DEAD_LETTER_RETENTION_MS = 7 * 24 * 3600_000;
+/** Longest reason kept with a dead letter (handlers' reasons are short; the rest is cut). */
+export const MAX_DEAD_REASON_CHARS = 300;
+/** Most dead letters one listing returns. */
+export const MAX_DEAD_LETTER_PAGE = 1000;
+
 const TARGET = /^[\x21-\x7e]+$/;
+
+/**
+ * The receiving end an item is delivered to: the whole target string (`webhook:runs` is the
+ * endpoint `runs`, `channel:ops-slack` the channel `ops-slack`). The one definition the worker's
+ * per-target cap and backoff use.
+ */
+export function deliveryTargetOf(item: { target: string }): string {
+  return item.target;
+}
+
+/** The reason as kept with a dead letter: one line, printable, at most MAX_DEAD_REASON_CHARS. */
+export function deadReasonOf(reason: string): string {
+  const line = reason.replace(/\p{Cc}+/gu, ' ').trim() || 'dropped';
+  return line.length > MAX_DEAD_REASON_CHARS ? `${line.slice(0, MAX_DEAD_REASON_CHARS - 1)}…` : line;
+}
+
+export function checkDeadNote(note: { reason: string; now: number; retentionMs: number }): void {
+  checkDueAt(note.now);
+  if (!Number.isSafeInteger(note.retentionMs) || note.retentionMs < 1) {
+    throw new RangeError('retentionMs is a whole number of milliseconds, at least 1');
+  }
+  if (typeof note.reason !== 'string') throw new RangeError('reason is a string');
+}
+
+export function checkDeadPage(first: number): void {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_DEAD_LETTER_PAGE) {
+    throw new RangeError(`first is an integer from 1 to ${MAX_DEAD_LETTER_PAGE}`);
+  }
+}
 
 export function outboxItemId(questionId: string, target: string): string {
   return `${questionId}:${target}`;

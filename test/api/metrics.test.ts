@@ -83,6 +83,8 @@ const ALLOWED_LABEL_VALUES: Record<string, ReadonlySet<string>> = {
     'error',
   ]),
   door: new Set(['callback', 'channels']),
+  // The outbox's dead letters, by the handler kinds (a closed set).
+  kind: new Set(['channel', 'webhook', 'other']),
 };
 
 describe('GET /metrics', () => {

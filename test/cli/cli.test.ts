@@ -115,7 +115,7 @@ describe('the tai CLI (subprocesses)', { timeout: 90_000 }, () => {
     const r = await tai(['--help'], {});
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: tai [options] [command]');
-    for (const c of ['interactions', 'channels', 'serve']) expect(r.stdout).toContain(c);
+    for (const c of ['interactions', 'channels', 'outbox', 'serve']) expect(r.stdout).toContain(c);
   });
 
   it('bad flags, a bad command or a bad value print a one-line usage hint and exit 2', async () => {

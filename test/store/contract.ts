@@ -590,6 +590,121 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
         expect(new Set(all)).toEqual(new Set(specs.map((s) => `${s.id}:channel:x`)));
       });
 
+      it('defer hands an item back without counting an attempt; a spent token changes nothing', async () => {
+        const spec = specOf();
+        await store.create(spec, { ...opts, followUps: ['webhook:runs'] });
+        const t = Date.now();
+        await store.claim(spec.id, answer(true, t));
+        const [a] = await store.outbox.leaseDue(t, 1, lease, 'i1');
+        expect(await store.outbox.defer(a!.id, a!.leaseToken, t + 2000)).toBe(true);
+        expect(await store.outbox.defer(a!.id, a!.leaseToken, t + 2000)).toBe(false);
+        expect(await store.outbox.leaseDue(t + 1999, 10, lease, 'i1')).toEqual([]);
+        const [b] = await store.outbox.leaseDue(t + 2000, 10, lease, 'i2');
+        expect(b).toMatchObject({ id: a!.id, attempt: 0, dueAt: t + 2000, enqueuedAt: t });
+        expect(await store.outbox.ack(b!.id, b!.leaseToken)).toBe(true);
+        await expect(store.outbox.defer('x', 'y', -1)).rejects.toThrow(RangeError);
+      });
+
+      it('a drop keeps a dead letter: listed newest first, counted, forgotten after its retention', async () => {
+        const t = Date.now();
+        const specs = [specOf(), specOf()];
+        for (const s of specs) {
+          await store.create(s, { ...opts, followUps: ['webhook:runs'] });
+          await store.claim(s.id, answer(true, t));
+        }
+        expect(await store.outbox.stats(t)).toEqual({ items: 2, deadLetters: 0 });
+        const [first, second] = await store.outbox.leaseDue(t, 10, lease, 'i1');
+        expect(await store.outbox.retry(first!.id, first!.leaseToken, t)).toBe(true);
+        const [again] = await store.outbox.leaseDue(t, 1, lease, 'i1');
+        expect(again!.id).toBe(first!.id);
+        const note = { reason: 'webhook runs answered 503\nsecond line', now: t + 10, retentionMs: 5000 };
+        expect(await store.outbox.drop(again!.id, again!.leaseToken, note)).toBe(true);
+        expect(await store.outbox.drop(again!.id, again!.leaseToken, note)).toBe(false);
+        expect(
+          await store.outbox.drop(second!.id, second!.leaseToken, {
+            ...note,
+            now: t + 20,
+            retentionMs: 10_000,
+          }),
+        ).toBe(true);
+        expect(await store.outbox.stats(t + 20)).toEqual({ items: 0, deadLetters: 2 });
+        const letters = await store.outbox.deadLetters(t + 20, 10);
+        expect(letters.map((l) => l.id)).toEqual([second!.id, first!.id]);
+        expect(letters[1]).toEqual({
+          id: first!.id,
+          questionId: first!.questionId,
+          target: 'webhook:runs',
+          attempts: 2,
+          lastError: 'webhook runs answered 503 second line',
+          enqueuedAt: t,
+          droppedAt: t + 10,
+        });
+        expect(await store.outbox.deadLetters(t + 20, 1)).toHaveLength(1);
+        // The first one's retention ends at t + 5010, the second's at t + 10020.
+        expect((await store.outbox.deadLetters(t + 5010, 10)).map((l) => l.id)).toEqual([second!.id]);
+        expect(await store.outbox.stats(t + 10_020)).toEqual({ items: 0, deadLetters: 0 });
+        await expect(store.outbox.deadLetters(t, 0)).rejects.toThrow(RangeError);
+        await expect(store.outbox.deadLetters(t, 1001)).rejects.toThrow(RangeError);
+        expect(await store.outbox.deadLetters(t, 1000)).toEqual([]);
+      });
+
+      it('a dead letter keeps at most 300 characters of its reason, and a drop with no note has one too', async () => {
+        const t = Date.now();
+        const specs = [specOf(), specOf()];
+        for (const s of specs) {
+          await store.create(s, { ...opts, followUps: ['channel:c'] });
+          await store.claim(s.id, answer(true, t));
+        }
+        const [a, b] = await store.outbox.leaseDue(t, 10, lease, 'i1');
+        await store.outbox.drop(a!.id, a!.leaseToken, {
+          reason: 'x'.repeat(400),
+          now: t,
+          retentionMs: 60_000,
+        });
+        await store.outbox.drop(b!.id, b!.leaseToken);
+        const letters = await store.outbox.deadLetters(t, 10);
+        const long = letters.find((l) => l.id === a!.id)!;
+        expect(long.lastError).toHaveLength(300);
+        expect(letters.find((l) => l.id === b!.id)?.lastError).toBe('dropped');
+      });
+
+      it('the outbox cap: at it a question with follow-ups is refused, one without is not; a resolution still enqueues', async () => {
+        const t = Date.now();
+        const held = [specOf(), specOf(), specOf()];
+        for (const s of held) {
+          expect((await store.create(s, { ...opts, followUps: ['webhook:runs'], maxOutbox: 2 })).kind).toBe(
+            'created',
+          );
+        }
+        await store.claim(held[0]!.id, answer(true, t));
+        // One item held, the cap is 2: one below it, a question with follow-ups is still taken.
+        const below = specOf();
+        expect((await store.create(below, { ...opts, followUps: ['webhook:runs'], maxOutbox: 2 })).kind).toBe(
+          'created',
+        );
+        await store.claim(held[1]!.id, answer(true, t));
+        expect((await store.outbox.stats(t)).items).toBe(2);
+        const refused = specOf();
+        expect(await store.create(refused, { ...opts, followUps: ['channel:c'], maxOutbox: 2 })).toEqual({
+          kind: 'limit',
+          limit: 'outbox',
+        });
+        expect(await store.get(refused.id)).toBeNull();
+        expect((await store.create(specOf(), { ...opts, maxOutbox: 2 })).kind).toBe('created');
+        expect((await store.create(specOf(), { ...opts, followUps: ['channel:c'], maxOutbox: 3 })).kind).toBe(
+          'created',
+        );
+        // A question asked before the outbox filled resolves and enqueues: one past the cap.
+        await store.claim(held[2]!.id, answer(true, t));
+        expect((await store.outbox.stats(t)).items).toBe(3);
+        // Acknowledging gives the room back.
+        for (const it of await store.outbox.leaseDue(t, 10, lease, 'i1'))
+          await store.outbox.ack(it.id, it.leaseToken);
+        expect((await store.create(specOf(), { ...opts, followUps: ['channel:c'], maxOutbox: 2 })).kind).toBe(
+          'created',
+        );
+      });
+
       it('refuses bad targets and lease arguments before writing anything', async () => {
         const many = (n: number) => Array.from({ length: n }, (_, i) => `channel:c${i}`);
         for (const followUps of [many(17), ['has space'], ['x'.repeat(201)], ['a', 'a'], ['']]) {

@@ -53,6 +53,7 @@ describe('defaults', () => {
       maxPendingPerPrincipal: 1000,
       maxPendingMediaBytesPerPrincipal: 67108864,
       maxPendingMediaBytes: 536870912,
+      outboxMax: 100000,
       publicBaseUrl: 'http://127.0.0.1:4000',
       publicBaseUrlDefaulted: true,
       callbackMaxBodyBytes: 65536,

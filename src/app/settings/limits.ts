@@ -1,10 +1,11 @@
 // How long and how much: the default answer timeout, the hold of a blocking call, the pending
-// caps (in questions and in media bytes), the callback body cap, the public doors' rate and the
+// caps (in questions and in media bytes), the outbox's cap, the callback body cap, the public doors' rate and the
 // reaper's tick (API.md §1).
 import {
   DEFAULT_MAX_PENDING_MEDIA_BYTES,
   DEFAULT_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
   DEFAULT_MAX_PENDING_PER_PRINCIPAL,
+  DEFAULT_OUTBOX_MAX,
 } from '../../domain/quotas.ts';
 import { settingsArea, wholeNumber } from './fields.ts';
 
@@ -18,6 +19,8 @@ export interface LimitSettings {
   readonly maxPendingMediaBytesPerPrincipal: number;
   /** Media bytes of every pending question together. */
   readonly maxPendingMediaBytes: number;
+  /** Outbox items at which questions with follow-ups are refused (API.md §12). */
+  readonly outboxMax: number;
   readonly callbackMaxBodyBytes: number;
   readonly reaperIntervalMs: number;
   readonly rateLimitPerMinute: number;
@@ -34,6 +37,7 @@ export const limitSettings = settingsArea({
       0,
     ),
     INTERACTIONS_MAX_PENDING_MEDIA_BYTES: wholeNumber(DEFAULT_MAX_PENDING_MEDIA_BYTES, 0),
+    INTERACTIONS_OUTBOX_MAX: wholeNumber(DEFAULT_OUTBOX_MAX, 1),
     INTERACTIONS_CALLBACK_MAX_BODY_BYTES: wholeNumber(65_536, 1, 16_777_216),
     INTERACTIONS_REAPER_INTERVAL_MS: wholeNumber(1000, 50, 60_000),
     INTERACTIONS_RATE_LIMIT_PER_MINUTE: wholeNumber(120, 1),
@@ -45,6 +49,7 @@ export const limitSettings = settingsArea({
     maxPendingPerPrincipal: e.INTERACTIONS_MAX_PENDING_PER_PRINCIPAL,
     maxPendingMediaBytesPerPrincipal: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES_PER_PRINCIPAL,
     maxPendingMediaBytes: e.INTERACTIONS_MAX_PENDING_MEDIA_BYTES,
+    outboxMax: e.INTERACTIONS_OUTBOX_MAX,
     callbackMaxBodyBytes: e.INTERACTIONS_CALLBACK_MAX_BODY_BYTES,
     reaperIntervalMs: e.INTERACTIONS_REAPER_INTERVAL_MS,
     rateLimitPerMinute: e.INTERACTIONS_RATE_LIMIT_PER_MINUTE,

@@ -397,6 +397,26 @@ export type ClientChannelDetailsQuery = {
   }>;
 };
 
+export type ClientOutboxDeadLettersQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+export type ClientOutboxDeadLettersQuery = {
+  outboxDeadLetters: {
+    totalCount: number;
+    items: Array<{
+      id: string;
+      questionId: string;
+      kind: string;
+      target: string;
+      attempts: number;
+      lastError: string;
+      enqueuedAt: string;
+      droppedAt: string;
+    }>;
+  };
+};
+
 export type ClientViewerQueryVariables = Exact<{ [key: string]: never }>;
 
 export type ClientViewerQuery = { viewer: { id: string; roles: Array<string>; restricted: boolean } };
@@ -975,6 +995,23 @@ export const ClientChannelDetailsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ClientChannelDetailsQuery, ClientChannelDetailsQueryVariables>;
+export const ClientOutboxDeadLettersDocument = new TypedDocumentString(`
+    query ClientOutboxDeadLetters($first: Int) {
+  outboxDeadLetters(first: $first) {
+    totalCount
+    items {
+      id
+      questionId
+      kind
+      target
+      attempts
+      lastError
+      enqueuedAt
+      droppedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ClientOutboxDeadLettersQuery, ClientOutboxDeadLettersQueryVariables>;
 export const ClientViewerDocument = new TypedDocumentString(`
     query ClientViewer {
   viewer {

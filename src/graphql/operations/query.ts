@@ -1,9 +1,11 @@
 // Query fields: each parses its arguments and calls one engine method.
+import { DEFAULT_DEAD_LETTERS_LISTED } from '../../domain/dead-letter.ts';
 import { builder } from '../builder.ts';
 import { awaitAnswer } from '../held-calls.ts';
-import { firstRange, holdSecondsRange } from '../ranges.ts';
+import { deadLettersFirstRange, firstRange, holdSecondsRange } from '../ranges.ts';
 import { AskResult } from '../types/ask-result.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
+import { OutboxDeadLetters } from '../types/dead-letter.ts';
 import { Question } from '../types/question.ts';
 import { QuestionConnection } from '../types/question-connection.ts';
 import { QuestionFilter } from '../types/question-filter.ts';
@@ -68,6 +70,20 @@ builder.queryFields((t) => ({
     description: 'The channels this server can deliver questions through, with their plugin and readiness.',
     authScopes: { authenticated: true },
     resolve: (_root, _args, ctx) => ctx.engine.channelDetails(),
+  }),
+  outboxDeadLetters: t.field({
+    type: OutboxDeadLetters,
+    description:
+      'Follow-ups the outbox gave up (resume webhooks, channel message edits), newest first. Needs the admin role.',
+    authScopes: { admin: true },
+    args: {
+      first: t.arg.int({
+        defaultValue: DEFAULT_DEAD_LETTERS_LISTED,
+        description: 'How many, 1 to 1000.',
+        validate: deadLettersFirstRange,
+      }),
+    },
+    resolve: (_root, { first }, ctx) => ctx.engine.outboxDeadLetters(ctx.principal, first),
   }),
   viewer: t.field({
     type: Viewer,

@@ -1,8 +1,10 @@
 -- ARGV: prefix, id, spec, createdAt, timeoutAt, ttlMs, maxPending, audience, groupId,
 --       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
 --       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
---       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format
+--       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format,
+--       maxOutbox ('' = no cap)
 local id, spec = ARGV[2], ARGV[3]
+local followUps, maxOutbox = ARGV[15], ARGV[22]
 local idem, prepared = ARGV[13], ARGV[14]
 
 if idem ~= '' then
@@ -43,6 +45,10 @@ if over(redis.call('HGET', prefix .. 'held:b', by), mb, ARGV[18]) then
   return {'limit', 'mediaBytesPerPrincipal'}
 end
 if over(redis.call('GET', prefix .. 'held:total'), mb, ARGV[19]) then return {'limit', 'mediaBytes'} end
+-- At the cap a question that would add follow-ups waits; resolutions always enqueue theirs.
+if followUps ~= '' and over(redis.call('ZCARD', prefix .. 'outbox'), 1, maxOutbox) then
+  return {'limit', 'outbox'}
+end
 
 if prepared ~= '' then
   redis.call('DEL', prefix .. 'prep:' .. prepared)
@@ -61,7 +67,7 @@ if idem ~= '' then
 end
 redis.call('HSET', q, 'mb', mb)
 held_by(by, 1, mb)
-if ARGV[15] ~= '' then redis.call('HSET', q, 'fu', ARGV[15], 'fttl', ARGV[16]) end
+if followUps ~= '' then redis.call('HSET', q, 'fu', followUps, 'fttl', ARGV[16]) end
 redis.call('PEXPIRE', q, ARGV[6])
 index_add(id, 'PENDING', ARGV[4], {ARGV[8], ARGV[9], ARGV[10], ARGV[11]}, mb)
 redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)

@@ -1,8 +1,17 @@
-// The outbox on Redis (rules and the worker's protocol: ../outbox.ts). Leasing and settling
-// are one script each, so two instances never hold the same item at once.
+// The outbox on Redis (rules and the worker's protocol: ../outbox.ts). Leasing, settling and
+// reading the dead letters are one script each, so two instances never hold the same item at
+// once and a drop never loses its dead letter.
 import { randomUUID } from 'node:crypto';
-import { checkDueAt, checkLease } from '../outbox.ts';
-import type { Outbox, OutboxItem } from '../types.ts';
+import {
+  checkDeadNote,
+  checkDeadPage,
+  checkDueAt,
+  checkLease,
+  DEAD_LETTER_RETENTION_MS,
+  deadReasonOf,
+  MAX_DEAD_LETTERS,
+} from '../outbox.ts';
+import type { DeadLetter, Outbox, OutboxItem } from '../types.ts';
 import type { Reply, ScriptRunner } from './scripts.ts';
 
 function itemOf(r: Reply[]): OutboxItem {
@@ -17,9 +26,36 @@ function itemOf(r: Reply[]): OutboxItem {
   };
 }
 
+/** A dead letter as outbox-settle.lua wrote it (a JSON array); null for an unreadable one. */
+function letterOf(json: Reply): DeadLetter | null {
+  if (typeof json !== 'string') return null;
+  const [id, questionId, target, attempts, reason, enqueuedAt, droppedAt] = JSON.parse(json) as unknown[];
+  return {
+    id: String(id),
+    questionId: String(questionId),
+    target: String(target),
+    attempts: Number(attempts),
+    lastError: String(reason),
+    enqueuedAt: Number(enqueuedAt),
+    droppedAt: Number(droppedAt),
+  };
+}
+
+type How = 'ack' | 'retry' | 'defer' | 'drop';
+
 export function createRedisOutbox(run: ScriptRunner): Outbox {
-  const settle = async (itemId: string, leaseToken: string, dueAt: number | ''): Promise<boolean> =>
-    Number(await run('outboxSettle', [itemId, leaseToken, dueAt])) === 1;
+  const settle = async (
+    itemId: string,
+    leaseToken: string,
+    how: How,
+    dueAt: number | '' = '',
+    dead: (string | number)[] = [],
+  ): Promise<boolean> => Number(await run('outboxSettle', [itemId, leaseToken, how, dueAt, ...dead])) === 1;
+
+  async function read(now: number, first: number): Promise<Reply[]> {
+    checkDueAt(now);
+    return (await run('outboxDead', [now, first])) as Reply[];
+  }
 
   return {
     async leaseDue(now, max, leaseMs, owner) {
@@ -27,11 +63,33 @@ export function createRedisOutbox(run: ScriptRunner): Outbox {
       const reply = (await run('outboxLease', [now, max, leaseMs, owner, randomUUID()])) as Reply[][];
       return reply.map(itemOf);
     },
-    ack: (itemId, leaseToken) => settle(itemId, leaseToken, ''),
+    ack: (itemId, leaseToken) => settle(itemId, leaseToken, 'ack'),
     async retry(itemId, leaseToken, dueAt) {
       checkDueAt(dueAt);
-      return settle(itemId, leaseToken, dueAt);
+      return settle(itemId, leaseToken, 'retry', dueAt);
     },
-    drop: (itemId, leaseToken) => settle(itemId, leaseToken, ''),
+    async defer(itemId, leaseToken, dueAt) {
+      checkDueAt(dueAt);
+      return settle(itemId, leaseToken, 'defer', dueAt);
+    },
+    async drop(itemId, leaseToken, note) {
+      const n = note ?? { reason: 'dropped', now: Date.now(), retentionMs: DEAD_LETTER_RETENTION_MS };
+      checkDeadNote(n);
+      return settle(itemId, leaseToken, 'drop', '', [
+        deadReasonOf(n.reason),
+        n.now,
+        n.retentionMs,
+        MAX_DEAD_LETTERS,
+      ]);
+    },
+    async deadLetters(now, first) {
+      checkDeadPage(first);
+      const letters = (await read(now, first))[2] as Reply[];
+      return letters.map(letterOf).filter((l): l is DeadLetter => l !== null);
+    },
+    async stats(now) {
+      const [items, deadLetters] = await read(now, 0);
+      return { items: Number(items), deadLetters: Number(deadLetters) };
+    },
   };
 }

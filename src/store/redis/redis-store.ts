@@ -99,6 +99,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     o.maxMediaBytes ?? '',
     mediaBytesOf(spec.media),
     spec.format,
+    o.maxOutbox ?? '',
   ];
 }
 

@@ -27,6 +27,7 @@ const SCRIPTS = {
   reserve: script('reserve'),
   outboxLease: script('outbox-lease'),
   outboxSettle: script('outbox-settle'),
+  outboxDead: script('outbox-dead'),
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
   linkSave: script('link-save'),
