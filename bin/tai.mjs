@@ -1,13 +1,5 @@
 #!/usr/bin/env node
-// The `tai` command (package.json "bin"). Installed from the package it runs the compiled CLI
-// (lib/); in a source checkout (src/ beside lib/, tsx installed) it runs the sources through
-// tsx, so a change needs no rebuild before `tai` or the tests that spawn it see it.
-import { existsSync } from 'node:fs';
-
-if (existsSync(new URL('../src/cli/main.ts', import.meta.url))) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli/main.ts');
-} else {
-  await import('../lib/cli/main.js');
-}
+// `tai`: the second name of `tai-interactions` (bin/tai-interactions.mjs), kept for scripts
+// that call it from an installed package. Outside one, `npx tai` is somebody else's package:
+// the docs always say `npx tai-interactions …`.
+import './tai-interactions.mjs';

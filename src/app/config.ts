@@ -26,7 +26,7 @@ import { type StoreSettings, storeSettings } from './settings/store.ts';
 
 export { loadManifestSettings, type ManifestSettings } from './settings/channels.ts';
 export { ConfigError, type Env } from './settings/fields.ts';
-export { LOG_LEVELS, type LogLevel } from './settings/server.ts';
+export { isLoopbackHost, LOG_LEVELS, type LogLevel } from './settings/server.ts';
 export { REDIS_MODES, type RedisMode } from './settings/store.ts';
 
 export interface Config extends ServerSettings, StoreSettings, LimitSettings, KeySettings, ReceiptSettings {}

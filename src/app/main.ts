@@ -1,5 +1,6 @@
 // `npm start`: read the settings once, start the server, stop cleanly on SIGINT/SIGTERM.
 import type { DestinationStream } from 'pino';
+import { VERSION } from '../domain/version.ts';
 import {
   ConfigError,
   configWarnings,
@@ -17,6 +18,12 @@ async function logDestination(): Promise<DestinationStream | undefined> {
   // Loaded only here: a deployment never pays for it.
   const { default: pretty } = await import('pino-pretty');
   return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/** Where a person opens the inbox: the public URL, else the listening one (a wildcard bind as loopback). */
+function inboxUrl(publicBaseUrl: string | null, listening: string): string {
+  if (publicBaseUrl) return `${publicBaseUrl.replace(/\/+$/, '')}/`;
+  return `${listening.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1')}/`;
 }
 
 async function main(): Promise<void> {
@@ -46,7 +53,13 @@ async function main(): Promise<void> {
     throw err;
   }
   const url = await server.listen();
-  logger.info({ url, store: server.store.kind }, 'tai-interactions is listening');
+  logger.info({ url, store: server.store.kind, version: VERSION }, 'tai-interactions is listening');
+  if (manifest.manifest.modules.inbox !== false) {
+    logger.info(
+      { url: inboxUrl(config.publicBaseUrl, url) },
+      `the inbox is at ${inboxUrl(config.publicBaseUrl, url)}`,
+    );
+  }
   const metricsUrl = server.metricsUrl();
   if (metricsUrl) logger.info({ url: `${metricsUrl}/metrics` }, 'metrics are served on their own port');
   if (server.mintedAdminKey) {

@@ -213,6 +213,7 @@ export async function createServer(
       // A metrics port of its own replaces /metrics on the main port.
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,
       metricsPublic: config.doorPolicy.metrics === 'public',
+      graphiql: config.graphiql,
       jwks: () => receipts.jwks(),
       hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
     });

@@ -12,9 +12,10 @@ import { StartupError } from './startup-error.ts';
 /** What the composition root closes, in reverse order. */
 export type Closers = (() => Promise<void> | void)[];
 
-const MIN_REDIS = [7, 0];
+/** The oldest Redis the store runs on (its scripts use 7.0 commands). */
+export const MIN_REDIS = [7, 0] as const;
 
-function redisTarget(config: Config, url: string): RedisTarget {
+export function redisTarget(config: Config, url: string): RedisTarget {
   if (config.redisMode !== 'sentinel') return { mode: config.redisMode, url };
   return { mode: 'sentinel', url, sentinels: config.redisSentinels, name: config.redisSentinelName ?? '' };
 }

@@ -4,10 +4,12 @@
 // it in process with their own streams. Only `tai serve` loads the server, and only when it runs.
 import { Command, CommanderError } from 'commander';
 import { InteractionsError, ReceiptVerificationError } from '../client/index.ts';
+import { VERSION } from '../domain/version.ts';
 import { answerCommand } from './commands/answer.ts';
 import { askCommand } from './commands/ask.ts';
 import { cancelCommand } from './commands/cancel.ts';
 import { channelsCommand } from './commands/channels.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
 import { outboxCommand } from './commands/outbox.ts';
@@ -20,6 +22,9 @@ import type { CliIO } from './io.ts';
 import { parseUrl } from './parse.ts';
 
 export { type CliIO, processIO } from './io.ts';
+
+/** The CommanderError code of a command that printed its findings and must exit 1 (doctor). */
+export const CHECKS_FAILED = 'tai.checksFailed';
 export { DEFAULT_URL };
 
 /** `tai interactions list`: the command's name under its parents. */
@@ -53,15 +58,19 @@ const ROLE_NEEDED: Readonly<Record<string, string>> = {
   'tai outbox dead': "the outbox's dead letters need the admin role",
 };
 
-export function buildProgram(io: CliIO): Command {
+/** The name the program was started under (`tai-interactions`, or `tai` in an installed package). */
+export type ProgramName = 'tai-interactions' | 'tai';
+
+export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
   const ctx = createCommandContext(io);
-  const program = new Command('tai')
+  const program = new Command(name)
     .description(
-      'Operate a tai-interactions server: list, answer and cancel questions, follow the live feed.',
+      'Run and operate a tai-interactions server: serve it, check a deployment, list, answer and cancel questions, follow the live feed.',
     )
+    .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(more: tai --help)')
+    .showHelpAfterError(`(more: ${name} --help)`)
     .configureHelp({ showGlobalOptions: true })
     .option('--url <url>', `server URL (env TAI_URL, default ${DEFAULT_URL})`, parseUrl)
     .option('--key <key>', 'API key (env TAI_API_KEY; prefer the variable: flags show in `ps`)')
@@ -81,25 +90,29 @@ export function buildProgram(io: CliIO): Command {
     .addCommand(outboxCommand(ctx))
     .addCommand(receiptsCommand(ctx))
     .addCommand(serveCommand(ctx));
+  program.addCommand(doctorCommand(ctx));
   program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
   inheritSettings(program);
   return program;
 }
 
 /** Runs the CLI on `argv` (without node and the script); resolves with the exit code. */
-export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const program = buildProgram(io);
+export async function runCli(argv: readonly string[], io: CliIO, name: ProgramName = 'tai'): Promise<number> {
+  const program = buildProgram(io, name);
   let ran = '';
   program.hook('preAction', (_root, action) => {
-    ran = pathOf(action);
+    // ROLE_NEEDED names commands as `tai …`, whichever name the program runs under.
+    ran = pathOf(action).replace(/^\S+/, 'tai');
   });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version end here with 0; every other commander error is a usage error,
-      // already printed with a one-line usage hint.
+      // --help and --version end here with 0; a command that printed its own verdict (doctor)
+      // ends with CHECKS_FAILED; every other commander error is a usage error, already printed
+      // with a one-line usage hint.
+      if (err.code === CHECKS_FAILED) return 1;
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof InteractionsError) {

@@ -16,6 +16,7 @@ export {
   buildSchema,
   execute,
   GraphQLError,
+  GraphQLSchema,
   getIntrospectionQuery,
   introspectionFromSchema,
   Kind,

@@ -17,6 +17,14 @@ import './types/question-filter.ts';
 import './operations/query.ts';
 import './operations/mutation.ts';
 import './operations/subscription.ts';
+import { VERSION } from '../domain/version.ts';
 import { builder } from './builder.ts';
+import { GraphQLSchema } from './graphql-js.ts';
 
-export const schema = builder.toSchema();
+/** The schema's own description names the server's version (introspection shows it). */
+export const SCHEMA_DESCRIPTION = `tai-interactions ${VERSION}: agents ask people questions and wait for typed answers.`;
+
+export const schema = new GraphQLSchema({
+  ...builder.toSchema().toConfig(),
+  description: SCHEMA_DESCRIPTION,
+});

@@ -8,6 +8,7 @@ import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';
+import { GRAPHIQL_OPTIONS, renderGraphiQLPage } from './graphiql-page.ts';
 import { type HeldCall, useHeldCalls } from './held-calls.ts';
 import { useGraphQLLimits } from './limits.ts';
 import { schema } from './schema.ts';
@@ -30,8 +31,8 @@ export interface GraphQLServerOptions {
   authenticator: Authenticator;
   logger: Logger;
   /**
-   * Serve GraphiQL on GET /graphql with Accept: text/html (default false: Yoga's page loads
-   * its scripts from a CDN, so it is blank offline and cannot sit under a strict CSP).
+   * Serve GraphiQL's page on GET /graphql with Accept: text/html (default false). The page
+   * loads its files from /graphiql/ on this origin (graphiql-page.ts; the HTTP layer serves them).
    */
   graphiql?: boolean;
   /**
@@ -80,7 +81,8 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   return createYoga<GraphQLServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_ENDPOINT,
-    graphiql: opts.graphiql === true ? { title: 'Interactions GraphQL' } : false,
+    graphiql: opts.graphiql === true ? GRAPHIQL_OPTIONS : false,
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     // Keys travel in headers, never cookies: cross-site callers get no credentials mode.
     cors: opts.corsOrigins?.length

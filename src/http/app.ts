@@ -25,6 +25,7 @@ import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { graphiqlRoutes } from './routes/graphiql.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
@@ -61,6 +62,8 @@ export interface HttpAppOptions {
   metrics?: boolean;
   /** The door policy made /metrics public. */
   metricsPublic?: boolean;
+  /** Serve GraphiQL's files under /graphiql/ (Yoga serves its page when its own option is on). */
+  graphiql?: boolean;
   /** The receipt keys' public parts, served at /.well-known/jwks.json (absent: not served). */
   jwks?: () => { keys: readonly object[] };
   /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
@@ -160,6 +163,7 @@ export async function createHttpApp({
   metricsRegistry,
   metrics = false,
   metricsPublic = false,
+  graphiql = false,
   jwks,
   hostCheck = { accessControl: true, allowedHosts: [] },
 }: HttpAppOptions): Promise<FastifyInstance> {
@@ -178,8 +182,10 @@ export async function createHttpApp({
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
   if (jwks) await app.register(jwksRoutes, { jwks });
-  if (on('graphql'))
+  if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
+    if (graphiql) await app.register(graphiqlRoutes);
+  }
   if (on('rest')) {
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });

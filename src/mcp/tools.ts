@@ -3,6 +3,7 @@
 import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { ERROR_STATUS } from '../domain/errors.ts';
+import { VERSION } from '../domain/version.ts';
 import { checkedArguments, refusalOf } from './arguments.ts';
 import type { InteractionsPort, WaitOutcome } from './port.ts';
 import {
@@ -27,7 +28,7 @@ export interface McpToolsOptions {
 }
 
 export const PROGRESS_INTERVAL_MS = 10_000;
-const SERVER_INFO = { name: 'tai-interactions', version: '0.1.0' };
+const SERVER_INFO = { name: 'tai-interactions', version: VERSION };
 
 function errorResult(code: string, message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };

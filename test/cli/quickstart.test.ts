@@ -22,7 +22,7 @@ function tai(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['bin/tai.mjs', ...args],
+      ['bin/tai-interactions.mjs', ...args],
       { cwd: REPO_ROOT, env: cleanEnv(env) },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
     );
@@ -62,7 +62,7 @@ describe('quick start: an agent asks, the CLI answers', () => {
       agent.stdout.on('data', (d) => {
         stdout += d;
         const m =
-          /Asked (\S+); waiting for an answer\. Answer it with:\n {2}npx tai interactions answer \1 --answer true\n/.exec(
+          /Asked (\S+); waiting for an answer\. Answer it with:\n {2}tai-interactions interactions answer \1 --answer true\n/.exec(
             stdout,
           );
         if (m) resolve(m[1]!);

@@ -1,74 +1,153 @@
-// The package as a consumer gets it: build lib/, `npm pack`, then (1) install the tarball into an
-// empty project, where plain `node` imports the SDK, plain `tsc` (node16 resolution) type-checks
-// a consumer against the shipped .d.ts, and the `tai` bin runs; (2) unpack it and run a
-// production install (`npm ci --omit=dev`, no compiler present) that serves requests.
-// Installs use the npm cache first (`--prefer-offline`): what `npm ci` fetched is reused.
+// The package as a person gets it. Built once per run from a copy of the checkout (the
+// checkout's own lib/ is never touched, so a server running from it keeps running), packed, and
+// served by a loopback registry as a published version (test/support/local-registry.ts). Then,
+// in empty folders with nothing of the repository: (1) `npm install -g --prefix <tmp>
+// tai-interactions` and the installed `tai-interactions` runs `--version`, `serve` (health, the
+// inbox), `mcp` against that server and `doctor`; (2) `npm install tai-interactions` as a
+// project dependency prints no EBADENGINE on this Node, installs the locked tree, and plain
+// `node` and plain `tsc` (node16 resolution) use the SDK and its declarations.
+// Installs use the npm cache first (`--prefer-offline`): what `npm ci` fetched is reused, and
+// with the shrinkwrap npm needs no registry metadata but ours.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../support/fixtures.ts';
+import { type LocalRegistry, startLocalRegistry } from '../support/local-registry.ts';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'];
 const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
+const VERSION = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string })
+  .version;
+/** What the package is built and packed from: everything `files` ships, and what builds it. */
+const SOURCES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'CHANGELOG.md',
+  'interactions.example.yaml',
+  'src',
+  'bin',
+  'scripts',
+  'schema',
+  'docs',
+  'examples',
+  'dist/inbox',
+];
 
 let tmp = '';
-let tarball = '';
+let registry: LocalRegistry | null = null;
+let globalBin = '';
 let consumer = '';
-let production = '';
+let consumerLog = '';
+let empty = '';
+
+/** The environment of a person's shell: none of the test runner's settings for the server. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^(TAI_|INTERACTIONS_|PORT$|HOST$|ACCESS_CONTROL_ENABLE$|npm_)/i.test(k),
+    ),
+  );
+  return { ...base, npm_config_yes: 'false', ...extra };
+}
 
 function npm(args: string[], cwd: string) {
-  return run('npm', args, {
-    cwd,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, npm_config_yes: 'false' },
-  });
+  return run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024, env: cleanEnv() });
 }
 
-async function installConsumer(): Promise<void> {
+/** A copy of the sources, built and packed there: the checkout's lib/ is left alone. */
+async function packFromCopy(): Promise<string> {
+  const copy = path.join(tmp, 'source');
+  for (const entry of SOURCES) {
+    if (!existsSync(path.join(REPO, entry))) throw new Error(`${entry} is missing: run npm run build first`);
+    cpSync(path.join(REPO, entry), path.join(copy, entry), { recursive: true });
+  }
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+  await run(process.execPath, ['scripts/build-server.mjs'], { cwd: copy });
+  // What `prepack` does: the runtime tree of package-lock.json as npm-shrinkwrap.json.
+  await run(process.execPath, ['scripts/shrinkwrap.mjs'], { cwd: copy });
+  const { stdout } = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], copy);
+  return path.join(tmp, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+}
+
+async function installGlobally(): Promise<void> {
+  const prefix = path.join(tmp, 'global');
+  await npm(
+    ['install', '-g', '--prefix', prefix, `--registry=${registry!.url}`, ...NPM_FLAGS, 'tai-interactions'],
+    empty,
+  );
+  globalBin = path.join(prefix, 'bin');
+}
+
+async function installAsDependency(): Promise<void> {
   consumer = path.join(tmp, 'consumer');
   cpSync(path.join(REPO, 'test/package/consumer'), consumer, { recursive: true });
-  await npm(['install', '--omit=dev', ...NPM_FLAGS, tarball], consumer);
-}
-
-async function installProduction(): Promise<void> {
-  await run('tar', ['-xzf', tarball, '-C', tmp]);
-  production = path.join(tmp, 'package');
-  // The tarball carries no lockfile; the checkout's pins the same tree.
-  cpSync(path.join(REPO, 'package-lock.json'), path.join(production, 'package-lock.json'));
-  await npm(['ci', '--omit=dev', ...NPM_FLAGS], production);
+  const { stdout, stderr } = await npm(
+    ['install', `--registry=${registry!.url}`, ...NPM_FLAGS, `tai-interactions@${VERSION}`],
+    consumer,
+  );
+  consumerLog = stdout + stderr;
 }
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'tai-package-'));
-  // lib/ from the current sources (only this test reads lib/; dist/inbox is left as built).
-  await run(process.execPath, ['scripts/build-server.mjs'], { cwd: REPO });
-  const { stdout } = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], REPO);
-  tarball = path.join(tmp, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
-  await Promise.all([installConsumer(), installProduction()]);
-}, 600_000);
+  empty = path.join(tmp, 'empty');
+  mkdirSync(empty);
+  registry = await startLocalRegistry(await packFromCopy());
+  await Promise.all([installGlobally(), installAsDependency()]);
+}, 900_000);
 
 afterAll(async () => {
+  await registry?.close();
   // Two installed trees: removing them takes a while on a busy machine.
   if (tmp) await rm(tmp, { recursive: true, force: true });
 }, 180_000);
 
-describe('the packed package, installed into an empty project', () => {
+describe('the package installed as a project dependency', () => {
+  it('prints no EBADENGINE on this Node and installs the tree npm-shrinkwrap.json locks', () => {
+    expect(consumerLog).not.toMatch(/EBADENGINE/);
+    // The Node-20 pins reach the consumer: every copy of the helper is the locked release.
+    const pkg = path.join(consumer, 'node_modules/tai-interactions');
+    const lock = JSON.parse(readFileSync(path.join(pkg, 'npm-shrinkwrap.json'), 'utf8')) as {
+      packages: Record<string, { version?: string }>;
+    };
+    const locked = lock.packages['node_modules/@whatwg-node/promise-helpers']?.version;
+    expect(locked).toBeDefined();
+    const found = findPackages(path.join(consumer, 'node_modules'), '@whatwg-node/promise-helpers');
+    expect(found.length).toBeGreaterThan(0);
+    for (const version of found) expect(version).toBe(locked);
+  });
+
   it('ships compiled JavaScript and declarations, not sources', () => {
     const pkg = path.join(consumer, 'node_modules/tai-interactions');
     expect(existsSync(path.join(pkg, 'lib/client/index.js'))).toBe(true);
     expect(existsSync(path.join(pkg, 'lib/client/index.d.ts'))).toBe(true);
     expect(existsSync(path.join(pkg, 'lib/channels/types.d.ts'))).toBe(true);
+    expect(existsSync(path.join(pkg, 'examples/tai-interactions.service'))).toBe(true);
     expect(existsSync(path.join(pkg, 'src'))).toBe(false);
     // Nothing runs TypeScript at run time in an installed package.
-    expect(existsSync(path.join(consumer, 'node_modules/tsx'))).toBe(false);
-    expect(existsSync(path.join(consumer, 'node_modules/typescript'))).toBe(false);
+    expect(findPackages(path.join(consumer, 'node_modules'), 'tsx')).toEqual([]);
+    expect(findPackages(path.join(consumer, 'node_modules'), 'typescript')).toEqual([]);
   });
 
   it('plain node imports the client', async () => {
@@ -80,47 +159,120 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('plain tsc (moduleResolution node16) type-checks a consumer, and refuses a wrong one', async () => {
-    writeFileSync(path.join(consumer, 'tsconfig.json'), tsconfigFor(['consumer.ts']));
-    await expect(run(process.execPath, [TSC, '-p', '.'], { cwd: consumer })).resolves.toBeDefined();
-    // The declarations carry real types: a misuse is an error, not `any`.
-    writeFileSync(path.join(consumer, 'tsconfig.json'), tsconfigFor(['misuse.ts']));
-    const refused = await run(process.execPath, [TSC, '-p', '.'], { cwd: consumer }).catch(
+    // One compiler run over both files (a run costs minutes on a busy machine): the good one
+    // compiles clean, and the misuse is an error, not `any`, so the declarations carry types.
+    writeFileSync(path.join(consumer, 'tsconfig.json'), tsconfigFor(['consumer.ts', 'misuse.ts']));
+    const out = await run(process.execPath, [TSC, '-p', '.'], { cwd: consumer }).then(
+      (ok) => ok.stdout,
       (err: { stdout: string }) => err.stdout,
     );
-    expect(refused).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322/);
-  }, 180_000);
+    const errors = out.split('\n').filter((line) => /error TS\d+/.test(line));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.filter((line) => !line.startsWith('misuse.ts('))).toEqual([]);
+    expect(out).toMatch(/misuse\.ts\(\d+,\d+\): error TS2322/);
+  }, 300_000);
 
-  it('the tai bin runs from the installed package', async () => {
-    const { stdout } = await run(path.join(consumer, 'node_modules/.bin/tai'), ['--help'], { cwd: consumer });
-    expect(stdout).toContain('serve');
-    expect(stdout).toContain('ask');
+  it('both names of the command run from the project', async () => {
+    const bin = path.join(consumer, 'node_modules/.bin');
+    const primary = await run(path.join(bin, 'tai-interactions'), ['--help'], { cwd: consumer });
+    expect(primary.stdout).toContain('Usage: tai-interactions');
+    expect(primary.stdout).toContain('doctor');
+    const second = await run(path.join(bin, 'tai'), ['--version'], { cwd: consumer });
+    expect(second.stdout.trim()).toBe(VERSION);
   }, 60_000);
 });
 
-describe('a production install of the packed package', () => {
-  it('has no compiler and serves the API and the inbox', async () => {
-    expect(existsSync(path.join(production, 'node_modules/typescript'))).toBe(false);
-    expect(existsSync(path.join(production, 'node_modules/vite'))).toBe(false);
+describe('the package installed globally, run from an empty folder', () => {
+  const bin = (): string => path.join(globalBin, 'tai-interactions');
+
+  it('prints its version', async () => {
+    const { stdout } = await run(bin(), ['--version'], { cwd: empty, env: cleanEnv() });
+    expect(stdout.trim()).toBe(VERSION);
+  });
+
+  it('serves the API and the inbox, and its mcp command lists the tools against it', async () => {
     const port = await freePort();
-    const child = spawn('npm', ['start'], {
-      cwd: production,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', INTERACTIONS_REDIS_URL: '' },
+    const child = spawn(bin(), ['serve', '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: empty,
+      env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
     try {
-      await listening(child);
+      const out = await outputUntil(child, /the inbox is at (\S+)/);
       const base = `http://127.0.0.1:${port}`;
-      expect((await fetch(`${base}/health`)).status).toBe(200);
-      expect((await fetch(`${base}/ready`)).status).toBe(200);
+      expect(out).toContain(`the inbox is at ${base}/`);
+      const health = await fetch(`${base}/health`);
+      expect(await health.json()).toEqual({ status: 'ok', version: VERSION });
       const inbox = await fetch(`${base}/`);
       expect(inbox.status).toBe(200);
       expect(await inbox.text()).toContain('<script');
+
+      const key = /API key: (\S+)/.exec(out)?.[1];
+      expect(key).toBeDefined();
+      const client = new Client({ name: 'tai-package-test', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: bin(),
+          args: ['mcp'],
+          env: { PATH: process.env.PATH ?? '', TAI_URL: base, TAI_API_KEY: key! },
+          cwd: empty,
+        }),
+      );
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['ask_user', 'await_answer']));
+      } finally {
+        await client.close();
+      }
     } finally {
       if (child.pid) process.kill(-child.pid, 'SIGTERM');
     }
   }, 60_000);
+
+  it('doctor exits non-zero when Redis cannot be reached', async () => {
+    const closed = await freePort();
+    const r = await run(bin(), ['doctor', '--timeout', '3'], {
+      cwd: empty,
+      env: cleanEnv({ INTERACTIONS_REDIS_URL: `redis://127.0.0.1:${closed}` }),
+    }).then(
+      (ok) => ({ code: 0, stdout: ok.stdout }),
+      (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      new RegExp(`^FAIL  redis: cannot reach Redis at 127\\.0\\.0\\.1:${closed}`, 'm'),
+    );
+  }, 30_000);
+
+  it('doctor exits 0 with a reachable Redis, and says its version', async () => {
+    const url = inject('redisUrl');
+    const r = await run(bin(), ['doctor', '--timeout', '3'], {
+      cwd: empty,
+      env: cleanEnv({ INTERACTIONS_REDIS_URL: url }),
+    });
+    expect(r.stdout).toMatch(/^ok {4}redis: reachable at 127\.0\.0\.1:\d+, Redis \d+\.\d+/m);
+    expect(r.stdout).not.toMatch(/^FAIL/m);
+  }, 30_000);
 });
+
+/** Versions of every installed copy of `name` under `nodeModules` (nested ones included). */
+function findPackages(nodeModules: string, name: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    if (!existsSync(dir)) return;
+    const own = path.join(dir, name, 'package.json');
+    if (existsSync(own)) found.push((JSON.parse(readFileSync(own, 'utf8')) as { version: string }).version);
+    for (const entry of readdirSync(dir)) {
+      const scoped = entry.startsWith('@')
+        ? readdirSync(path.join(dir, entry)).map((e) => `${entry}/${e}`)
+        : [entry];
+      for (const pkg of scoped) walk(path.join(dir, pkg, 'node_modules'));
+    }
+  };
+  walk(nodeModules);
+  return found;
+}
 
 function tsconfigFor(files: string[]): string {
   return JSON.stringify({
@@ -139,28 +291,16 @@ function tsconfigFor(files: string[]): string {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** Resolves on the server's "listening" log line; rejects if it exits first. */
-function listening(child: ChildProcess): Promise<void> {
+/** Resolves with the output so far once it matches `pattern`; rejects if the process exits first. */
+function outputUntil(child: ChildProcess, pattern: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
+    const onData = (d: Buffer): void => {
       out += d.toString();
-      if (out.includes('tai-interactions is listening')) resolve();
-    });
-    child.stderr?.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
+      if (pattern.test(out)) resolve(out);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${out.slice(0, 2000)}`)));
   });
 }

@@ -68,11 +68,23 @@ describe('defaults', () => {
       verifierSecretNames: [],
       corsOrigins: [],
       trustProxyHops: 0,
-      graphiql: false,
+      // On by default: the default HOST is loopback.
+      graphiql: true,
       graphqlStream: true,
       metricsPort: null,
       allowedHosts: [],
     });
+  });
+
+  it('serves GraphiQL by default on a loopback HOST only; INTERACTIONS_GRAPHIQL decides either way', () => {
+    expect(loadConfig({}).graphiql).toBe(true);
+    expect(loadConfig({ HOST: '::1' }).graphiql).toBe(true);
+    expect(loadConfig({ HOST: 'localhost' }).graphiql).toBe(true);
+    expect(loadConfig({ HOST: '0.0.0.0' }).graphiql).toBe(false);
+    expect(loadConfig({ HOST: '10.0.0.5' }).graphiql).toBe(false);
+    expect(loadConfig({ HOST: '0.0.0.0', INTERACTIONS_GRAPHIQL: 'true' }).graphiql).toBe(true);
+    expect(loadConfig({ INTERACTIONS_GRAPHIQL: 'false' }).graphiql).toBe(false);
+    expect(() => loadConfig({ INTERACTIONS_GRAPHIQL: 'maybe' })).toThrow(/^INTERACTIONS_GRAPHIQL: /);
   });
 
   it('parses INTERACTIONS_CORS_ORIGINS: unset none, * any, or a list of origins', () => {

@@ -53,6 +53,13 @@ export function flag(def: boolean) {
   return z.string().trim().pipe(words).default(def);
 }
 
+/** A flag whose absence means "decided by other settings" (undefined). */
+export function optionalFlag() {
+  const error = quoting('true/false, 1/0 or yes/no');
+  const words = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'], error });
+  return z.string().trim().pipe(words).optional();
+}
+
 /** Control characters and whitespace have no place in a URL given in the environment. */
 const URL_NOISE = /[\s\p{Cc}]/u;
 

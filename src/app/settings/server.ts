@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ConfigError,
   flag,
+  optionalFlag,
   optionalPort,
   quoting,
   settingsArea,
@@ -33,7 +34,10 @@ export interface ServerSettings {
    * the public doors' rate limit counts each client, not the proxy.
    */
   readonly trustProxyHops: number;
-  /** Serve GraphiQL on GET /graphql to browsers (off: it loads its scripts from a CDN). */
+  /**
+   * Serve GraphiQL on GET /graphql to browsers, from this origin (INTERACTIONS_GRAPHIQL; unset:
+   * on when HOST is a loopback address, off otherwise).
+   */
   readonly graphiql: boolean;
   /** Serve the graphql-sse single-connection mode at /graphql/stream (on by default; bounded). */
   readonly graphqlStream: boolean;
@@ -56,6 +60,11 @@ const logLevelSchema = z
   .default('info');
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** Bound to this machine only: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 // The value is not echoed either: it could carry userinfo, which is refused but might be a secret.
 const publicBaseUrlSchema = urlSetting('an https:// origin such as https://x.example', (url, raw) => {
@@ -128,7 +137,8 @@ export const serverSettings = settingsArea({
     LOG_LEVEL: logLevelSchema,
     INTERACTIONS_CORS_ORIGINS: corsOriginsSchema,
     INTERACTIONS_TRUST_PROXY_HOPS: wholeNumber(0, 0, 10),
-    INTERACTIONS_GRAPHIQL: flag(false),
+    // Unset: decided by HOST (on for loopback).
+    INTERACTIONS_GRAPHIQL: optionalFlag(),
     INTERACTIONS_GRAPHQL_STREAM: flag(true),
     INTERACTIONS_METRICS_PORT: optionalPort,
     INTERACTIONS_ALLOWED_HOSTS: allowedHostsSchema,
@@ -146,7 +156,7 @@ export const serverSettings = settingsArea({
       logLevel: e.LOG_LEVEL,
       corsOrigins: Object.freeze([...e.INTERACTIONS_CORS_ORIGINS]),
       trustProxyHops: e.INTERACTIONS_TRUST_PROXY_HOPS,
-      graphiql: e.INTERACTIONS_GRAPHIQL,
+      graphiql: e.INTERACTIONS_GRAPHIQL ?? isLoopbackHost(e.HOST),
       graphqlStream: e.INTERACTIONS_GRAPHQL_STREAM,
       metricsPort: e.INTERACTIONS_METRICS_PORT,
       allowedHosts: Object.freeze(e.INTERACTIONS_ALLOWED_HOSTS),

@@ -10,6 +10,7 @@ import type { CancelSignal } from '../../engine/waiters.ts';
 import { createHeldCall, type HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
+import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
 
 /** Content types of a response that carries one whole result (JSON, GraphiQL's page). */
 const SINGLE_RESULT = /^(application\/(graphql-response\+)?json|text\/html)\b/i;
@@ -131,6 +132,9 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     response.headers.forEach((value, key) => {
       reply.header(key, value);
     });
+    // The one HTML page Yoga answers with is GraphiQL's: it gets its own CSP (graphiql.ts).
+    if (/^text\/html\b/i.test(response.headers.get('content-type') ?? ''))
+      reply.headers(GRAPHIQL_PAGE_HEADERS);
     reply.status(response.status);
     // Yoga's 415 for a content type it does not read comes without a body: it gets one that
     // says what to send. Any other empty body stays empty (Fastify would write `null`).

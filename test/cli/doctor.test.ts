@@ -1,0 +1,88 @@
+// `tai-interactions doctor` in process, from settings and a manifest like a deployment's: one
+// line per finding, exit 1 on any FAIL, JSON with --json. (The packaging test runs the
+// installed command against a missing and a reachable Redis.)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/domain/version.ts';
+import { runCliInProcess } from '../support/cli-run.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'tai-doctor-'));
+const manifest = path.join(dir, 'interactions.yaml');
+writeFileSync(
+  manifest,
+  'channels:\n  ops-slack:\n    plugin: slack\n    config: { botTokenEnv: DOCTOR_SLACK_TOKEN, signingSecretEnv: DOCTOR_SLACK_SECRET, defaultRecipient: C0123456789 }\n',
+);
+const SLACK = { DOCTOR_SLACK_TOKEN: 'xoxb-secret-value', DOCTOR_SLACK_SECRET: 'signing-secret-value' };
+
+let t: TestServer;
+let base = '';
+beforeAll(async () => {
+  t = await startServer({ store: 'memory' });
+  base = await t.listen();
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('tai-interactions doctor', () => {
+  it('says every check on its own line and exits 0 when nothing fails', async () => {
+    const r = await runCliInProcess(['doctor', '--timeout', '3'], {
+      env: { ...SLACK, INTERACTIONS_MANIFEST: manifest, INTERACTIONS_PUBLIC_BASE_URL: base },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ok {4}settings: /m);
+    expect(r.stdout).toMatch(/^warn {2}redis: INTERACTIONS_REDIS_URL is not set/m);
+    // Loopback http: it answers, but no provider outside this machine can reach it.
+    expect(r.stdout).toContain(`public URL: ${base} answers /health (version ${VERSION})`);
+    expect(r.stdout).toMatch(
+      /^ok {4}channel ops-slack: plugin slack; credentials set \(DOCTOR_SLACK_TOKEN, DOCTOR_SLACK_SECRET\)/m,
+    );
+    expect(r.stdout).toMatch(/^warn {2}keys: no INTERACTIONS_API_KEYS/m);
+    expect(r.stdout).toMatch(/^warn {2}receipt keys: INTERACTIONS_RECEIPT_KEYS_FILE is not set/m);
+    expect(r.stdout).toMatch(/no problems found\n$/);
+    // Names of variables, never their values.
+    expect(r.stdout).not.toContain('secret-value');
+  });
+
+  it('fails a channel whose credentials are missing, and one without a public URL off loopback', async () => {
+    const missing = await runCliInProcess(['doctor'], {
+      env: { DOCTOR_SLACK_TOKEN: 'x', INTERACTIONS_MANIFEST: manifest },
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/^FAIL {2}manifest: .*DOCTOR_SLACK_SECRET/m);
+    // On loopback the public URL defaults to the listener's; bound elsewhere it must be set.
+    const noUrl = await runCliInProcess(['doctor'], {
+      env: { ...SLACK, INTERACTIONS_MANIFEST: manifest, HOST: '0.0.0.0' },
+    });
+    expect(noUrl.code).toBe(1);
+    expect(noUrl.stdout).toMatch(/^FAIL {2}public URL: INTERACTIONS_PUBLIC_BASE_URL is not set/m);
+    expect(noUrl.stdout).toMatch(/^FAIL {2}channel ops-slack: .*not ready/m);
+    expect(noUrl.stdout).toMatch(/2 problem\(s\) found\n$/);
+  });
+
+  it('fails an invalid setting, open access off loopback, and prints JSON with --json', async () => {
+    const bad = await runCliInProcess(['doctor'], { env: { PORT: 'eighty' } });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^FAIL {2}settings: PORT: /m);
+    const open = await runCliInProcess(['--json', 'doctor'], {
+      env: { ACCESS_CONTROL_ENABLE: 'false', HOST: '0.0.0.0' },
+    });
+    expect(open.code).toBe(1);
+    const report = JSON.parse(open.stdout) as { ok: boolean; findings: { level: string; check: string }[] };
+    expect(report.ok).toBe(false);
+    expect(report.findings).toContainEqual(expect.objectContaining({ level: 'fail', check: 'keys' }));
+  });
+
+  it('refuses a --timeout out of range, as a usage error', async () => {
+    for (const timeout of ['0', '61', 'soon']) {
+      const r = await runCliInProcess(['doctor', '--timeout', timeout]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--timeout must be a number of seconds from 1 to 60');
+    }
+    expect((await runCliInProcess(['doctor', '--timeout', '60'], { env: { PORT: 'x' } })).code).toBe(1);
+  });
+});
