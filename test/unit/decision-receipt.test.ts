@@ -6,30 +6,12 @@ import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
 import { canonicalJson, jcsDigest } from '../../src/domain/digest.ts';
 import { type QuestionRecord, recordOf } from '../../src/domain/question.ts';
 import { MAX_RECEIPT_KEYS, parseReceiptKeySet } from '../../src/proof/receipt-keys.ts';
+import { specOf } from '../support/fixtures.ts';
 
 const T0 = Date.UTC(2026, 11, 1, 12, 0, 0);
 
 function question(over: Partial<QuestionRecord> = {}): QuestionRecord {
-  const spec = {
-    id: 'q1',
-    text: 'Deploy?',
-    format: 'CONFIRM' as const,
-    options: null,
-    schema: null,
-    link: null,
-    verifier: null,
-    media: null,
-    groupId: null,
-    audience: null,
-    channel: null,
-    recipient: null,
-    sensitive: false,
-    askedBy: 'agent',
-    idempotencyKey: null,
-    createdAt: T0,
-    timeoutAt: T0 + 60_000,
-  };
-  return { ...recordOf(spec, null), ...over };
+  return { ...recordOf(specOf({ id: 'q1', text: 'Deploy?', createdAt: T0 }), null), ...over };
 }
 
 /** A syntactically valid Ed25519 JWK part: 32 bytes in base64url. */
