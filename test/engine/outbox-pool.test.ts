@@ -16,9 +16,10 @@ import type { OutboxItem, QuestionStore } from '../../src/store/types.ts';
 import { startEngines } from '../support/engines.ts';
 import { startHungReceiver } from '../support/fakes/hung-receiver.ts';
 import { deferred, specOf } from '../support/fixtures.ts';
+import { OUTBOX_CREATE_OPTS, resolvedWithFollowUps } from '../support/resolved.ts';
 import { startReceiver, webhookSecret } from '../webhooks/receiver.ts';
 
-const opts = { maxPending: 1000, retentionMs: 60_000 };
+const opts = OUTBOX_CREATE_OPTS;
 const FAR = 24 * 3600_000;
 
 describe.each(['memory', 'redis'] as const)('outbox pool (%s store)', (kind) => {
@@ -44,24 +45,7 @@ describe.each(['memory', 'redis'] as const)('outbox pool (%s store)', (kind) => 
     return w;
   }
 
-  /** Asks and resolves `n` questions, each with `targets`; returns their ids. */
-  async function resolved(s: QuestionStore, n: number, targets: string[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const spec = specOf();
-      await s.create(spec, { ...opts, followUps: targets });
-      const r = await s.claim(spec.id, {
-        status: 'ANSWERED',
-        answer: true,
-        answeredBy: 'ops',
-        now: Date.now(),
-        retentionMs: opts.retentionMs,
-      });
-      expect(r.kind).toBe('won');
-      ids.push(spec.id);
-    }
-    return ids;
-  }
+  const resolved = resolvedWithFollowUps;
 
   /** Every item left, however far off it is due (leased to a throwaway owner). */
   async function leftOver(s: QuestionStore): Promise<OutboxItem[]> {

@@ -11,9 +11,8 @@ import {
 } from '../../src/engine/outbox-worker.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { startEngines } from '../support/engines.ts';
-import { deferred, specOf } from '../support/fixtures.ts';
-
-const opts = { maxPending: 1000, retentionMs: 60_000 };
+import { deferred } from '../support/fixtures.ts';
+import { resolvedWithFollowUps } from '../support/resolved.ts';
 
 describe.each(['memory', 'redis'] as const)('outbox worker (%s store)', (kind) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -34,24 +33,7 @@ describe.each(['memory', 'redis'] as const)('outbox worker (%s store)', (kind) =
     return w;
   }
 
-  /** Asks and resolves `n` questions carrying `targets`; returns their ids. */
-  async function resolved(store: QuestionStore, n: number, targets: string[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const spec = specOf();
-      await store.create(spec, { ...opts, followUps: targets });
-      const r = await store.claim(spec.id, {
-        status: 'ANSWERED',
-        answer: true,
-        answeredBy: 'ops',
-        now: Date.now(),
-        retentionMs: opts.retentionMs,
-      });
-      expect(r.kind).toBe('won');
-      ids.push(spec.id);
-    }
-    return ids;
-  }
+  const resolved = resolvedWithFollowUps;
 
   it('performs each follow-up with the resolved question and the target name, then acks it', async () => {
     const [store] = await storeOf();
