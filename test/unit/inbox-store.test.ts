@@ -64,6 +64,33 @@ describe('the inbox store', () => {
     expect(f.waiting()).toBe(0);
   });
 
+  it('shows the middle parts of a backlog on the slower schedule and the last at the next frame', () => {
+    const f = frames();
+    const slow = frames();
+    const store = createInboxStore(f.schedule, slow.schedule);
+    let renders = 0;
+    store.subscribe(() => renders++);
+    // The first part goes on screen at the next frame.
+    store.dispatch(event('SNAPSHOT', true, q()));
+    expect([f.waiting(), slow.waiting()]).toEqual([1, 0]);
+    f.run();
+    expect(renders).toBe(1);
+    // The parts after it wait for the slower schedule.
+    store.dispatch(event('ASKED', true, q()));
+    store.dispatch(event('ASKED', true, q()));
+    expect([f.waiting(), slow.waiting()]).toEqual([0, 1]);
+    slow.run();
+    expect(renders).toBe(2);
+    // The last part cancels the slower wait and is shown at the next frame.
+    store.dispatch(event('ASKED', true, q()));
+    store.dispatch(event('ASKED', false, q()));
+    expect([f.waiting(), slow.waiting()]).toEqual([1, 0]);
+    f.run();
+    expect(renders).toBe(3);
+    expect(store.getState()).toMatchObject({ loadingMore: false });
+    expect(store.getState().pending.size).toBe(5);
+  });
+
   it('says nothing for an action that changes nothing', () => {
     const f = frames();
     const store = createInboxStore(f.schedule);

@@ -8,6 +8,12 @@
 // pending took over half a minute to be counted. Now every event that arrives within a frame is
 // one render. The page's own actions (an answer, a failure, a dismissal) are shown at once, and
 // carry any feed events still waiting with them.
+//
+// While the rest of a large backlog streams in after the first part is on screen, even once per
+// frame was too often: each render re-arranged the whole list (an O(n log n) sort of up to
+// 10,000), re-placed every row, and mounted and measured a fresh screenful of cards as newer
+// questions arrived on top, so the stream took four seconds of main-thread time to read. Those
+// parts are shown every BACKLOG_MS instead; the first part and the last are shown at the next frame.
 import { type InboxAction, type InboxState, inboxReducer, initialInboxState } from './inbox-state.ts';
 
 export interface InboxStore {
@@ -42,11 +48,27 @@ export const nextFrame: FrameScheduler = (flush) => {
   };
 };
 
-export function createInboxStore(schedule: FrameScheduler = nextFrame): InboxStore {
+/** How often the middle parts of a streaming backlog are shown. */
+export const BACKLOG_MS = 250;
+export const afterBacklogPause: FrameScheduler = (flush) => {
+  const timer = setTimeout(flush, BACKLOG_MS);
+  return () => clearTimeout(timer);
+};
+
+/**
+ * `schedule` shows feed events; `backlogSchedule` shows the parts of a backlog that arrive after
+ * the list is on screen and before its last part (the same as `schedule` unless given).
+ */
+export function createInboxStore(
+  schedule: FrameScheduler = nextFrame,
+  backlogSchedule: FrameScheduler = schedule === nextFrame ? afterBacklogPause : schedule,
+): InboxStore {
   let state = initialInboxState();
   const listeners = new Set<() => void>();
-  /** Cancels the frame that will show feed events already applied; null when none wait. */
+  /** Cancels the flush that will show feed events already applied; null when none wait. */
   let waiting: (() => void) | null = null;
+  /** The waiting flush is the slower backlog one. */
+  let waitingBacklog = false;
 
   function notify(): void {
     waiting?.();
@@ -54,17 +76,35 @@ export function createInboxStore(schedule: FrameScheduler = nextFrame): InboxSto
     for (const l of listeners) l();
   }
 
+  function later(scheduler: FrameScheduler): () => void {
+    return scheduler(() => {
+      waiting = null;
+      notify();
+    });
+  }
+
   return {
     dispatch(action) {
+      const prev = state;
       const next = inboxReducer(state, action);
       if (next === state) return;
       state = next;
-      if (action.type !== 'feed') notify();
-      else
-        waiting ??= schedule(() => {
-          waiting = null;
-          notify();
-        });
+      if (action.type !== 'feed') {
+        notify();
+        return;
+      }
+      const midBacklog = prev.synced && prev.loadingMore && next.loadingMore;
+      if (midBacklog) {
+        if (!waiting) {
+          waiting = later(backlogSchedule);
+          waitingBacklog = true;
+        }
+      } else if (!waiting || waitingBacklog) {
+        // Anything but a middle part (the last part, a live change) is shown at the next frame.
+        waiting?.();
+        waiting = later(schedule);
+        waitingBacklog = false;
+      }
     },
     getState: () => state,
     subscribe(listener) {
