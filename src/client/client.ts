@@ -25,6 +25,7 @@ import {
   ClientPrepareExternalDocument,
   ClientQuestionDocument,
   ClientQuestionsDocument,
+  ClientReceiptDocument,
   ClientViewerDocument,
 } from './generated/graphql.ts';
 import { subscribeInbox } from './inbox.ts';
@@ -112,6 +113,11 @@ export interface InteractionsClient {
   cancel(id: string, reason?: string): Promise<Question>;
   /** One question, or null when there is none the caller may see. */
   question(id: string): Promise<Question | null>;
+  /**
+   * The signed decision receipt of a resolved question (API.md §16; check it with
+   * `verifyReceipt`); null while it is pending or when there is no question the caller may see.
+   */
+  receipt(id: string): Promise<string | null>;
   /** Every question the caller may see (newest first), fetched page by page as it is iterated. */
   questions(options?: QuestionsOptions): AsyncIterable<Question>;
   /** One page of questions, with the total count. */
@@ -215,6 +221,7 @@ type OneRequestMethods = Pick<
   | 'answer'
   | 'cancel'
   | 'question'
+  | 'receipt'
   | 'questionsPage'
   | 'questions'
   | 'channels'
@@ -246,6 +253,11 @@ function oneRequestMethods(transport: Transport): OneRequestMethods {
     async question(id: string): Promise<Question | null> {
       const r = await transport.request(ClientQuestionDocument, { id });
       return r.question;
+    },
+
+    async receipt(id: string): Promise<string | null> {
+      const r = await transport.request(ClientReceiptDocument, { id });
+      return r.question?.receipt ?? null;
     },
 
     async questionsPage(o: QuestionsPageOptions = {}): Promise<QuestionPage> {

@@ -48,6 +48,16 @@ function sdkAskOf(input: Record<string, unknown>): AskInput {
 }
 
 export function createClientPort(client: InteractionsClient): InteractionsPort {
+  /**
+   * A closed outcome with its decision receipt (one more read). A receipt that cannot be read
+   * (the server is gone again) leaves the outcome as it is: the answer matters more.
+   */
+  async function withReceipt(o: WaitOutcome): Promise<WaitOutcome> {
+    if (o.status === 'PENDING') return o;
+    const receipt = await client.receipt(o.id).catch(() => null);
+    return { ...o, receipt };
+  }
+
   return {
     async ask(input, waitSeconds, signal) {
       const wait = boundedWait(signal);
@@ -61,11 +71,11 @@ export function createClientPort(client: InteractionsClient): InteractionsPort {
             wait.arm(waitSeconds);
           },
         });
-        return { status: 'ANSWERED', id: asked.id, answer };
+        return await withReceipt({ status: 'ANSWERED', id: asked.id, answer });
       } catch (err) {
         if (asked.id === '') throw err;
         if (wait.ranOut()) return { status: 'PENDING', id: asked.id, answer: null };
-        return closedOutcome(err, asked.id);
+        return await withReceipt(closedOutcome(err, asked.id));
       } finally {
         wait.done();
       }
@@ -80,10 +90,10 @@ export function createClientPort(client: InteractionsClient): InteractionsPort {
           signal: wait.signal,
           onAttached: () => wait.arm(waitSeconds),
         });
-        return { status: r.status, id, answer: r.answer ?? null };
+        return await withReceipt({ status: r.status, id, answer: r.answer ?? null });
       } catch (err) {
         if (wait.ranOut()) return { status: 'PENDING', id, answer: null };
-        return closedOutcome(err, id);
+        return await withReceipt(closedOutcome(err, id));
       } finally {
         wait.done();
       }

@@ -93,7 +93,7 @@ export const waitOutput = z.object({
   status: z.enum(STATUSES),
   id: z.string(),
   answer: z.unknown(),
-  /** The signed decision receipt once closed (API.md §16); the stdio bridge leaves it out. */
+  /** The signed decision receipt once closed (API.md §16); absent while PENDING. */
   receipt: z.string().nullable().optional(),
 });
 

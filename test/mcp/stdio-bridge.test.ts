@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyReceipt } from '../../src/client/index.ts';
 import { gqlAt, REPO_ROOT } from '../support/processes.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
 import { ERAS, type Era, nextAsked, textOf } from './mcp-client.ts';
@@ -74,11 +75,11 @@ describe.each(ERAS)('tai mcp over stdio (%s era)', (era) => {
       name: 'await_answer',
       arguments: { id: pending.id, wait_seconds: 10 },
     });
-    expect(waited.structuredContent).toEqual({
-      status: 'ANSWERED',
-      id: pending.id,
-      answer: 'over the bridge',
-    });
+    const { receipt, ...rest } = waited.structuredContent as { receipt: string };
+    expect(rest).toEqual({ status: 'ANSWERED', id: pending.id, answer: 'over the bridge' });
+    // The bridge reads the decision receipt too; it checks against the server's published keys.
+    const jwks = (await t.server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    expect((await verifyReceipt(receipt, { jwks, questionId: pending.id })).outcome.status).toBe('ANSWERED');
 
     const list = await client.callTool({ name: 'list_questions', arguments: { status: ['ANSWERED'] } });
     const ids = (list.structuredContent as { questions: { id: string }[] }).questions.map((q) => q.id);
@@ -117,7 +118,7 @@ describe.each(ERAS)('tai mcp over stdio (%s era)', (era) => {
       'CANCELLED',
     );
     const waited = await client.callTool({ name: 'await_answer', arguments: { id: qid, wait_seconds: 5 } });
-    expect(waited.structuredContent).toEqual({ status: 'CANCELLED', id: qid, answer: null });
+    expect(waited.structuredContent).toMatchObject({ status: 'CANCELLED', id: qid, answer: null });
   });
 
   it('await_answer with wait_seconds 0 reads the question once: answered before the call, or unknown', async () => {
@@ -125,7 +126,7 @@ describe.each(ERAS)('tai mcp over stdio (%s era)', (era) => {
     const { id } = asked.structuredContent as { id: string };
     await answer(id, 'given before');
     const waited = await client.callTool({ name: 'await_answer', arguments: { id, wait_seconds: 0 } });
-    expect(waited.structuredContent).toEqual({ status: 'ANSWERED', id, answer: 'given before' });
+    expect(waited.structuredContent).toMatchObject({ status: 'ANSWERED', id, answer: 'given before' });
 
     const unknown = await client.callTool({
       name: 'await_answer',

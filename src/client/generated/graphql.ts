@@ -338,6 +338,12 @@ export type ClientQuestionQuery = {
   } | null;
 };
 
+export type ClientReceiptQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type ClientReceiptQuery = { question: { receipt: string | null } | null };
+
 export type ClientQuestionsQueryVariables = Exact<{
   filter?: QuestionFilter | null | undefined;
   first?: number | null | undefined;
@@ -932,6 +938,13 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   closedAt
   cancelReason
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
+export const ClientReceiptDocument = new TypedDocumentString(`
+    query ClientReceipt($id: ID!) {
+  question(id: $id) {
+    receipt
+  }
+}
+    `) as unknown as TypedDocumentString<ClientReceiptQuery, ClientReceiptQueryVariables>;
 export const ClientQuestionsDocument = new TypedDocumentString(`
     query ClientQuestions($filter: QuestionFilter, $first: Int, $after: String) {
   questions(filter: $filter, first: $first, after: $after) {
