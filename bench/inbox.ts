@@ -3,7 +3,7 @@
 // GraphQL askUser (holdSeconds 0, in parallel batches; TEXT, CONFIRM and SELECT mixed, a third
 // of them in groups), then measures the time to first useful paint, the time until every pending
 // question is counted (the backlog past the SNAPSHOT's first part arrives as one-question ASKED
-// events, which the page applies once per frame), the main-thread time of one answer and the JS
+// events, which the page applies as they come and shows every 250 ms until the last part), the main-thread time of one answer and the JS
 // heap. Writes bench/inbox-results.json and the inbox section of
 // bench/RESULTS.md; `npm run bench:inbox -- 1000` runs one size and writes nothing.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -291,7 +291,7 @@ function section(results: SizeResult[], date: string, seconds: number, load: num
     `  page's own clock; median of ${LOADS} fresh loads.`,
     '- **Every pending question counted:** from navigation start until the Pending count shows the',
     "  whole backlog (the SNAPSHOT's first part, then the rest as one-question ASKED events marked",
-    '  `more`, applied by the page once per frame), in the same fresh loads.',
+    '  `more`, shown by the page every 250 ms until the last part), in the same fresh loads.',
     '- **One answer:** the main-thread task time (Chromium `TaskDuration`) from clicking "Yes" on a',
     `  CONFIRM card until the card shows *Answered* and then ${QUIET_MS} ms without new work have passed`,
     "  (the mutation, the card flip, the feed's ANSWERED event, the re-arranged list); median of",
@@ -336,7 +336,7 @@ function verdict(r: SizeResult): string[] {
     lines.push(
       `  Every question was counted ${ms(count - paint)} after the first paint: the rest of the backlog`,
       '  arrives as one-question ASKED events; the load profile below shows whether the page (one',
-      '  arrangement of the list per frame) or the stream is the slower part.',
+      '  arrangement of the list every 250 ms while the backlog streams) or the stream is the slower part.',
     );
   }
   if (answer > GOALS.answerMs) {
