@@ -3,8 +3,8 @@
 // GraphQL askUser (holdSeconds 0, in parallel batches; TEXT, CONFIRM and SELECT mixed, a third
 // of them in groups), then measures the time to first useful paint, the time until every pending
 // question is counted (the backlog past the SNAPSHOT's first part arrives as one-question ASKED
-// events, which the page applies as they come and shows every 250 ms until the last part), the main-thread time of one answer and the JS
-// heap. Writes bench/inbox-results.json and the inbox section of
+// events, which the page applies as they come and shows every 250 ms until the last part), the
+// main-thread time of one answer and the JS heap. Writes bench/inbox-results.json and the inbox section of
 // bench/RESULTS.md; `npm run bench:inbox -- 1000` runs one size and writes nothing.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
