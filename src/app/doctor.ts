@@ -3,6 +3,7 @@
 // what will bite later (warn), and what keeps the server from working (fail). It changes
 // nothing: Redis gets PING and INFO, the public URL a GET /health, and no provider is called.
 import { Redis } from 'ioredis';
+import { DISCARD_MAX_BYTES, readCapped } from '../channels/response-body.ts';
 import { VERSION } from '../domain/version.ts';
 import { createRedisConnections } from '../store/redis/connection.ts';
 import { manifestChannels } from './channel-port.ts';
@@ -145,7 +146,8 @@ async function publicUrlFinding(
   const note = local ? ' (http on loopback: providers outside this machine cannot reach it)' : '';
   try {
     const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    const body = (await res.text()).slice(0, 4096);
+    // A health answer is tiny: read a few KiB at most and drop the rest (a wrong URL may stream).
+    const body = (await readCapped(res, DISCARD_MAX_BYTES)).bytes.toString('utf8');
     const version = /"version"\s*:\s*"([^"]+)"/.exec(body)?.[1];
     if (res.status !== 200 || !/"status"\s*:\s*"ok"/.test(body)) {
       return {

@@ -86,3 +86,37 @@ describe('tai-interactions doctor', () => {
     expect((await runCliInProcess(['doctor', '--timeout', '60'], { env: { PORT: 'x' } })).code).toBe(1);
   });
 });
+
+describe('doctor against a public URL that streams without end', () => {
+  it('reads a few KiB of its /health, then says it is not this server', async () => {
+    const { createServer } = await import('node:http');
+    let sent = 0;
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < 512 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        if (sent < 512 * 1024 * 1024) res.once('drain', pump);
+      };
+      res.on('close', () => res.removeListener('drain', pump));
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const address = endless.address() as { port: number };
+    try {
+      const r = await runCliInProcess(['doctor', '--timeout', '5'], {
+        env: {
+          ...SLACK,
+          INTERACTIONS_MANIFEST: manifest,
+          INTERACTIONS_PUBLIC_BASE_URL: `http://127.0.0.1:${address.port}`,
+        },
+      });
+      expect(r.stdout).toMatch(/^warn {2}public URL: .*\/health answered 200, not this server's health/m);
+      // The read stopped after a few KiB: far less than the 512 MiB the server offered.
+      expect(sent).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
+  });
+});
