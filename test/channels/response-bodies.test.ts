@@ -9,13 +9,11 @@ import { createNotifier } from '../../src/channels/slack/notifier.ts';
 import { telegramPlugin } from '../../src/channels/telegram/plugin.ts';
 import { twilioPlugin } from '../../src/channels/twilio/plugin.ts';
 import { webhookPlugin } from '../../src/channels/webhook.ts';
-import { recordOf } from '../../src/domain/question.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { createResumeWebhooks } from '../../src/engine/resume-webhooks.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { type Flood, startFlood } from '../support/fakes/flood.ts';
-import { specOf } from '../support/fixtures.ts';
-import { webhookSecret } from '../webhooks/receiver.ts';
+import { cancelledRunsQuestion, webhookItemOf, webhookSecret } from '../webhooks/receiver.ts';
 
 const MiB = 1024 * 1024;
 /** What the receiver may hand over: what was read plus the loopback socket buffers. */
@@ -98,23 +96,8 @@ describe('outgoing calls against a 512 MiB endless body', () => {
       endpoints: { runs: { url: `${flood.url}/hooks`, secret: webhookSecret() } },
       logger: silentLogger,
     });
-    const question = recordOf(specOf({ id: 'q1', notify: 'runs' }), {
-      status: 'CANCELLED',
-      answer: null,
-      answeredBy: null,
-      answeredAt: null,
-      closedAt: NOW,
-      cancelReason: null,
-    });
-    const item = {
-      id: 'q1:webhook:runs',
-      questionId: 'q1',
-      target: 'webhook:runs',
-      attempt: 0,
-      dueAt: NOW,
-      enqueuedAt: NOW,
-      leaseToken: 't',
-    };
+    const question = cancelledRunsQuestion(NOW);
+    const item = webhookItemOf(NOW);
     const { outcome } = await against(() => handle(item, question, 'runs'));
     expect(outcome).toMatchObject({ status: 'fulfilled', value: { kind: 'done' } });
   });

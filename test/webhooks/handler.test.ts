@@ -3,13 +3,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordOf } from '../../src/domain/question.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { createResumeWebhooks } from '../../src/engine/resume-webhooks.ts';
 import { RETRY_WINDOW_MS } from '../../src/engine/webhook-schedule.ts';
 import type { OutboxItem } from '../../src/store/types.ts';
-import { specOf } from '../support/fixtures.ts';
-import { type Receiver, startReceiver, webhookSecret } from './receiver.ts';
+import {
+  cancelledRunsQuestion,
+  type Receiver,
+  startReceiver,
+  webhookItemOf,
+  webhookSecret,
+} from './receiver.ts';
 
 const NOW = 1_700_000_000_000;
 const open: { close(): Promise<void> }[] = [];
@@ -17,27 +21,8 @@ afterEach(async () => {
   for (const o of open.splice(0)) await o.close();
 });
 
-function itemOf(over: Partial<OutboxItem> = {}): OutboxItem {
-  return {
-    id: 'q1:webhook:runs',
-    questionId: 'q1',
-    target: 'webhook:runs',
-    attempt: 0,
-    dueAt: NOW,
-    enqueuedAt: NOW,
-    leaseToken: 't',
-    ...over,
-  };
-}
-
-const question = recordOf(specOf({ id: 'q1', notify: 'runs' }), {
-  status: 'CANCELLED',
-  answer: null,
-  answeredBy: null,
-  answeredAt: null,
-  closedAt: NOW,
-  cancelReason: null,
-});
+const itemOf = (over: Partial<OutboxItem> = {}): OutboxItem => webhookItemOf(NOW, over);
+const question = cancelledRunsQuestion(NOW);
 
 function handlerFor(url: string, timeoutMs = 10_000) {
   return createResumeWebhooks({

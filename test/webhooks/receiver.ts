@@ -3,6 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type QuestionRecord, recordOf } from '../../src/domain/question.ts';
+import type { OutboxItem } from '../../src/store/types.ts';
+import { specOf } from '../support/fixtures.ts';
 
 export interface Delivery {
   headers: IncomingHttpHeaders;
@@ -58,4 +61,30 @@ export async function startReceiver(script: number[] = []): Promise<Receiver> {
       }),
   };
   return r;
+}
+
+/** The outbox item of question `q1`'s resume webhook to the `runs` endpoint. */
+export function webhookItemOf(now: number, over: Partial<OutboxItem> = {}): OutboxItem {
+  return {
+    id: 'q1:webhook:runs',
+    questionId: 'q1',
+    target: 'webhook:runs',
+    attempt: 0,
+    dueAt: now,
+    enqueuedAt: now,
+    leaseToken: 't',
+    ...over,
+  };
+}
+
+/** Question `q1`, which notifies `runs`, cancelled at `now`. */
+export function cancelledRunsQuestion(now: number): QuestionRecord {
+  return recordOf(specOf({ id: 'q1', notify: 'runs' }), {
+    status: 'CANCELLED',
+    answer: null,
+    answeredBy: null,
+    answeredAt: null,
+    closedAt: now,
+    cancelReason: null,
+  });
 }
