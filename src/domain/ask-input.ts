@@ -21,9 +21,12 @@ import {
   VERIFIER_CONFIG_MAX_BYTES,
 } from './limits.ts';
 import { checkWebUrl, validateMedia } from './media.ts';
+import { checkAction, checkQuorum } from './approval.ts';
 import {
+  type ActionSpec,
   ANSWER_FORMATS,
   type AnswerFormat,
+  type QuorumSpec,
   type JsonObject,
   type QuestionSpec,
   type VerifierBinding,
@@ -59,7 +62,10 @@ export type ValidatedAsk = Pick<
   | 'media'
   | 'sensitive'
   | 'idempotencyKey'
-> & { timeoutSeconds: number | null; metadata: JsonObject | null; notify: string | null };
+> & {
+  action: ActionSpec | null;
+  quorum: QuorumSpec | null;
+} & { timeoutSeconds: number | null; metadata: JsonObject | null; notify: string | null };
 
 export const CALLBACK_PLACEHOLDER = '{callback_url}';
 /** Stands in for the callback URL when a template is checked before the real one exists. */
@@ -84,6 +90,8 @@ const FIELD_TYPES = {
   idempotencyKey: z.string().nullish(),
   metadata: z.unknown(),
   notify: z.string().nullish(),
+  action: z.unknown(),
+  quorum: z.unknown(),
 } as const;
 
 type FieldName = keyof typeof FIELD_TYPES;
@@ -287,6 +295,7 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const format = typed(raw, 'format') ?? 'TEXT';
   const options = checkOptions(raw, format);
   const schema = checkSchema(raw, format);
+  const action = checkAction(own(raw, 'action'), format);
   const link = checkLink(raw, format, hasChannel, ctx.prepared);
   const verifier = checkVerifier(raw, format, hasChannel, ctx.verifiers);
   const channel = typed(raw, 'channel') ?? null;
@@ -309,8 +318,11 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const sensitive = typed(raw, 'sensitive') ?? false;
   const metadata = checkMetadata(raw);
   const notify = checkNotify(raw, ctx.webhooks);
+  const quorum = checkQuorum(own(raw, 'quorum'), format, action, sensitive);
 
   return {
+    action,
+    quorum,
     text,
     format,
     options,
@@ -331,9 +343,9 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
 }
 
 /**
- * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, link,
- * verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
- * sensitive, metadata, notify. `null` means absent for every optional field.
+ * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, action,
+ * link, verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
+ * sensitive, metadata, notify, quorum. `null` means absent for every optional field.
  */
 export function validateAskInput(raw: unknown, ctx: AskContext): ValidatedAsk {
   try {

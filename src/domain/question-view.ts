@@ -1,7 +1,8 @@
 // The public shape of a question (API.md §4 `Question`), shared by every surface that
 // writes a question as JSON: times as RFC 3339, no verifier config, no idempotency key,
 // the link hidden when a verifier is bound, never a sensitive answer.
-import type { MediaItem, QuestionRecord } from './question.ts';
+import { decisionOf, editedOf } from './approval.ts';
+import type { ActionSpec, Decision, MediaItem, QuestionRecord, QuorumSpec } from './question.ts';
 import { isServerVerified } from './question.ts';
 
 export interface QuestionView {
@@ -29,6 +30,11 @@ export interface QuestionView {
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
+  action: ActionSpec | null;
+  quorum: QuorumSpec | null;
+  votes: { by: string; via: string; decision: Decision; note: string | null; at: string }[];
+  decision: Decision | null;
+  edited: boolean | null;
 }
 
 export function isoTime(ms: number): string {
@@ -66,5 +72,10 @@ export function questionView(q: QuestionRecord): QuestionView {
     answeredAt: isoOrNull(q.answeredAt),
     closedAt: isoOrNull(q.closedAt),
     cancelReason: q.cancelReason,
+    action: q.action ?? null,
+    quorum: q.quorum ?? null,
+    votes: (q.votes ?? []).map((v) => ({ ...v, at: isoTime(v.at) })),
+    decision: q.sensitive ? null : decisionOf(q),
+    edited: q.sensitive ? null : editedOf(q),
   };
 }

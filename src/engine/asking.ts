@@ -70,7 +70,7 @@ interface SpecContext {
 }
 
 function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
-  return {
+  const spec: QuestionSpec = {
     id: c.id,
     text: v.text,
     format: v.format,
@@ -92,6 +92,10 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
     createdAt: c.now,
     timeoutAt: c.now + timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds) * 1000,
   };
+  // Only APPROVAL and quorum questions carry these, so every other record keeps its shape.
+  if (v.action) spec.action = v.action;
+  if (v.quorum) spec.quorum = v.quorum;
+  return spec;
 }
 
 export function createAsking(

@@ -11,6 +11,7 @@ export function channelQuestionOf(record: {
   options: string[] | null;
   schema: Record<string, unknown> | null;
   link: string | null;
+  action?: ChannelQuestion['action'];
   recipient: string | null;
   sensitive: boolean;
   status: ChannelQuestion['status'];
@@ -20,7 +21,7 @@ export function channelQuestionOf(record: {
   createdAt: number;
   timeoutAt: number;
 }): ChannelQuestion {
-  return {
+  const out: ChannelQuestion = {
     id: record.id,
     text: record.text,
     format: record.format,
@@ -36,4 +37,6 @@ export function channelQuestionOf(record: {
     createdAt: record.createdAt,
     timeoutAt: record.timeoutAt,
   };
+  if (record.action) out.action = record.action;
+  return out;
 }

@@ -8,8 +8,24 @@ export type Incremental<T> =
   | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** What the agent proposes to do. Required for APPROVAL questions, refused for the others. */
+export type ActionInput = {
+  /** The proposed arguments, at most 64 KiB as JSON. */
+  arguments: Record<string, unknown>;
+  /** A JSON Schema of the arguments (required when `editable`); the proposed arguments must be valid against it. */
+  argumentsSchema?: Record<string, unknown> | null | undefined;
+  /** May an approver change the arguments before approving? */
+  editable?: boolean | null | undefined;
+  /** What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund"). */
+  name: string;
+  /** One line for people, at most 300 characters. */
+  summary?: string | null | undefined;
+};
+
 /** What kind of answer a question takes. */
 export type AnswerFormat =
+  /** May the agent do this? The question carries an `action`; the answer is {decision, arguments?, note?}. */
+  | 'APPROVAL'
   /** Yes or no: the answer is a boolean. */
   | 'CONFIRM'
   /** Answered outside the client: the person visits `link` and the provider posts the answer to the callback URL. */
@@ -23,6 +39,8 @@ export type AnswerFormat =
 
 /** A question to ask a person. Everything is checked before anything is stored. */
 export type AskUserInput = {
+  /** APPROVAL (required there, refused elsewhere): what the agent proposes to do. */
+  action?: ActionInput | null | undefined;
   /** The principal id the question is for; a restricted key may only name itself. */
   audience?: string | null | undefined;
   /** A registered channel that delivers the question (see `channels`). */
@@ -43,6 +61,8 @@ export type AskUserInput = {
   notify?: string | null | undefined;
   /** SELECT only (and required there): 1 to 100 distinct, non-blank options. */
   options?: Array<string> | null | undefined;
+  /** APPROVAL and CONFIRM: several approvers; each answer is a vote. Not with an editable action needing more than one approval. */
+  quorum?: QuorumInput | null | undefined;
   /** Who the channel delivers to; requires `channel`. */
   recipient?: string | null | undefined;
   /** A JSON Schema for the answer: required for FORM (with "type": "object" at its root), optional for EXTERNAL. */
@@ -57,6 +77,13 @@ export type AskUserInput = {
   verifier?: VerifierInput | null | undefined;
 };
 
+/** What an APPROVAL (or CONFIRM) question decided, or what one vote said. */
+export type Decision =
+  /** Approved: the agent may act (with `answer.arguments` for APPROVAL). */
+  | 'APPROVED'
+  /** Rejected: the agent must not act. */
+  | 'REJECTED';
+
 /** What an inbox feed event says. */
 export type InboxEventType =
   /** A question was answered. */
@@ -68,7 +95,9 @@ export type InboxEventType =
   /** Every pending question the caller may see, sent first on every (re)connect. */
   | 'SNAPSHOT'
   /** A question timed out. */
-  | 'TIMED_OUT';
+  | 'TIMED_OUT'
+  /** A question changed but is still pending (e.g. a vote was cast); replace the one you hold. */
+  | 'UPDATED';
 
 /** An image or link to show with the question in the inbox. */
 export type MediaItemInput = {
@@ -110,6 +139,16 @@ export type QuestionStatus =
   /** Nobody answered before `timeoutAt`. */
   | 'TIMED_OUT';
 
+/** Several approvers: APPROVAL and CONFIRM only. Each answer is a vote by its identity. */
+export type QuorumInput = {
+  /** Distinct approvals that approve it, 1 to 20. */
+  approvals: number;
+  /** Distinct rejections that reject it, 1 to 20. */
+  rejections?: number | null | undefined;
+  /** Who may vote (principal ids, "<channel>:<provider user id>", "callback"); absent: anyone who may answer it. */
+  voters?: Array<string> | null | undefined;
+};
+
 /** A registered webhook verifier that checks the signature of every callback. */
 export type VerifierInput = {
   /** The verifier’s settings. Names environment variables that hold secrets (e.g. {"secretEnv": "STRIPE_WEBHOOK_SECRET"}), never secrets. */
@@ -146,7 +185,19 @@ export type ClientAskResultFieldsFragment = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   };
 };
 
@@ -185,7 +236,19 @@ export type ClientAskUserMutation = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     };
   };
 };
@@ -224,7 +287,19 @@ export type ClientAwaitAnswerQuery = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     };
   };
 };
@@ -267,7 +342,19 @@ export type ClientAnswerMutation = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   };
 };
 
@@ -301,7 +388,19 @@ export type ClientCancelQuestionMutation = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   };
 };
 
@@ -334,7 +433,19 @@ export type ClientQuestionQuery = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   } | null;
 };
 
@@ -380,7 +491,19 @@ export type ClientQuestionsQuery = {
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
+        decision: Decision | null;
+        edited: boolean | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        action: {
+          name: string;
+          summary: string | null;
+          arguments: Record<string, unknown>;
+          argumentsSchema: Record<string, unknown> | null;
+          editable: boolean;
+          digest: string;
+        } | null;
+        quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
       };
     }>;
   };
@@ -457,7 +580,19 @@ export type ClientPendingQuestionsSubscription = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     }>;
   };
 };
@@ -496,7 +631,19 @@ export type InboxFeedSubscription = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     }>;
   };
 };
@@ -531,7 +678,19 @@ export type InboxAnswerMutation = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   };
 };
 
@@ -564,7 +723,19 @@ export type InboxQuestionQuery = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   } | null;
 };
 
@@ -602,7 +773,19 @@ export type InboxHistoryQuery = {
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
+        decision: Decision | null;
+        edited: boolean | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        action: {
+          name: string;
+          summary: string | null;
+          arguments: Record<string, unknown>;
+          argumentsSchema: Record<string, unknown> | null;
+          editable: boolean;
+          digest: string;
+        } | null;
+        quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
       };
     }>;
   };
@@ -632,7 +815,19 @@ export type QuestionFieldsFragment = {
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
+  decision: Decision | null;
+  edited: boolean | null;
   media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+  action: {
+    name: string;
+    summary: string | null;
+    arguments: Record<string, unknown>;
+    argumentsSchema: Record<string, unknown> | null;
+    editable: boolean;
+    digest: string;
+  } | null;
+  quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+  votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
 };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -684,6 +879,28 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }
     `,
   { fragmentName: 'QuestionFields' },
@@ -727,6 +944,28 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
@@ -773,6 +1012,28 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<ClientAskUserMutation, ClientAskUserMutationVariables>;
 export const ClientAwaitAnswerDocument = new TypedDocumentString(`
     query ClientAwaitAnswer($id: ID!, $holdSeconds: Int) {
@@ -817,6 +1078,28 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<ClientAwaitAnswerQuery, ClientAwaitAnswerQueryVariables>;
 export const ClientPrepareExternalDocument = new TypedDocumentString(`
     mutation ClientPrepareExternal($timeoutSeconds: Int) {
@@ -865,6 +1148,28 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<ClientAnswerMutation, ClientAnswerMutationVariables>;
 export const ClientCancelQuestionDocument = new TypedDocumentString(`
     mutation ClientCancelQuestion($id: ID!, $reason: String) {
@@ -901,6 +1206,28 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<ClientCancelQuestionMutation, ClientCancelQuestionMutationVariables>;
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
@@ -937,6 +1264,28 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
 export const ClientReceiptDocument = new TypedDocumentString(`
     query ClientReceipt($id: ID!) {
@@ -990,6 +1339,28 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<ClientQuestionsQuery, ClientQuestionsQueryVariables>;
 export const ClientChannelsDocument = new TypedDocumentString(`
     query ClientChannels {
@@ -1073,6 +1444,28 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<
   ClientPendingQuestionsSubscription,
   ClientPendingQuestionsSubscriptionVariables
@@ -1125,6 +1518,28 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<InboxFeedSubscription, InboxFeedSubscriptionVariables>;
 export const InboxAnswerDocument = new TypedDocumentString(`
     mutation InboxAnswer($id: ID!, $answer: JSON!) {
@@ -1161,6 +1576,28 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<InboxAnswerMutation, InboxAnswerMutationVariables>;
 export const InboxQuestionDocument = new TypedDocumentString(`
     query InboxQuestion($id: ID!) {
@@ -1197,6 +1634,28 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<InboxQuestionQuery, InboxQuestionQueryVariables>;
 export const InboxHistoryDocument = new TypedDocumentString(`
     query InboxHistory($first: Int!, $after: String) {
@@ -1246,4 +1705,26 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;

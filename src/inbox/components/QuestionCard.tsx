@@ -35,6 +35,7 @@ const FORMAT_LABEL: Record<AnswerFormat, string> = {
   SELECT: 'Choice',
   FORM: 'Form',
   EXTERNAL: 'External',
+  APPROVAL: 'Approval',
 };
 
 export function Badges({
