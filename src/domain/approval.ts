@@ -54,7 +54,10 @@ function argumentsObject(value: unknown, field: string): JsonObject {
   }
   const serialized = JSON.stringify(value);
   // UTF-8 bytes are never fewer than UTF-16 units, so the first test is a cheap early out.
-  if (serialized.length > ACTION_ARGUMENTS_MAX_BYTES || utf8ByteLength(serialized) > ACTION_ARGUMENTS_MAX_BYTES) {
+  if (
+    serialized.length > ACTION_ARGUMENTS_MAX_BYTES ||
+    utf8ByteLength(serialized) > ACTION_ARGUMENTS_MAX_BYTES
+  ) {
     throw badInput(`arguments must be at most ${ACTION_ARGUMENTS_MAX_BYTES} bytes as JSON (UTF-8)`, field);
   }
   return JSON.parse(serialized) as JsonObject;
@@ -159,7 +162,8 @@ export function checkQuorum(
     votersGiven.forEach((v, i) => {
       const at = `${field}.voters[${i}]`;
       if (typeof v !== 'string' || isBlank(v)) throw badInput('a voter must be a non-blank string', at);
-      if (exceedsChars(v, LABEL_MAX_CHARS)) throw badInput(`a voter must be at most ${LABEL_MAX_CHARS} characters`, at);
+      if (exceedsChars(v, LABEL_MAX_CHARS))
+        throw badInput(`a voter must be at most ${LABEL_MAX_CHARS} characters`, at);
       if (seen.has(v)) throw badInput('voters must not repeat', at);
       seen.add(v);
     });
@@ -169,9 +173,13 @@ export function checkQuorum(
     }
   }
   if (action?.editable && approvals > 1) {
-    throw badInput('an editable action cannot need more than one approval (people would approve different things)', `${field}.approvals`);
+    throw badInput(
+      'an editable action cannot need more than one approval (people would approve different things)',
+      `${field}.approvals`,
+    );
   }
-  if (sensitive) throw badInput('quorum is not allowed on sensitive questions (votes would tell the answer)', field);
+  if (sensitive)
+    throw badInput('quorum is not allowed on sensitive questions (votes would tell the answer)', field);
   return { approvals, rejections, voters };
 }
 
@@ -190,7 +198,10 @@ export function checkApprovalAnswer(action: ActionSpec | null | undefined, answe
   const field = 'answer';
   if (!action) throw badInput('the question has no action', field);
   if (!isPlainObject(answer)) {
-    throw badInput('answer must be a JSON object {"decision": "APPROVED" | "REJECTED", "arguments"?, "note"?}', field);
+    throw badInput(
+      'answer must be a JSON object {"decision": "APPROVED" | "REJECTED", "arguments"?, "note"?}',
+      field,
+    );
   }
   unknownKey(answer, ANSWER_KEYS, field);
   const decision = own(answer, 'decision');
@@ -200,11 +211,16 @@ export function checkApprovalAnswer(action: ActionSpec | null | undefined, answe
   const out: ApprovalAnswer = { decision: decision as Decision };
   const argsGiven = own(answer, 'arguments');
   if (argsGiven !== undefined && argsGiven !== null) {
-    if (decision !== 'APPROVED') throw badInput('arguments may be given only with APPROVED', `${field}.arguments`);
+    if (decision !== 'APPROVED')
+      throw badInput('arguments may be given only with APPROVED', `${field}.arguments`);
     if (!action.editable) throw badInput('this action is not editable', `${field}.arguments`);
     const args = argumentsObject(argsGiven, `${field}.arguments`);
     if (action.argumentsSchema) {
-      validateAgainst(compileJsonSchema(action.argumentsSchema, 'action.argumentsSchema'), args, `${field}.arguments`);
+      validateAgainst(
+        compileJsonSchema(action.argumentsSchema, 'action.argumentsSchema'),
+        args,
+        `${field}.arguments`,
+      );
     }
     out.arguments = args;
   } else if (decision === 'APPROVED') {

@@ -2,6 +2,7 @@
 // Fields are checked one by one in a fixed order and the first failure wins; every error is
 // BAD_USER_INPUT with a `field` under `input.`.
 import { type ZodType, z } from 'zod';
+import { checkAction, checkQuorum } from './approval.ts';
 import { badInput, isDomainError } from './errors.ts';
 import { compileJsonSchema, isJsonValue } from './json-schema.ts';
 import {
@@ -21,14 +22,13 @@ import {
   VERIFIER_CONFIG_MAX_BYTES,
 } from './limits.ts';
 import { checkWebUrl, validateMedia } from './media.ts';
-import { checkAction, checkQuorum } from './approval.ts';
 import {
   type ActionSpec,
   ANSWER_FORMATS,
   type AnswerFormat,
-  type QuorumSpec,
   type JsonObject,
   type QuestionSpec,
+  type QuorumSpec,
   type VerifierBinding,
 } from './question.ts';
 import { clip, isPlainObject, listChoices, own } from './values.ts';

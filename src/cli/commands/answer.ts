@@ -134,10 +134,7 @@ async function argumentsFile(path: string): Promise<Record<string, unknown>> {
  * The answer --approve / --reject give: for APPROVAL {decision, arguments?, note?}; for CONFIRM
  * true or false (a CONFIRM answer has no note or arguments). The server checks the rest.
  */
-export async function answerFromDecision(
-  q: Pick<Question, 'format'>,
-  o: DecisionFlags,
-): Promise<unknown> {
+export async function answerFromDecision(q: Pick<Question, 'format'>, o: DecisionFlags): Promise<unknown> {
   if (o.approve && o.reject) throw new BadUserInputError('give --approve or --reject, not both');
   const approved = o.approve === true;
   if (q.format === 'CONFIRM') {
@@ -147,7 +144,9 @@ export async function answerFromDecision(
     return approved;
   }
   if (q.format !== 'APPROVAL') {
-    throw new BadUserInputError(`--approve and --reject are for APPROVAL and CONFIRM questions, not ${q.format}`);
+    throw new BadUserInputError(
+      `--approve and --reject are for APPROVAL and CONFIRM questions, not ${q.format}`,
+    );
   }
   if (o.arguments !== undefined && !approved) throw new BadUserInputError('--arguments goes with --approve');
   const answer: Record<string, unknown> = { decision: approved ? 'APPROVED' : 'REJECTED' };
@@ -181,7 +180,9 @@ export function answerCommand(ctx: CommandContext): Command {
         throw new BadUserInputError('--note and --arguments go with --approve or --reject');
       }
       if (!decided && o.answer === undefined && !io.interactive) {
-        throw new BadUserInputError('--answer (or --approve/--reject) is required when stdin is not a terminal');
+        throw new BadUserInputError(
+          '--answer (or --approve/--reject) is required when stdin is not a terminal',
+        );
       }
       // With a flag the question is read only for its format: the server judges the answer.
       const answer = decided

@@ -8,7 +8,8 @@ export const ActionInput = builder.inputType('ActionInput', {
   fields: (t) => ({
     name: t.string({
       required: true,
-      description: 'What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund").',
+      description:
+        'What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund").',
     }),
     summary: t.string({ description: 'One line for people, at most 300 characters.' }),
     arguments: t.field({

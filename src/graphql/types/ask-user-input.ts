@@ -69,7 +69,8 @@ export const AskUserInput = builder.inputType('AskUserInput', {
     }),
     quorum: t.field({
       type: QuorumInput,
-      description: 'APPROVAL and CONFIRM: several approvers; each answer is a vote. Not with an editable action needing more than one approval.',
+      description:
+        'APPROVAL and CONFIRM: several approvers; each answer is a vote. Not with an editable action needing more than one approval.',
     }),
   }),
 });

@@ -43,7 +43,8 @@ export const InboxEventType = builder.enumType('InboxEventType', {
     SNAPSHOT: { description: 'Every pending question the caller may see, sent first on every (re)connect.' },
     ASKED: { description: 'A question was asked.' },
     UPDATED: {
-      description: 'A question changed but is still pending (e.g. a vote was cast); replace the one you hold.',
+      description:
+        'A question changed but is still pending (e.g. a vote was cast); replace the one you hold.',
     },
     ANSWERED: { description: 'A question was answered.' },
     TIMED_OUT: { description: 'A question timed out.' },
