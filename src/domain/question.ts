@@ -94,6 +94,8 @@ export interface Resolution {
   answeredAt: number | null;
   closedAt: number | null;
   cancelReason: string | null;
+  /** The votes cast before it resolved (questions with a quorum). */
+  votes?: Vote[];
 }
 
 export interface QuestionRecord extends QuestionSpec {

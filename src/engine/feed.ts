@@ -103,6 +103,9 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
       if (c.type === 'ASKED') {
         if (known.has(id)) continue;
         known.add(id);
+      } else if (c.type === 'UPDATED') {
+        // Still pending: the consumer replaces the one it holds (and never learns of one it lacks).
+        if (!known.has(id)) continue;
       } else {
         if (!known.has(id)) continue;
         known.delete(id);

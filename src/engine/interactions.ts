@@ -133,7 +133,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
           // Only a consumer with an interest in this question reads e.question (decoding it).
           if (e.type === 'ASKED') announced.observe(e.type, e.question);
           else announced.forget(e.head.id);
-          if (waiters.has(e.head.id)) waiters.notify(e.question);
+          // UPDATED (a vote) leaves the question pending: waiters wake once, on the decision.
+          if (e.type !== 'UPDATED' && waiters.has(e.head.id)) waiters.notify(e.question);
           for (const f of feeds) {
             if (canSee(f.principal, e.question)) f.listener.event(e);
           }

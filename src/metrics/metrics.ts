@@ -167,6 +167,8 @@ export function createMetrics(): Metrics {
         created.inc({ format: q.format, channel: q.channel ?? NO_CHANNEL });
         return;
       }
+      // A vote changes a pending question; only resolutions are counted here.
+      if (e.type === 'UPDATED') return;
       // The head, not the question: a resolution's question is decoded only on demand.
       const q = e.head;
       resolved.inc({ format: q.format, outcome: e.type.toLowerCase() });

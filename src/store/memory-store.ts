@@ -22,6 +22,8 @@ import type {
   QuestionStore,
   RateCount,
   RateHits,
+  VoteInput,
+  VoteResult,
 } from './types.ts';
 import { checkSeenKey, eventOf, REPLY_GRACE_MS } from './types.ts';
 
@@ -147,6 +149,37 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now) };
   }
 
+  /** One vote: the same checks and order as vote.lua, in one synchronous step. */
+  function vote(id: string, input: VoteInput): VoteResult {
+    const e = t.entry(id);
+    if (!e) return { kind: 'missing' };
+    if (e.resolution) return { kind: 'lost', question: record(e) };
+    if (input.now >= e.spec.timeoutAt) {
+      const timedOut = timedOutResolution(input.now);
+      return { kind: 'lost', question: t.resolve(id, e, timedOut, input.retentionMs, input.now) };
+    }
+    const { vote: v, quorum } = input;
+    if (quorum.voters && !quorum.voters.includes(v.by)) return { kind: 'forbidden' };
+    const votes = e.votes ?? [];
+    if (votes.some((x) => x.by === v.by)) return { kind: 'voted', question: record(e) };
+    e.votes = [...votes, v];
+    const same = e.votes.filter((x) => x.decision === v.decision).length;
+    const needed = v.decision === 'APPROVED' ? quorum.approvals : quorum.rejections;
+    if (same < needed) {
+      const q = record(e);
+      t.announce(eventOf('UPDATED', q));
+      return { kind: 'counted', question: q };
+    }
+    const r = resolutionOf({
+      status: 'ANSWERED',
+      answer: input.answer,
+      answeredBy: v.by,
+      now: input.now,
+      retentionMs: input.retentionMs,
+    });
+    return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now) };
+  }
+
   return {
     kind: 'memory',
     outbox: t.outbox.outbox,
@@ -156,6 +189,8 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     create: async (spec, o) => createQuestion(t, spec, o),
 
     claim: async (id, input) => claim(id, input),
+
+    vote: async (id, input) => vote(id, input),
 
     async ticketStep(ticketHash, step) {
       const hits = step.count ? counters.hit(step.count, t.clock()) : null;

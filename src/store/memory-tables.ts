@@ -1,6 +1,6 @@
 // The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
 // read, and the steps every operation shares (read a live entry, resolve, announce, sort).
-import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
+import type { QuestionRecord, QuestionSpec, Resolution, Vote } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
 import { compareOldestFirst, matchesFilter, onlyPending } from './listing.ts';
@@ -16,6 +16,8 @@ export interface Entry {
   followUps: readonly string[];
   /** What its media counts against its asker's and the server's media caps while pending. */
   mediaBytes: number;
+  /** Votes cast while pending (questions with a quorum), oldest first. */
+  votes?: Vote[];
 }
 
 /** One asker's share of the pending backlog. */
@@ -37,7 +39,7 @@ export interface Sorted {
 export type MemoryTables = ReturnType<typeof createMemoryTables>;
 
 export function record(e: Entry): QuestionRecord {
-  return recordOf(e.spec, e.resolution);
+  return recordOf(e.spec, e.resolution, e.votes);
 }
 
 export function createMemoryTables(clock: () => number) {

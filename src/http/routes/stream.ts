@@ -17,6 +17,7 @@ export interface StreamRouteOptions {
 
 const FRAME_OF: Record<Exclude<FeedEvent['type'], 'SNAPSHOT'>, string> = {
   ASKED: 'interaction.add',
+  UPDATED: 'interaction.updated',
   ANSWERED: 'interaction.answered',
   TIMED_OUT: 'interaction.removed',
   CANCELLED: 'interaction.removed',

@@ -164,6 +164,17 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
         announcement: first ? announce(state, `New question: ${preview(first.text)}`) : state.announcement,
       };
     }
+    case 'UPDATED': {
+      // Still pending (a vote was cast): the newer copy replaces the one held, if held.
+      let changed = false;
+      for (const q of event.questions) {
+        if (pending.has(q.id)) {
+          pending.set(q.id, q);
+          changed = true;
+        }
+      }
+      return changed ? { ...state, version: state.version + 1 } : state;
+    }
     default: {
       let settled: ReadonlyMap<string, Settled> = state.settled;
       let announcement = state.announcement;

@@ -19,6 +19,7 @@ function script(name: string): Script {
 const SCRIPTS = {
   create: script('create'),
   claim: script('claim'),
+  vote: script('vote'),
   expire: script('expire'),
   indexBackfill: script('index-backfill'),
   list: script('list'),

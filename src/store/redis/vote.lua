@@ -1,0 +1,50 @@
+-- ARGV: prefix, id, by, vote (JSON), decision, approvals, rejections, voters ('' = anyone,
+-- else a JSON array of identities), resolution if this vote decides (JSON), now, retentionMs
+-- One vote on a question with a quorum, in one step: pending and within its deadline, the
+-- identity allowed and not yet voted, the vote appended to res ({"votes":[…]} while pending),
+-- then either UPDATED or, at the threshold, the resolution (resolve() carries the votes over).
+local id, by, vote, decision = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local approvals, rejections, voters = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
+local res, now, retention = ARGV[9], ARGV[10], ARGV[11]
+local q = qkey(id)
+local cur = redis.call('HMGET', q, 'spec', 'st', 'res', 'to')
+if not cur[1] then return {'missing'} end
+if cur[2] ~= 'PENDING' then return {'lost', cur[1], cur[2], cur[3]} end
+
+if tonumber(now) >= tonumber(cur[4]) then
+  local t = timed_out(now)
+  resolve(id, 'TIMED_OUT', t, now, retention)
+  return {'lost', cur[1], 'TIMED_OUT', t}
+end
+
+if voters ~= '' then
+  local allowed = false
+  for _, v in ipairs(cjson.decode(voters)) do
+    if v == by then allowed = true break end
+  end
+  if not allowed then return {'forbidden'} end
+end
+
+-- Who voted: one hash field each on the record, so they live and expire with it.
+if redis.call('HSETNX', q, 'v:' .. by, decision) == 0 then return {'voted', cur[1], cur[2], cur[3]} end
+
+local votes
+if cur[3] then votes = string.sub(cur[3], 1, -3) .. ',' .. vote .. ']}' else votes = '{"votes":[' .. vote .. ']}' end
+redis.call('HSET', q, 'res', votes)
+local count
+if decision == 'APPROVED' then
+  count = redis.call('HINCRBY', q, 'va', 1)
+  if count >= approvals then
+    resolve(id, 'ANSWERED', res, now, retention)
+    return {'decided', cur[1], 'ANSWERED', redis.call('HGET', q, 'res')}
+  end
+else
+  count = redis.call('HINCRBY', q, 'vr', 1)
+  if count >= rejections then
+    resolve(id, 'ANSWERED', res, now, retention)
+    return {'decided', cur[1], 'ANSWERED', redis.call('HGET', q, 'res')}
+  end
+end
+
+redis.call('PUBLISH', prefix .. 'events', '{"type":"UPDATED","spec":' .. cur[1] .. ',"res":' .. votes .. '}')
+return {'counted', cur[1], 'PENDING', votes}
