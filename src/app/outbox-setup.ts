@@ -70,7 +70,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       // Only a resolution of a question with follow-ups enqueued anything (most have none:
       // a lease round trip per resolution on every instance would be waste). Kicked after
       // this announcement's waiters and feeds have had their turn, not in front of them.
-      if (e.type !== 'ASKED' && e.type !== 'UPDATED' && (e.followUps ?? hasFollowUps(e.question))) setImmediate(worker.kick);
+      if (e.type !== 'ASKED' && e.type !== 'UPDATED' && (e.followUps ?? hasFollowUps(e.question)))
+        setImmediate(worker.kick);
     },
     resync: () => worker.kick(),
   });

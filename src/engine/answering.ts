@@ -12,8 +12,8 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { ClaimResult } from '../store/types.ts';
 import { type EngineContext, refusal } from './context.ts';
-import { castVote, takesVotes } from './voting.ts';
 import type { Interactions } from './types.ts';
+import { castVote, takesVotes } from './voting.ts';
 
 /** UNAVAILABLE on an answer: the claim may be applied when the store resumes. */
 const ANSWER_UNKNOWN = 'the store did not respond; your answer may have been recorded — retrying is safe';

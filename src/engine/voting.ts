@@ -30,7 +30,8 @@ export async function castVote(
 ): Promise<QuestionRecord> {
   const quorum = q.quorum;
   const decision = decisionOfAnswer(q.format, value);
-  if (!quorum || decision === null) throw new DomainError('BAD_USER_INPUT', 'this answer is not a vote', 'answer');
+  if (!quorum || decision === null)
+    throw new DomainError('BAD_USER_INPUT', 'this answer is not a vote', 'answer');
   const note = isPlainObject(value) && typeof value.note === 'string' ? value.note : null;
   const now = ctx.clock();
   const r = await ctx.store.vote(q.id, {

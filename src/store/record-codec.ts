@@ -59,7 +59,8 @@ export function decodeEvent(message: string): StoreEvent | null {
     const m = JSON.parse(message) as { type: StoreEventType; spec: QuestionSpec; res: Resolution | null };
     if (!EVENT_TYPES.has(m.type) || !m.spec) return null;
     // UPDATED carries the pending question's votes in `res` (vote.lua).
-    if (m.type === 'UPDATED') return eventOf(m.type, recordOf(m.spec, null, (m.res as PendingVotes | null)?.votes));
+    if (m.type === 'UPDATED')
+      return eventOf(m.type, recordOf(m.spec, null, (m.res as PendingVotes | null)?.votes));
     return eventOf(m.type, recordOf(m.spec, m.res));
   } catch {
     return null;
@@ -67,7 +68,14 @@ export function decodeEvent(message: string): StoreEvent | null {
 }
 
 function lazyEvent(h: ResolutionHead, spec: string): StoreEvent | null {
-  if (!EVENT_TYPES.has(h.type) || h.type === 'ASKED' || h.type === 'UPDATED' || !h.res || typeof h.id !== 'string') return null;
+  if (
+    !EVENT_TYPES.has(h.type) ||
+    h.type === 'ASKED' ||
+    h.type === 'UPDATED' ||
+    !h.res ||
+    typeof h.id !== 'string'
+  )
+    return null;
   let question: QuestionRecord | undefined;
   return {
     type: h.type,

@@ -14,7 +14,8 @@ if cur[2] ~= 'PENDING' then return {'lost', cur[1], cur[2], cur[3]} end
 if tonumber(now) >= tonumber(cur[4]) then
   local t = timed_out(now)
   resolve(id, 'TIMED_OUT', t, now, retention)
-  return {'lost', cur[1], 'TIMED_OUT', t}
+  -- resolve() may have carried votes into it: answer what is stored.
+  return {'lost', cur[1], 'TIMED_OUT', redis.call('HGET', qkey(id), 'res')}
 end
 
 if voters ~= '' then
