@@ -1,7 +1,7 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
-import { askedAuditDetail } from '../domain/audit.ts';
+import { answerAuditDetail, askedAuditDetail, auditViaOf } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
 import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
@@ -167,6 +167,8 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     const votes = e.votes ?? [];
     if (votes.some((x) => x.by === v.by)) return { kind: 'voted', question: record(e) };
     e.votes = [...votes, v];
+    // The vote's own entry: who and what they decided, never the note (it is free text).
+    t.audit.append('VOTED', id, v.by, auditViaOf(v.by, e.spec.channel), { decision: v.decision }, input.now);
     const same = e.votes.filter((x) => x.decision === v.decision).length;
     const needed = v.decision === 'APPROVED' ? quorum.approvals : quorum.rejections;
     if (same < needed) {
@@ -181,7 +183,8 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       now: input.now,
       retentionMs: input.retentionMs,
     });
-    return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now) };
+    const decided = { actor: v.by, detail: answerAuditDetail(input.answer) };
+    return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now, decided) };
   }
 
   return {

@@ -117,6 +117,17 @@ export function voteContract(name: string, make: () => Promise<StoreHarness>): v
       expect((await store.get(spec.id))?.votes?.length).toBe(3);
       const late = await store.vote(spec.id, ballot('dave', 'APPROVED', quorum));
       expect(late.kind).toBe('lost');
+      // The audit log: one VOTED entry per counted vote (decision only), then the decision.
+      const page = await store.audit.page({ questionId: spec.id, first: 50 });
+      const entries = page.entries.map((e) => [e.type, e.actor, e.detail?.decision ?? null]);
+      expect(entries).toEqual([
+        ['ASKED', 'agent', null],
+        ['VOTED', 'alice', 'APPROVED'],
+        ['VOTED', 'bob', 'REJECTED'],
+        ['VOTED', 'carol', 'APPROVED'],
+        ['ANSWERED', 'carol', 'APPROVED'],
+      ]);
+      expect(page.entries.find((e) => e.type === 'VOTED')?.via).toBe('api');
     });
 
     it('resolves ANSWERED with REJECTED at the rejections threshold', async () => {

@@ -221,6 +221,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         encodeResolution(resolution),
         input.now,
         input.retentionMs,
+        JSON.stringify(answerAuditDetail(input.answer)),
       ])) as Reply[];
       switch (reply[0]) {
         case 'missing':
