@@ -10,6 +10,7 @@ import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../st
 import type { Logger } from './logger.ts';
 import type { HeaderBag, VerifierPort } from './ports.ts';
 import { hashTicket } from './tickets.ts';
+import { castVote, takesVotes } from './voting.ts';
 
 export type { RateHits };
 
@@ -116,6 +117,11 @@ export function createCallbacks(d: CallbackDeps) {
     if (q.status === 'ANSWERED') return 'already_answered';
     if (q.status !== 'PENDING') throw closed(q.status);
     const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
+    // A quorum's vote: the public door's identity is `callback` (API.md §15).
+    if (takesVotes(q)) {
+      await castVote(d, q, 'callback', 'callback', value);
+      return 'answered';
+    }
     const r = await d.store.claim(q.id, {
       status: 'ANSWERED',
       answer: q.sensitive ? null : value,

@@ -22,7 +22,7 @@ export function takesVotes(q: Pick<QuestionRecord, 'quorum'>): boolean {
  * vote counted, or ANSWERED when this vote decided it.
  */
 export async function castVote(
-  ctx: Pick<EngineContext, 'store' | 'clock' | 'retentionMs' | 'announced'>,
+  ctx: Pick<EngineContext, 'store' | 'clock' | 'retentionMs'> & { announced?: EngineContext['announced'] },
   q: QuestionRecord,
   by: string,
   via: string,
@@ -49,10 +49,10 @@ export async function castVote(
     case 'voted':
       throw new DomainError('ALREADY_ANSWERED', ALREADY_VOTED);
     case 'lost':
-      ctx.announced.forget(q.id);
+      ctx.announced?.forget(q.id);
       throw refusal(r.question);
     case 'decided':
-      ctx.announced.forget(q.id);
+      ctx.announced?.forget(q.id);
       return r.question;
     default:
       return r.question;
