@@ -111,6 +111,14 @@ function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown>
     idempotencyKey: args.idempotency_key,
     metadata: args.metadata,
     notify: args.notify,
+    action: args.action && {
+      name: args.action.name,
+      summary: args.action.summary,
+      arguments: args.action.arguments,
+      argumentsSchema: args.action.arguments_schema,
+      editable: args.action.editable,
+    },
+    quorum: args.quorum,
   };
   for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
   return input;
