@@ -8,6 +8,7 @@ import type { AnswerFormat, Question, Viewer } from '../lib/model.ts';
 import { isPlainObject, timeOf } from '../lib/model.ts';
 import { formatWhen, timeLeft } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
+import { ActionView, ApprovalAnswer } from './ApprovalAnswer.tsx';
 import { ConfirmAnswer, ExternalAnswer, SelectAnswer, TextAnswer } from './controls.tsx';
 import type { ServerFieldError } from './FormAnswer.tsx';
 import { useNow } from './hooks.ts';
@@ -165,6 +166,8 @@ function AnswerControl({
       );
     case 'EXTERNAL':
       return <ExternalAnswer link={q.link} serverVerified={q.serverVerified} />;
+    case 'APPROVAL':
+      return <ApprovalAnswer question={q} busy={busy} send={send} />;
     default:
       return <p className="card-error">This question has a format the inbox does not know.</p>;
   }
@@ -239,6 +242,7 @@ export const QuestionCard = memo(function QuestionCard({
         {q.text}
       </p>
       {q.media && q.media.length > 0 && <MediaList items={q.media} />}
+      {q.action && <ActionView question={q} />}
       {card.settled ? (
         <SettledView
           settled={card.settled}
