@@ -180,9 +180,7 @@ export function answerCommand(ctx: CommandContext): Command {
         throw new BadUserInputError('--note and --arguments go with --approve or --reject');
       }
       if (!decided && o.answer === undefined && !io.interactive) {
-        throw new BadUserInputError(
-          '--answer (or --approve/--reject) is required when stdin is not a terminal',
-        );
+        throw new BadUserInputError('--answer is required when stdin is not a terminal');
       }
       // With a flag the question is read only for its format: the server judges the answer.
       const answer = decided
@@ -191,6 +189,11 @@ export function answerCommand(ctx: CommandContext): Command {
           ? await promptAnswer(await answerable(client, id), io.prompter, io.err)
           : answerFromFlag(await requireQuestion(client, id), o.answer);
       const done = await client.answer(id, answer);
-      ctx.print(cmd, done, () => `Answered ${done.id}: ${answerText(done.answer ?? answer)}\n`);
+      // A vote on a quorum question leaves it pending until enough people agree.
+      const line =
+        done.status === 'PENDING'
+          ? `Voted on ${done.id}: ${done.votes.length} vote(s) so far, still pending\n`
+          : `Answered ${done.id}: ${answerText(done.answer ?? answer)}\n`;
+      ctx.print(cmd, done, () => line);
     });
 }
