@@ -2,6 +2,7 @@
 // or the query parameters when the body is empty (coerced by the question's schema). Channel-delivered in-client formats:
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
 // form page's form-encoded fields for FORM, and the text page's `answer` field for TEXT.
+import { approvalFromForm } from './approval-form.ts';
 import { badInput } from './errors.ts';
 import { checkFormFieldCount, formFieldsToJson, queryToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
@@ -25,7 +26,7 @@ export function isPlainExternal(
 const FORM_ENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 export function callbackPayload(
-  q: Pick<QuestionSpec, 'format' | 'schema'>,
+  q: Pick<QuestionSpec, 'format' | 'schema' | 'action'>,
   body: Buffer,
   query: QueryParams,
   contentType?: string,
@@ -34,6 +35,10 @@ export function callbackPayload(
   if (q.format === 'FORM' && q.schema && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
     checkFormFieldCount(q.schema, body);
     return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
+  }
+  // The approval page's buttons post the decision (and the note, and any edited fields).
+  if (q.format === 'APPROVAL' && q.action && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    return approvalFromForm(q.action, body);
   }
   if (q.format === 'TEXT' && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
     const answer = new URLSearchParams(body.toString('utf8')).get('answer');

@@ -5,7 +5,7 @@
 import { validateAnswer } from '../domain/answer.ts';
 import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { JsonObject, QuestionRecord } from '../domain/question.ts';
+import type { ActionSpec, JsonObject, QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { HeaderBag, VerifierPort } from './ports.ts';
@@ -40,6 +40,8 @@ export type CallbackPage =
   /** TEXT: one field; a sensitive answer is typed here, never into a chat (API.md §9). */
   | { kind: 'text'; sensitive: boolean }
   | { kind: 'form'; schema: JsonObject }
+  /** APPROVAL: the action, Approve / Reject, and the edit form when the page can show it. */
+  | { kind: 'approval'; action: ActionSpec }
   | { kind: 'done' }
   | { kind: 'closed' }
   | { kind: 'not-found' };
@@ -195,6 +197,7 @@ export function createCallbacks(d: CallbackDeps) {
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
       if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };
+      if (q.format === 'APPROVAL' && q.action) return { kind: 'approval', action: q.action };
       return { kind: 'reply-elsewhere' };
     },
   };
