@@ -16,6 +16,7 @@ import type {
 } from '../types.ts';
 import { toInboundEvent } from './events.ts';
 import {
+  actionTail,
   escapeHtml,
   messageHtml,
   NOTICE_MAX_CHARS,
@@ -110,9 +111,10 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       let sent: { message_id: number; chat: { id: number } };
       try {
         const privately = question.format === 'TEXT' && question.sensitive;
+        const action = actionTail(question);
         const html = privately
           ? messageHtml(question.text, callbackUrl, SENSITIVE_TAIL, SENSITIVE_TAIL_VISIBLE)
-          : messageHtml(question.text, callbackUrl);
+          : messageHtml(question.text, callbackUrl, action.html, action.visible);
         sent = await client.sendMessage(recipient, html, {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
