@@ -5,11 +5,16 @@ export type WaitStatus = 'PENDING' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 /**
  * A question as the tools return it: the GraphQL `Question` shape (camelCase fields), as the
- * engine's view or the SDK's `Question` gives it; the tools read only these two fields.
+ * engine's view or the SDK's `Question` gives it; the tools read only these fields.
  */
 export interface McpQuestion {
   readonly id: string;
   readonly status: WaitStatus;
+  /** RFC 3339 times; a task (tasks.ts) is created with its question and kept until its timeout. */
+  readonly createdAt: string;
+  readonly timeoutAt: string;
+  readonly closedAt: string | null;
+  readonly cancelReason: string | null;
 }
 
 /** What `ask_user` and `await_answer` return as structured content. */

@@ -19,10 +19,19 @@ import {
   WAIT_DEFAULT_SECONDS,
   waitOutput,
 } from './schemas.ts';
+import {
+  createTaskResult,
+  declaresTasks,
+  registerTaskMethods,
+  TASK_POLL_INTERVAL_MS,
+  TASKS_EXTENSION,
+} from './tasks.ts';
 
 export interface McpToolsOptions {
   /** Interval of the progress heartbeat while a call waits (default 10 s; tests shorten it). */
   progressIntervalMs?: number;
+  /** The polling interval a task suggests (default 2 s; tests shorten it). */
+  taskPollIntervalMs?: number;
   /** Called with an unexpected failure before the tool answers INTERNAL (for the log). */
   onInternalError?: (err: unknown) => void;
 }
@@ -67,6 +76,20 @@ function waitResult(o: WaitOutcome): CallToolResult {
       ...(o.receipt === undefined ? {} : { receipt: o.receipt }),
     },
   };
+}
+
+/**
+ * A still-pending question as a task when the client declared the Tasks extension (API.md §13.1):
+ * the client polls tasks/get instead of holding this call. Any other outcome is the tool result.
+ */
+async function taskOrResult(port: InteractionsPort, o: WaitOutcome, pollMs: number): Promise<CallToolResult> {
+  const result = waitResult(o);
+  if (o.status !== 'PENDING') return result;
+  const q = await port.get(o.id);
+  if (!q) return result;
+  // The SDK's tool-result type has no task variant; the wire takes it as it is (tools/call may
+  // return any resultType on 2026-07-28).
+  return createTaskResult(q, result, pollMs) as unknown as CallToolResult;
 }
 
 /** Sends a progress notification every interval while `work` runs, if the client asked. */
@@ -128,6 +151,7 @@ function registerWaitingTools(
   port: InteractionsPort,
   guard: Guard,
   interval: number,
+  pollMs: number,
 ): void {
   server.registerTool(
     'ask_user',
@@ -140,6 +164,9 @@ function registerWaitingTools(
     },
     (args, ctx) =>
       guard(args, async () => {
+        // With tasks nothing is held: the question is recorded and the task handed back at once.
+        if (declaresTasks(ctx))
+          return taskOrResult(port, await port.ask(askInputOf(args), 0, ctx.mcpReq.signal), pollMs);
         const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
         const outcome = await withProgress(ctx, interval, () =>
           port.ask(askInputOf(args), wait, ctx.mcpReq.signal),
@@ -159,6 +186,8 @@ function registerWaitingTools(
     },
     (args, ctx) =>
       guard(args, async () => {
+        if (declaresTasks(ctx))
+          return taskOrResult(port, await port.await(args.id, 0, ctx.mcpReq.signal), pollMs);
         const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
         const outcome = await withProgress(ctx, interval, () => port.await(args.id, wait, ctx.mcpReq.signal));
         return waitResult(outcome);
@@ -235,6 +264,7 @@ function registerRecordTools(server: McpServer, port: InteractionsPort, guard: G
 
 export function createMcpTools(port: InteractionsPort, options: McpToolsOptions = {}): McpServer {
   const server = new McpServer(SERVER_INFO, {
+    capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     instructions:
       'Ask a person a question and wait for the typed answer. ask_user waits a while; when it returns PENDING, call await_answer with the id until the status is no longer PENDING.',
   });
@@ -248,7 +278,13 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
       return toErrorResult(err, options);
     }
   };
-  registerWaitingTools(server, port, guard, interval);
+  const pollMs = options.taskPollIntervalMs ?? TASK_POLL_INTERVAL_MS;
+  registerWaitingTools(server, port, guard, interval, pollMs);
   registerRecordTools(server, port, guard);
+  registerTaskMethods(server, port, {
+    pollIntervalMs: pollMs,
+    resultOf: (o) => waitResult(o) as Record<string, unknown>,
+    ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+  });
   return server;
 }
