@@ -19,6 +19,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
+import { mcpStateKey } from './mcp-state-key.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
@@ -209,6 +210,7 @@ export async function createServer(
       // The engine ends its held waits and live feeds first, so closing waits for no hold.
       onClosing: () => engine.stop(),
       mcp: {
+        requestStateKey: mcpStateKey(config, logger),
         ...(plugins.mcpProgressIntervalMs ? { progressIntervalMs: plugins.mcpProgressIntervalMs } : {}),
         ...(plugins.mcpTaskPollIntervalMs ? { taskPollIntervalMs: plugins.mcpTaskPollIntervalMs } : {}),
       },
