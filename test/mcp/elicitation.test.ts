@@ -8,7 +8,7 @@ import { graphqlAt, manifestOf, slackChannelLines, startChannelServer } from '..
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
 import { connectMcp, nextAsked } from './mcp-client.ts';
-import { envelope, postRpc } from './task-session.ts';
+import { connectTaskSession, envelope, postRpc } from './task-session.ts';
 
 const TOKEN = 'xoxb-elicit-token-0001';
 let slack: FakeSlack;
@@ -59,6 +59,12 @@ async function elicitingClient(user: (params: Elicit) => Promise<Reply>, key: st
 }
 
 type Wait = { status: string; id: string; answer: unknown; receipt?: string | null };
+
+/** The structured content of a completed task outcome's tool result. */
+function structuredOf(outcome: { status: string }): Wait {
+  expect(outcome.status).toBe('completed');
+  return (outcome as unknown as { result: { structuredContent: Wait } }).result.structuredContent;
+}
 
 describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
   it('the client’s user answers: ANSWERED by mcp:<principal>, receipt via mcp, the Slack message edited', async () => {
@@ -198,6 +204,38 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
       expect(r.structuredContent).toMatchObject({ status: 'PENDING' });
       await client.close();
     }
+  });
+});
+
+describe('answer_here with tasks (the official Tasks requester)', () => {
+  it('the form is answered first; a declined one leaves a task that the inbox answer completes', async () => {
+    let reply: Reply = { action: 'accept', content: { answer: 'inline' } };
+    const kinds: string[] = [];
+    const session = await connectTaskSession(base, KEYS.agent, async (request) => {
+      kinds.push(request.kind);
+      return reply as never;
+    });
+    const direct = await session.session.callTool('ask_user', { text: 'Inline first?', answer_here: true });
+    expect(direct.kind).toBe('immediate');
+    const { outcome } = await direct.settle();
+    expect(structuredOf(outcome)).toMatchObject({
+      status: 'ANSWERED',
+      answer: 'inline',
+    });
+
+    reply = { action: 'decline' };
+    const asked = nextAsked(t.server.engine);
+    const later = await session.session.callTool('ask_user', { text: 'Declined here?', answer_here: true });
+    const id = await asked;
+    expect(later.kind).toBe('task');
+    await gql('mutation($id: ID!) { answer(id: $id, answer: "inbox") { id } }', { id }, 'ops');
+    const settled = await later.settle();
+    expect(structuredOf(settled.outcome)).toMatchObject({
+      status: 'ANSWERED',
+      answer: 'inbox',
+    });
+    expect(kinds).toEqual(['elicitation', 'elicitation']);
+    await session.close();
   });
 });
 

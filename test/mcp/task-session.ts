@@ -67,8 +67,17 @@ export interface TaskClient {
   close(): Promise<void>;
 }
 
-/** A task-enabled session on `baseUrl` for the principal of `key`. */
-export async function connectTaskSession(baseUrl: string, key: string): Promise<TaskClient> {
+type SessionOptions = Parameters<typeof createTaskSessionFromClient>[1];
+
+/**
+ * A task-enabled session on `baseUrl` for the principal of `key`; with `onInputRequest` it also
+ * declares form elicitation and answers the server's input requests with it.
+ */
+export async function connectTaskSession(
+  baseUrl: string,
+  key: string,
+  onInputRequest?: SessionOptions['onInputRequest'],
+): Promise<TaskClient> {
   const client = await connectMcp(baseUrl, key, 'modern');
   let nextId = 0;
   const session = createTaskSessionFromClient(client, {
@@ -84,8 +93,12 @@ export async function connectTaskSession(baseUrl: string, key: string): Promise<
     v2RequestFraming: {
       protocolVersion: VERSION,
       clientInfo: CLIENT_INFO,
-      clientCapabilities: { extensions: { [TASKS]: {} } },
+      clientCapabilities: {
+        extensions: { [TASKS]: {} },
+        ...(onInputRequest ? { elicitation: { form: {} } } : {}),
+      },
     },
+    ...(onInputRequest ? { onInputRequest } : {}),
   });
   return {
     client,
