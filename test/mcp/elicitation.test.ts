@@ -44,15 +44,21 @@ type Reply = {
 };
 
 /** The official client in the 2026-07-28 era, declaring form elicitation, answering with `user`. */
-async function elicitingClient(user: (params: Elicit) => Promise<Reply>, key: string = KEYS.agent) {
+async function elicitingClient(
+  user: (params: Elicit) => Promise<Reply>,
+  era: 'modern' | 'legacy' = 'modern',
+) {
   const client = new Client(
     { name: 'tai-elicit-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    {
+      capabilities: { elicitation: { form: {} } },
+      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
   );
   client.setRequestHandler('elicitation/create', (req) => user(req.params as unknown as Elicit));
   await client.connect(
     new StreamableHTTPClientTransport(new URL('/mcp', base), {
-      requestInit: { headers: { authorization: `Bearer ${key}` } },
+      requestInit: { headers: { authorization: `Bearer ${KEYS.agent}` } },
     }),
   );
   return client;
@@ -194,13 +200,20 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
   });
 
   it('clients without elicitation, and 2025-era clients, get the question as before', async () => {
-    for (const era of ['modern', 'legacy'] as const) {
-      const client = await connectMcp(base, KEYS.agent, era);
+    const never = async (): Promise<Reply> => {
+      throw new Error('a 2025-era client is never sent elicitation/create');
+    };
+    const clients = [
+      await connectMcp(base, KEYS.agent, 'modern'),
+      await connectMcp(base, KEYS.agent, 'legacy'),
+      await elicitingClient(never, 'legacy'),
+    ];
+    for (const [n, client] of clients.entries()) {
       const r = await client.callTool({
         name: 'ask_user',
-        arguments: { text: `No form here (${era})`, answer_here: true, wait_seconds: 0 },
+        arguments: { text: `No form here (${n})`, answer_here: true, wait_seconds: 0 },
       });
-      expect(r.isError).toBeFalsy();
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ status: 'PENDING' });
       await client.close();
     }
