@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { discordPlugin } from './discord/plugin.ts';
 import { slackPlugin } from './slack/plugin.ts';
+import { teamsPlugin } from './teams/plugin.ts';
 import { telegramPlugin } from './telegram/plugin.ts';
 import { twilioPlugin } from './twilio/plugin.ts';
 import type { ChannelPlugin } from './types.ts';
@@ -16,6 +17,7 @@ export function builtinChannelPlugins(): ReadonlyMap<string, ChannelPlugin> {
     [telegramPlugin.name, telegramPlugin as ChannelPlugin],
     [twilioPlugin.name, twilioPlugin as ChannelPlugin],
     [discordPlugin.name, discordPlugin as ChannelPlugin],
+    [teamsPlugin.name, teamsPlugin as ChannelPlugin],
     [webhookPlugin.name, webhookPlugin as ChannelPlugin],
   ]);
 }
