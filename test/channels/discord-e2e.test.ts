@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupChannel } from '../../src/app/channel-setup.ts';
 import { graphqlAt, manifestDir, manifestOf, startChannelServer } from '../support/channel-server.ts';
+import { runCliInProcess } from '../support/cli-run.ts';
 import { type DiscordCall, type FakeDiscord, startFakeDiscord } from '../support/fakes/discord-api.ts';
 import {
   componentClick,
@@ -14,7 +15,7 @@ import {
   ping,
 } from '../support/fakes/discord-requests.ts';
 import { leastLoopDelay } from '../support/loop-delay.ts';
-import type { TestServer } from '../support/server.ts';
+import { KEYS, type TestServer } from '../support/server.ts';
 
 const TOKEN = 'discord-e2e-token-0001';
 let discord: FakeDiscord;
@@ -253,5 +254,16 @@ describe('discord channel end to end (redis)', () => {
       expect((await forged()).statusCode).toBe(401);
     }, 50);
     expect(delay).toBeLessThan(50);
+  });
+  it('`tai channels test`: the test message arrives, then is edited to "Cancelled: test message"', async () => {
+    const r = await runCliInProcess(['channels', 'test', 'ops-discord', '--json'], {
+      env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const edit = await discord.waitFor('PATCH', EDITS, (c) =>
+      JSON.stringify(c.body).includes('reaches you'),
+    );
+    expect(JSON.stringify(edit.body)).toContain('Cancelled: test message');
   });
 });

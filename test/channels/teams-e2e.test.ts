@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupChannel } from '../../src/app/channel-setup.ts';
 import { graphqlAt, manifestDir, manifestOf, startChannelServer } from '../support/channel-server.ts';
+import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeTeams, startFakeTeams, type TeamsCall } from '../support/fakes/teams-api.ts';
 import { cardSubmit, installed, TEAMS_CONVERSATION, TEAMS_USER } from '../support/fakes/teams-requests.ts';
 import { leastLoopDelay } from '../support/loop-delay.ts';
-import type { TestServer } from '../support/server.ts';
+import { KEYS, type TestServer } from '../support/server.ts';
 
 const APP_ID = '00000000-0000-0000-0000-00000000b07a';
 const PASSWORD = 'teams-e2e-password-0001';
@@ -233,5 +234,16 @@ describe('teams channel end to end (redis)', () => {
       }, 50);
       expect(delay).toBeLessThan(50);
     }
+  });
+  it('`tai channels test`: the test message arrives, then is edited to "Cancelled: test message"', async () => {
+    const r = await runCliInProcess(['channels', 'test', 'ops-teams', '--json'], {
+      env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const edit = await teams.waitFor('PUT', UPDATES, (c) =>
+      JSON.stringify(c.body).includes('channel ops-teams reaches you'),
+    );
+    expect(JSON.stringify(edit.body)).toContain('Cancelled: test message');
   });
 });
