@@ -201,6 +201,14 @@ describe('teams channel: incoming activities', () => {
     expect(teams.keyReads()).toBe(before);
   });
 
+  it('OpenID metadata that cannot be read fails closed (500), and is not read again for every request', async () => {
+    const c = channel(undefined, { openIdMetadataUrl: `${teams.serviceUrl}missing-metadata` });
+    const req = await teamsRequest(teams, cardSubmit(teams, { tai: 'c', q: 'q_1', i: 1 }));
+    const before = teams.callsTo('GET', /^\/missing-metadata$/).length;
+    for (let i = 0; i < 3; i++) expect(await c.inbound!(req)).toMatchObject({ kind: 'reject', status: 500 });
+    expect(teams.callsTo('GET', /^\/missing-metadata$/).length - before).toBe(1);
+  });
+
   it('a missing app id fails closed (500); a tenant other than the configured one is 403', async () => {
     const req = await teamsRequest(teams, cardSubmit(teams, { tai: 'c', q: 'q_1', i: 1 }));
     expect(await channel({}).inbound!(req)).toMatchObject({ kind: 'reject', status: 500 });

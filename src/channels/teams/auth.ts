@@ -21,6 +21,8 @@ export function defaultTokenUrl(tenantId?: string): string {
 
 const KEYS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const KEYS_COOLDOWN_MS = 5 * 60 * 1000;
+/** After a failed read, requests fail closed without trying again for this long. */
+const KEYS_RETRY_AFTER_FAILURE_MS = 30 * 1000;
 const CLOCK_TOLERANCE_S = 300;
 /** How long one call to Microsoft may take. */
 export const TEAMS_TIMEOUT_MS = 10_000;
@@ -49,6 +51,7 @@ async function getJson(ctx: ChannelContext, url: string): Promise<Record<string,
 export function createIncomingAuth(ctx: ChannelContext, metadataUrl: string) {
   let keys: KeySet | null = null;
   let loading: Promise<KeySet> | null = null;
+  let failedAt = Number.NEGATIVE_INFINITY;
 
   async function load(): Promise<KeySet> {
     const meta = await getJson(ctx, metadataUrl);
@@ -64,12 +67,18 @@ export function createIncomingAuth(ctx: ChannelContext, metadataUrl: string) {
   async function keySet(fresh: boolean): Promise<KeySet> {
     const age = keys ? Date.now() - keys.at : Number.POSITIVE_INFINITY;
     if (keys && age < KEYS_MAX_AGE_MS && !(fresh && age > KEYS_COOLDOWN_MS)) return keys;
+    // Forged requests must not turn an outage at Microsoft into one outgoing call each.
+    if (Date.now() - failedAt < KEYS_RETRY_AFTER_FAILURE_MS) {
+      if (keys) return keys;
+      throw new Error('the OpenID metadata could not be read recently');
+    }
     loading ??= load().finally(() => {
       loading = null;
     });
     try {
       keys = await loading;
     } catch (err) {
+      failedAt = Date.now();
       // Stale keys still verify what they verified; with none at all we fail closed.
       if (!keys) throw err;
     }
