@@ -261,9 +261,7 @@ describe('discord channel end to end (redis)', () => {
     });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const edit = await discord.waitFor('PATCH', EDITS, (c) =>
-      JSON.stringify(c.body).includes('reaches you'),
-    );
+    const edit = await discord.waitFor('PATCH', EDITS, (c) => JSON.stringify(c.body).includes('reaches you'));
     expect(JSON.stringify(edit.body)).toContain('Cancelled: test message');
   });
 });

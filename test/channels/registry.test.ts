@@ -16,7 +16,14 @@ function module(name: string, source: string): string {
 
 describe('channel plugin registry and loader', () => {
   it('the built-ins are discord, slack, teams, telegram, twilio and webhook', () => {
-    expect([...builtinChannelPlugins().keys()].sort()).toEqual(['discord', 'slack', 'teams', 'telegram', 'twilio', 'webhook']);
+    expect([...builtinChannelPlugins().keys()].sort()).toEqual([
+      'discord',
+      'slack',
+      'teams',
+      'telegram',
+      'twilio',
+      'webhook',
+    ]);
   });
 
   it('a built-in name wins over anything else', async () => {
