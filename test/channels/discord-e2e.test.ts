@@ -3,6 +3,7 @@
 // with the application's Ed25519 key, posted to the channel's inbound door.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupChannel } from '../../src/app/channel-setup.ts';
+import { DISCORD_INBOUND_MAX_BYTES } from '../../src/channels/discord/plugin.ts';
 import { graphqlAt, manifestDir, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type DiscordCall, type FakeDiscord, startFakeDiscord } from '../support/fakes/discord-api.ts';
@@ -238,9 +239,10 @@ describe('discord channel end to end (redis)', () => {
   });
 
   it('no forged request at the size cap blocks the event loop more than 50 ms', async () => {
-    // The most JSON an attacker can send: 64 KiB of tiny keys, with a well-formed signature header.
-    const keys = Array.from({ length: 8000 }, (_, i) => `"${i.toString(36)}":0`);
-    const body = `{${keys.join(',')}}`.slice(0, 65_000);
+    // The most JSON an attacker can send: the door's cap of tiny keys, with a well-formed signature header.
+    const keys = Array.from({ length: 30_000 }, (_, i) => `"${i.toString(36)}":0`);
+    const body = `{${keys.join(',')}}`.slice(0, DISCORD_INBOUND_MAX_BYTES);
+    expect(Buffer.byteLength(body)).toBe(DISCORD_INBOUND_MAX_BYTES);
     const headers = { 'content-type': 'application/json', ...discord.signer.headers('{}') };
     const forged = () =>
       t.server.inject({
@@ -255,6 +257,25 @@ describe('discord channel end to end (redis)', () => {
     }, 50);
     expect(delay).toBeLessThan(50);
   });
+
+  it('a click of exactly DISCORD_INBOUND_MAX_BYTES is answered; one byte more is 413 and changes nothing', async () => {
+    const { id } = await ask({ text: 'At the cap?', format: 'CONFIRM' });
+    /** A signed click whose body is `size` bytes: the repeated message content padded. */
+    const clickOf = (size: number) => {
+      const click = componentClick(`tai:c:${id}:1`);
+      const bare = Buffer.byteLength(JSON.stringify(click));
+      return { ...click, message: { ...click.message, content: `…${'a'.repeat(size - bare)}` } };
+    };
+    const over = clickOf(DISCORD_INBOUND_MAX_BYTES + 1);
+    expect(Buffer.byteLength(JSON.stringify(over))).toBe(DISCORD_INBOUND_MAX_BYTES + 1);
+    expect((await interact(over)).status).toBe(413);
+    expect((await question(id)).status).toBe('PENDING');
+    const at = clickOf(DISCORD_INBOUND_MAX_BYTES);
+    expect(Buffer.byteLength(JSON.stringify(at))).toBe(DISCORD_INBOUND_MAX_BYTES);
+    expect((await interact(at)).status).toBe(200);
+    expect((await question(id)).status).toBe('ANSWERED');
+  });
+
   it('`tai channels test`: the test message arrives, then is edited to "Cancelled: test message"', async () => {
     const r = await runCliInProcess(['channels', 'test', 'ops-discord', '--json'], {
       env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },

@@ -3,6 +3,7 @@
 // connector), and activities exactly as the Bot Framework sends them, posted to the inbound door.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupChannel } from '../../src/app/channel-setup.ts';
+import { TEAMS_INBOUND_MAX_BYTES } from '../../src/channels/teams/plugin.ts';
 import { graphqlAt, manifestDir, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeTeams, startFakeTeams, type TeamsCall } from '../support/fakes/teams-api.ts';
@@ -215,8 +216,9 @@ describe('teams channel end to end (redis)', () => {
   });
 
   it('no forged request at the size cap blocks the event loop more than 50 ms', async () => {
-    const keys = Array.from({ length: 8000 }, (_, i) => `"${i.toString(36)}":0`);
-    const body = `{${keys.join(',')}}`.slice(0, 65_000);
+    const keys = Array.from({ length: 50_000 }, (_, i) => `"${i.toString(36)}":0`);
+    const body = `{${keys.join(',')}}`.slice(0, TEAMS_INBOUND_MAX_BYTES);
+    expect(Buffer.byteLength(body)).toBe(TEAMS_INBOUND_MAX_BYTES);
     // A well-formed token from a key not in the set, and one whose header is garbage.
     const forgedToken = await teams.token({}, { key: 'other' });
     for (const token of [forgedToken, `${'A'.repeat(4000)}.${'B'.repeat(3000)}.C`]) {
@@ -235,6 +237,25 @@ describe('teams channel end to end (redis)', () => {
       expect(delay).toBeLessThan(50);
     }
   });
+
+  it('a submit of exactly TEAMS_INBOUND_MAX_BYTES is answered; one byte more is 413 and changes nothing', async () => {
+    const { id } = await ask({ text: 'Long answer?', format: 'TEXT' });
+    /** A submit whose body is `size` bytes: the activity's own text (Teams sends the card's) padded. */
+    const submitOf = (size: number) => {
+      const submit = cardSubmit(teams, { tai: 't', q: id, tai_text: 'long' }, { text: '' });
+      const bare = Buffer.byteLength(JSON.stringify(submit));
+      return { ...submit, text: 'a'.repeat(size - bare) };
+    };
+    const over = submitOf(TEAMS_INBOUND_MAX_BYTES + 1);
+    expect(Buffer.byteLength(JSON.stringify(over))).toBe(TEAMS_INBOUND_MAX_BYTES + 1);
+    expect((await send(over)).status).toBe(413);
+    expect((await question(id)).status).toBe('PENDING');
+    const at = submitOf(TEAMS_INBOUND_MAX_BYTES);
+    expect(Buffer.byteLength(JSON.stringify(at))).toBe(TEAMS_INBOUND_MAX_BYTES);
+    expect((await send(at)).status).toBe(200);
+    expect((await question(id)).status).toBe('ANSWERED');
+  });
+
   it('`tai channels test`: the test message arrives, then is edited to "Cancelled: test message"', async () => {
     const r = await runCliInProcess(['channels', 'test', 'ops-teams', '--json'], {
       env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },

@@ -21,6 +21,13 @@ import { checkDiscordSignature, discordPublicKey } from './signature.ts';
 
 export { resolvedLine } from './messages.ts';
 
+/**
+ * The inbound door's cap. A click repeats the whole message: 2,000 characters of content and up to
+ * four selects of 25 options of 100 characters, about 50 KiB in four-byte characters, close to the
+ * callback cap; this leaves room.
+ */
+export const DISCORD_INBOUND_MAX_BYTES = 128 * 1024;
+
 /** A channel (or thread) id: a snowflake. */
 const RECIPIENT = /^\d{15,25}$/;
 
@@ -44,6 +51,7 @@ function createDiscordChannel(cfg: DiscordConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    inboundMaxBytes: DISCORD_INBOUND_MAX_BYTES,
     // A link button's URL; a longer link arrives as the server's short redirect.
     linkMaxChars: DISCORD_LIMITS.buttonUrl,
     checkRecipient(recipient: string): string | null {

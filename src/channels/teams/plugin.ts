@@ -24,6 +24,11 @@ import { type Activity, interpret, parseActivity, tenantOf } from './inbound.ts'
 export const TEAMS_DEFAULT_SERVICE_URL = 'https://smba.trafficmanager.net/teams/';
 /** A Teams conversation id: `19:…@thread.tacv2`, `a:…`, `29:…`. */
 const RECIPIENT = /^[A-Za-z0-9]{1,4}:[^\s/?#\\]{1,400}$/;
+/**
+ * The inbound door's cap. A card submit carries every input's value: a flat FORM of many long
+ * text fields (4,000 characters each) goes well past the callback cap.
+ */
+export const TEAMS_INBOUND_MAX_BYTES = 256 * 1024;
 /** Conversations and names remembered from activities, the oldest forgotten first. */
 const REMEMBER_MAX = 10_000;
 
@@ -127,6 +132,7 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
   return {
     ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
     needsRecipient: true,
+    inboundMaxBytes: TEAMS_INBOUND_MAX_BYTES,
     checkRecipient(recipient: string): string | null {
       return RECIPIENT.test(recipient) ? null : 'must be a Teams conversation id (19:…, a:…)';
     },
