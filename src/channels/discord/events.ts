@@ -94,7 +94,7 @@ function createDeferral(i: Interaction, deps: EventDeps) {
   return {
     arm(): void {
       if (timer !== undefined || acked !== null) return;
-      const wait = Math.max(0, DEFER_AFTER_MS - (Date.now() - deps.receivedAt));
+      const wait = Math.min(Math.max(0, DEFER_AFTER_MS - (Date.now() - deps.receivedAt)), DEFER_AFTER_MS);
       timer = setTimeout(() => {
         timer = undefined;
         acked = rest
