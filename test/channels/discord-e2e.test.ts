@@ -83,6 +83,20 @@ async function interact(
 const editOf = (text: string) => (c: DiscordCall) => String(c.body.content).startsWith(text);
 
 describe('discord channel end to end (redis)', () => {
+  it('`channelDetails` lists the channel, with an inbound door, ready', async () => {
+    const r = await gql('{ channelDetails { name plugin inbound defaultRecipient ready missing } }');
+    expect(r.data!.channelDetails).toEqual([
+      {
+        name: 'ops-discord',
+        plugin: 'discord',
+        inbound: true,
+        defaultRecipient: DISCORD_CHANNEL,
+        ready: true,
+        missing: [],
+      },
+    ]);
+  });
+
   it('PING is PONG; an unsigned PING and a body changed after signing are 401', async () => {
     const pong = await interact(ping());
     expect(pong.status).toBe(200);

@@ -80,6 +80,20 @@ const lineOf = (c: TeamsCall) =>
     .inlines[0]!.text;
 
 describe('teams channel end to end (redis)', () => {
+  it('`channelDetails` lists the channel, with an inbound door, ready', async () => {
+    const r = await gql('{ channelDetails { name plugin inbound defaultRecipient ready missing } }');
+    expect(r.data!.channelDetails).toEqual([
+      {
+        name: 'ops-teams',
+        plugin: 'teams',
+        inbound: true,
+        defaultRecipient: TEAMS_CONVERSATION,
+        ready: true,
+        missing: [],
+      },
+    ]);
+  });
+
   it('CONFIRM: a Yes submit answers as ops-teams:<user>, the card is replaced; a replay changes nothing', async () => {
     const { id, post } = await ask({ text: 'Ship it?', format: 'CONFIRM' });
     expect(post.path).toBe(`/v3/conversations/${encodeURIComponent(TEAMS_CONVERSATION)}/activities`);
