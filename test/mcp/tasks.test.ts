@@ -147,6 +147,25 @@ describe('MCP tasks (2026-07-28 extension)', () => {
     }
     const q = await gqlAt(urlA, KEYS.ops, QUESTION, { id });
     expect(q.data).toMatchObject({ question: { status: 'PENDING' } });
+
+    // The caller's own task: tasks/update acknowledges (nothing of ours waits for input) and
+    // changes nothing; a request without a taskId is invalid params.
+    const ack = await postRpc(urlB, KEYS.agent, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tasks/update',
+      params: { taskId: id, inputResponses: { x: { action: 'accept' } }, _meta: envelope(true) },
+    });
+    expect(ack.result).toMatchObject({ resultType: 'complete' });
+    const bad = await postRpc(urlB, KEYS.agent, {
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tasks/get',
+      params: { _meta: envelope(true) },
+    });
+    expect(bad.error?.code).toBe(-32602);
+    const still = await gqlAt(urlA, KEYS.ops, QUESTION, { id });
+    expect(still.data).toMatchObject({ question: { status: 'PENDING' } });
     await execution.cancel();
   });
 });
