@@ -16,15 +16,13 @@ import type { InteractionsPort, McpQuestion, WaitOutcome } from './port.ts';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** How often a client should poll `tasks/get` (a person answers in seconds at best). */
 export const TASK_POLL_INTERVAL_MS = 2_000;
-const CLIENT_CAPABILITIES = 'clientCapabilities';
+/** The per-request capabilities in the 2026-07-28 `_meta` envelope, as the SDK lifts it. */
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Did this request's client declare the extension (2026-07-28 per-request capabilities)? */
 export function declaresTasks(ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = (envelope?.[CLIENT_CAPABILITIES] ??
-    envelope?.[`io.modelcontextprotocol/${CLIENT_CAPABILITIES}`]) as
-    | { extensions?: Record<string, unknown> }
-    | undefined;
+  const caps = envelope?.[CLIENT_CAPABILITIES] as { extensions?: Record<string, unknown> } | undefined;
   const extensions = caps?.extensions;
   return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
