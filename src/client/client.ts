@@ -121,7 +121,7 @@ export interface InteractionsClient {
   ): ExternalAsker<A, S>;
   /** Reserves a question id and callback URL for an EXTERNAL question asked later with `preparedId`. */
   prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal>;
-  /** Answers a TEXT, CONFIRM, SELECT or FORM question. */
+  /** Answers a TEXT, CONFIRM, SELECT, FORM or APPROVAL question (a vote, with a quorum). */
   answer(id: string, answer: unknown): Promise<Question>;
   /** Cancels a pending question: its waiters get CANCELLED. */
   cancel(id: string, reason?: string): Promise<Question>;
