@@ -103,6 +103,35 @@ describe('tai interactions answer --approve / --reject', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ answer: true, decision: 'APPROVED' });
   });
 
+  it('in a terminal without flags: the action is shown, then approve? and a note', async () => {
+    const q = await refund(false);
+    const asked: string[] = [];
+    const prompter = {
+      confirm: async (message: string) => {
+        asked.push(message);
+        return false;
+      },
+      select: async () => {
+        throw new Error('no pick list for an approval');
+      },
+      input: async (message: string, validate: (text: string) => string | null) => {
+        asked.push(message);
+        expect(validate('x'.repeat(2001))).not.toBeNull();
+        return 'duplicate';
+      },
+    };
+    const r = await runCliInProcess(['interactions', 'answer', q.id, '--json'], {
+      env: ops,
+      interactive: true,
+      prompter,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Action: payments.refund');
+    expect(r.stderr).toContain('"amount": 100');
+    expect(asked).toEqual(['Approve?', 'Note [optional]']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ answer: { decision: 'REJECTED', note: 'duplicate' } });
+  });
+
   it('a quorum: the first vote leaves it pending, a repeat is "you have already voted", the second decides', async () => {
     const q = await background.pending(agent, {
       text: 'Rotate?',
