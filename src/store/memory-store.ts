@@ -78,7 +78,17 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   if (limit) return { kind: 'limit', limit };
   if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
-  const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps, mediaBytes };
+  const e: Entry = {
+    spec,
+    resolution: null,
+    expiresAt,
+    ticketHash,
+    idemKey,
+    followUps,
+    mediaBytes,
+    fired: new Map(),
+  };
+  for (const [i, due] of (o.escalationDue ?? []).entries()) t.escalations.set(`${spec.id}#${i}`, due);
   t.entries.set(spec.id, e);
   t.pendingIds.add(spec.id);
   t.hold(e);
@@ -234,6 +244,44 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
         }
       }
       return n;
+    },
+
+    async addTicket(id, ticketHash) {
+      const e = t.entry(id);
+      if (!e || e.resolution) return false;
+      t.tickets.set(ticketHash, { value: id, expiresAt: e.expiresAt });
+      return true;
+    },
+
+    async escalateDue(now, limit) {
+      const due = [...t.escalations]
+        .filter(([, at]) => at <= now)
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, limit);
+      let n = 0;
+      for (const [member] of due) {
+        t.escalations.delete(member);
+        const at = member.lastIndexOf('#');
+        const id = member.slice(0, at);
+        const e = t.entry(id);
+        if (!e || e.resolution) continue;
+        const before = t.outbox.size();
+        t.outbox.enqueue(id, [`escalate:${member.slice(at + 1)}`], now);
+        if (t.outbox.size() > before) n++;
+      }
+      return n;
+    },
+
+    async recordEscalation(id, step, fired) {
+      const e = t.entry(id);
+      if (!e || e.fired.has(step)) return false;
+      e.fired.set(step, { firedAt: fired.firedAt, outcome: fired.outcome });
+      if (!e.resolution) t.announce(eventOf('UPDATED', record(e)));
+      return true;
+    },
+
+    async escalations(id) {
+      return new Map(t.entry(id)?.fired ?? []);
     },
 
     prune: async () => t.prune(),

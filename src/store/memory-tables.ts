@@ -1,5 +1,6 @@
 // The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
 // read, and the steps every operation shares (read a live entry, resolve, announce, sort).
+import type { FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
@@ -16,6 +17,8 @@ export interface Entry {
   followUps: readonly string[];
   /** What its media counts against its asker's and the server's media caps while pending. */
   mediaBytes: number;
+  /** What each fired escalation step recorded, by step index (§18). */
+  fired: Map<number, FiredStep>;
 }
 
 /** One asker's share of the pending backlog. */
@@ -50,6 +53,8 @@ export function createMemoryTables(clock: () => number) {
   /** seenOnce: inbound message keys → when first seen. */
   const seen = new Map<string, Expiring<number>>();
   const listeners = new Set<StoreListener>();
+  /** Escalation steps not yet fired, `<id>#<index>` → when due (the Redis `escalations` set). */
+  const escalations = new Map<string, number>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
   const held = new Map<string, Held>();
   const totals = { mediaBytes: 0 };
@@ -131,6 +136,8 @@ export function createMemoryTables(clock: () => number) {
     e.resolution = r;
     e.expiresAt = now + retentionMs;
     if (pendingIds.delete(id)) release(e);
+    // Its ladder stops here: no step fires after the question left PENDING.
+    for (let i = 0; i < (e.spec.escalation?.length ?? 0); i++) escalations.delete(`${id}#${i}`);
     const t = e.ticketHash ? tickets.get(e.ticketHash) : undefined;
     if (t) t.expiresAt = now + retentionMs;
     const k = e.idemKey ? idem.get(e.idemKey) : undefined;
@@ -170,6 +177,7 @@ export function createMemoryTables(clock: () => number) {
     replies,
     seen,
     listeners,
+    escalations,
     outbox,
     totals,
     heldBy,

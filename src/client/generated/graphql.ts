@@ -27,6 +27,10 @@ export type AskUserInput = {
   audience?: string | null | undefined;
   /** A registered channel that delivers the question (see `channels`). */
   channel?: string | null | undefined;
+  /** Reminders and escalation (API.md §18): steps fired while nobody answers. Not with `escalationPolicy`. */
+  escalation?: Array<EscalationStepInput> | null | undefined;
+  /** A named escalation policy of the server manifest (`escalationPolicies`). Not with `escalation`. */
+  escalationPolicy?: string | null | undefined;
   /** What kind of answer it takes. */
   format?: AnswerFormat | null | undefined;
   /** A label to group related questions. */
@@ -57,6 +61,25 @@ export type AskUserInput = {
   verifier?: VerifierInput | null | undefined;
 };
 
+/** What an escalation step does when it fires. */
+export type EscalationAction =
+  /** Remind every place the question was delivered to. */
+  | 'REMIND'
+  /** Deliver the question to another channel and recipient as well. */
+  | 'REROUTE';
+
+/** One step of an escalation ladder: at most 10 steps, each at least 10 s after the ask, strictly increasing, before the timeout. */
+export type EscalationStepInput = {
+  /** What the step does. */
+  action: EscalationAction;
+  /** Seconds after the question was asked: at least 10, more than the step before, before timeoutAt. */
+  afterSeconds: number;
+  /** REROUTE: a configured channel that delivers the question as well. */
+  channel?: string | null | undefined;
+  /** REROUTE: who that channel delivers to (its defaultRecipient when omitted). */
+  recipient?: string | null | undefined;
+};
+
 /** What an inbox feed event says. */
 export type InboxEventType =
   /** A question was answered. */
@@ -68,7 +91,9 @@ export type InboxEventType =
   /** Every pending question the caller may see, sent first on every (re)connect. */
   | 'SNAPSHOT'
   /** A question timed out. */
-  | 'TIMED_OUT';
+  | 'TIMED_OUT'
+  /** A pending question changed and is still pending (e.g. an escalation step fired). */
+  | 'UPDATED';
 
 /** An image or link to show with the question in the inbox. */
 export type MediaItemInput = {

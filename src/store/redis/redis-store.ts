@@ -3,12 +3,13 @@
 // process (owned by the composition root) feeds the listeners.
 
 import type { Redis } from 'ioredis';
+import { ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
 import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor } from '../listing.ts';
 import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
-import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
+import { decodeFired, decodeRecord, encodeFired, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
@@ -100,6 +101,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     mediaBytesOf(spec.media),
     spec.format,
     o.maxOutbox ?? '',
+    (o.escalationDue ?? []).join(','),
   ];
 }
 
@@ -277,6 +279,23 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
 
     async expireDue(now, retentionMs, limit) {
       return Number(await run('expire', [now, retentionMs, limit]));
+    },
+
+    async addTicket(id, ticketHash) {
+      return Number(await run('ticketAdd', [id, ticketHash])) === 1;
+    },
+
+    async escalateDue(now, limit) {
+      return Number(await run('escalate', [now, limit, OUTBOX_ITEM_TTL_MS]));
+    },
+
+    async recordEscalation(id, step, fired) {
+      return Number(await run('escalationRecord', [id, step, encodeFired(fired)])) === 1;
+    },
+
+    async escalations(id) {
+      const fields = Array.from({ length: ESCALATION_MAX_STEPS }, (_, i) => `e${i}`);
+      return decodeFired(await redis.hmget(`${prefix}q:${id}`, ...fields));
     },
 
     async prune(now, retentionMs) {

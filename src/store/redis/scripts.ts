@@ -20,6 +20,8 @@ const SCRIPTS = {
   create: script('create'),
   claim: script('claim'),
   expire: script('expire'),
+  escalate: script('escalate'),
+  escalationRecord: script('escalation-record'),
   indexBackfill: script('index-backfill'),
   list: script('list'),
   prune: script('prune'),
@@ -32,6 +34,7 @@ const SCRIPTS = {
   receiptLatest: script('receipt-latest'),
   linkSave: script('link-save'),
   ticket: script('ticket'),
+  ticketAdd: script('ticket-add'),
   answerTicket: script('answer-ticket'),
 };
 
