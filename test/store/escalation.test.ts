@@ -1,8 +1,7 @@
 // Escalation steps as durable timers (API.md §18), one suite against both stores: each due step
 // moves into the outbox exactly once, never after the question left PENDING, and what a fired
 // step recorded is kept once and announced as UPDATED. Time is driven through `now`.
-import { inject } from 'vitest';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { EscalationStep } from '../../src/domain/escalation.ts';
 import type { QuestionSpec } from '../../src/domain/question.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
@@ -137,8 +136,13 @@ for (const [name, make] of makers) {
     it('keeps a REROUTE place’s receipt beside the first, indexed within that channel', async () => {
       const spec = await ask({ createdAt: Date.now(), timeoutAt: Date.now() + 60_000 });
       expect(await store.receipts.save(spec.id, { ref: 'S1', recipient: 'U1' }, 1)).toBe(true);
-      expect(await store.receipts.save(spec.id, { ref: 'K7', recipient: '+1555' }, 2, 'oncall-sms')).toBe(true);
-      expect(await store.receipts.get(spec.id)).toEqual({ receipt: { ref: 'S1', recipient: 'U1' }, deliveredAt: 1 });
+      expect(await store.receipts.save(spec.id, { ref: 'K7', recipient: '+1555' }, 2, 'oncall-sms')).toBe(
+        true,
+      );
+      expect(await store.receipts.get(spec.id)).toEqual({
+        receipt: { ref: 'S1', recipient: 'U1' },
+        deliveredAt: 1,
+      });
       expect(await store.receipts.get(spec.id, 'ops')).toEqual({
         receipt: { ref: 'S1', recipient: 'U1' },
         deliveredAt: 1,
