@@ -124,7 +124,12 @@ export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandle
     if ((await store.escalations(question.id)).has(index)) return { kind: 'done' };
     const failures = step.action === 'REMIND' ? await remind(question) : await reroute(question, step);
     const outcome = outcomeOf(failures.length ? failures.join('; ') : null);
-    const recorded = await store.recordEscalation(question.id, index, { firedAt: clock(), outcome });
+    const recorded = await store.recordEscalation(
+      question.id,
+      index,
+      { firedAt: clock(), outcome },
+      { action: step.action, channel: step.channel },
+    );
     if (recorded) {
       deps.observer?.escalationStep?.(
         step.action === 'REMIND' ? 'remind' : 'reroute',

@@ -40,6 +40,15 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
       if (!e || !channel) return false;
       const slot = slotOf(id, own ? null : channel);
       receipts.set(slot, encodeReceipt(receipt));
+      // Its audit entry in the same step, as receipt-save.lua writes it.
+      t.audit.append(
+        receipt === null ? 'DELIVERY_FAILED' : 'DELIVERED',
+        id,
+        null,
+        `channel:${channel}`,
+        { channel },
+        t.clock(),
+      );
       if (deliveredAt !== undefined) delivered.set(slot, deliveredAt);
       const { ref, recipient } = receiptKeys(receipt);
       if (ref !== null) refs.set(indexKey(channel, ref), id);

@@ -1,7 +1,7 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
 
-import type { FiredStep } from '../domain/escalation.ts';
+import type { EscalationAction, FiredStep } from '../domain/escalation.ts';
 import type {
   ClosedStatus,
   JsonObject,
@@ -10,6 +10,7 @@ import type {
   QuestionStatus,
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
+import type { AuditLog } from './audit.ts';
 import type { ShortLinks } from './links.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
@@ -45,6 +46,13 @@ export interface StoreListener {
   event(e: StoreEvent): void;
   /** Announcements may have been lost (the subscriber reconnected): re-read what you hold. */
   resync(): void;
+}
+
+/** What a fired step's audit entry says besides its outcome (never a failure's text). */
+export interface EscalationAudit {
+  action: EscalationAction;
+  /** REROUTE: the channel it delivered to. */
+  channel: string | null;
 }
 
 export interface CreateOptions {
@@ -95,6 +103,8 @@ export interface ClaimInput {
   /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
   reply?: unknown;
   answeredBy?: string | null;
+  /** Who cancelled (for the audit entry; answers name answeredBy). */
+  actor?: string | null;
   cancelReason?: string | null;
   now: number;
   retentionMs: number;
@@ -272,6 +282,8 @@ export interface QuestionStore {
   readonly receipts: ChannelReceipts;
   /** Short redirects for channels' long links, each living as long as its question. */
   readonly links: ShortLinks;
+  /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
+  readonly audit: AuditLog;
   /**
    * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
    * count the question against its asker, publish ASKED. The resolution releases the count.
@@ -332,9 +344,10 @@ export interface QuestionStore {
   /**
    * Records a fired step's firedAt and outcome once (a second record of the same step changes
    * nothing and returns false), in one step that announces UPDATED while the question is
-   * PENDING. False too when the question is gone.
+   * PENDING and appends its audit entry (REMINDED or ESCALATED, API.md §17). False too when the
+   * question is gone.
    */
-  recordEscalation(id: string, step: number, fired: FiredStep): Promise<boolean>;
+  recordEscalation(id: string, step: number, fired: FiredStep, audit: EscalationAudit): Promise<boolean>;
   /** What each fired step recorded, by step index (steps not fired yet are absent). */
   escalations(id: string): Promise<ReadonlyMap<number, FiredStep>>;
   /** Drop index entries and history past retention. */

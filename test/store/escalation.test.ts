@@ -101,14 +101,35 @@ for (const [name, make] of makers) {
 
     it('records a fired step once and announces UPDATED with the question still pending', async () => {
       const spec = await ask();
-      expect(await store.recordEscalation(spec.id, 0, { firedAt: T0 + 10_001, outcome: 'DELIVERED' })).toBe(
-        true,
-      );
-      expect(await store.recordEscalation(spec.id, 0, { firedAt: T0 + 10_002, outcome: 'FAILED: x' })).toBe(
-        false,
-      );
+      const remind = { action: 'REMIND', channel: null } as const;
+      expect(
+        await store.recordEscalation(spec.id, 0, { firedAt: T0 + 10_001, outcome: 'DELIVERED' }, remind),
+      ).toBe(true);
+      expect(
+        await store.recordEscalation(spec.id, 0, { firedAt: T0 + 10_002, outcome: 'FAILED: x' }, remind),
+      ).toBe(false);
+      expect(
+        await store.recordEscalation(
+          spec.id,
+          1,
+          { firedAt: T0 + 20_000, outcome: 'FAILED: oncall-sms: 500' },
+          { action: 'REROUTE', channel: 'oncall-sms' },
+        ),
+      ).toBe(true);
       expect([...(await store.escalations(spec.id))]).toEqual([
         [0, { firedAt: T0 + 10_001, outcome: 'DELIVERED' }],
+        [1, { firedAt: T0 + 20_000, outcome: 'FAILED: oncall-sms: 500' }],
+      ]);
+      // One audit entry per recorded step, written by the same step (API.md §17).
+      await store.audit.chain();
+      const page = await store.audit.page({
+        questionId: spec.id,
+        first: 10,
+        types: ['REMINDED', 'ESCALATED'],
+      });
+      expect(page.entries.map((e) => [e.type, e.detail])).toEqual([
+        ['REMINDED', { step: 0, action: 'REMIND', delivered: true }],
+        ['ESCALATED', { step: 1, action: 'REROUTE', delivered: false, channel: 'oncall-sms' }],
       ]);
       const d = deferred<StoreEvent>();
       const seen = events.find((e) => e.type === 'UPDATED');
@@ -116,11 +137,18 @@ for (const [name, make] of makers) {
       else await store.listen({ event: (e) => e.type === 'UPDATED' && d.resolve(e), resync() {} });
       const ev = await d.promise;
       expect(ev.question).toMatchObject({ id: spec.id, status: 'PENDING', escalation: LADDER });
-      expect(events.filter((e) => e.type === 'UPDATED')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'UPDATED').length).toBeGreaterThanOrEqual(1);
     });
 
     it('records nothing for a question that is gone', async () => {
-      expect(await store.recordEscalation('nope', 0, { firedAt: T0, outcome: 'DELIVERED' })).toBe(false);
+      expect(
+        await store.recordEscalation(
+          'nope',
+          0,
+          { firedAt: T0, outcome: 'DELIVERED' },
+          { action: 'REMIND', channel: null },
+        ),
+      ).toBe(false);
       expect((await store.escalations('nope')).size).toBe(0);
     });
 
