@@ -172,6 +172,14 @@ export type ClientAskResultFieldsFragment = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -211,6 +219,14 @@ export type ClientAskUserMutation = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     };
   };
 };
@@ -250,6 +266,14 @@ export type ClientAwaitAnswerQuery = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     };
   };
 };
@@ -293,6 +317,14 @@ export type ClientAnswerMutation = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -327,6 +359,14 @@ export type ClientCancelQuestionMutation = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -360,6 +400,14 @@ export type ClientQuestionQuery = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   } | null;
 };
 
@@ -406,6 +454,14 @@ export type ClientQuestionsQuery = {
         closedAt: string | null;
         cancelReason: string | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        escalations: Array<{
+          afterSeconds: number;
+          action: EscalationAction;
+          channel: string | null;
+          recipient: string | null;
+          firedAt: string | null;
+          outcome: string | null;
+        }>;
       };
     }>;
   };
@@ -483,6 +539,14 @@ export type ClientPendingQuestionsSubscription = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     }>;
   };
 };
@@ -522,6 +586,14 @@ export type InboxFeedSubscription = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     }>;
   };
 };
@@ -557,6 +629,14 @@ export type InboxAnswerMutation = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -590,6 +670,14 @@ export type InboxQuestionQuery = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   } | null;
 };
 
@@ -628,6 +716,14 @@ export type InboxHistoryQuery = {
         closedAt: string | null;
         cancelReason: string | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        escalations: Array<{
+          afterSeconds: number;
+          action: EscalationAction;
+          channel: string | null;
+          recipient: string | null;
+          firedAt: string | null;
+          outcome: string | null;
+        }>;
       };
     }>;
   };
@@ -658,6 +754,14 @@ export type QuestionFieldsFragment = {
   closedAt: string | null;
   cancelReason: string | null;
   media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+  escalations: Array<{
+    afterSeconds: number;
+    action: EscalationAction;
+    channel: string | null;
+    recipient: string | null;
+    firedAt: string | null;
+    outcome: string | null;
+  }>;
 };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -709,6 +813,14 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }
     `,
   { fragmentName: 'QuestionFields' },
@@ -752,6 +864,14 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
@@ -798,6 +918,14 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAskUserMutation, ClientAskUserMutationVariables>;
 export const ClientAwaitAnswerDocument = new TypedDocumentString(`
     query ClientAwaitAnswer($id: ID!, $holdSeconds: Int) {
@@ -842,6 +970,14 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAwaitAnswerQuery, ClientAwaitAnswerQueryVariables>;
 export const ClientPrepareExternalDocument = new TypedDocumentString(`
     mutation ClientPrepareExternal($timeoutSeconds: Int) {
@@ -890,6 +1026,14 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAnswerMutation, ClientAnswerMutationVariables>;
 export const ClientCancelQuestionDocument = new TypedDocumentString(`
     mutation ClientCancelQuestion($id: ID!, $reason: String) {
@@ -926,6 +1070,14 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientCancelQuestionMutation, ClientCancelQuestionMutationVariables>;
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
@@ -962,6 +1114,14 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
 export const ClientReceiptDocument = new TypedDocumentString(`
     query ClientReceipt($id: ID!) {
@@ -1015,6 +1175,14 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientQuestionsQuery, ClientQuestionsQueryVariables>;
 export const ClientChannelsDocument = new TypedDocumentString(`
     query ClientChannels {
@@ -1098,6 +1266,14 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<
   ClientPendingQuestionsSubscription,
   ClientPendingQuestionsSubscriptionVariables
@@ -1150,6 +1326,14 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxFeedSubscription, InboxFeedSubscriptionVariables>;
 export const InboxAnswerDocument = new TypedDocumentString(`
     mutation InboxAnswer($id: ID!, $answer: JSON!) {
@@ -1186,6 +1370,14 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxAnswerMutation, InboxAnswerMutationVariables>;
 export const InboxQuestionDocument = new TypedDocumentString(`
     query InboxQuestion($id: ID!) {
@@ -1222,6 +1414,14 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxQuestionQuery, InboxQuestionQueryVariables>;
 export const InboxHistoryDocument = new TypedDocumentString(`
     query InboxHistory($first: Int!, $after: String) {
@@ -1271,4 +1471,12 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;
