@@ -59,7 +59,9 @@ describe('remind', () => {
       reply_parameters: { message_id: receipt.messageId },
       parse_mode: 'HTML',
     });
-    expect(String(call.args.text)).toBe('Reminder: still waiting for an answer to &quot;Ship &lt;it&gt;?&quot;');
+    expect(String(call.args.text)).toBe(
+      'Reminder: still waiting for an answer to &quot;Ship &lt;it&gt;?&quot;',
+    );
     await expect(ch.remind!(q, {}, CALLBACK)).rejects.toThrow(/names no telegram message/);
   });
 
