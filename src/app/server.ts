@@ -148,6 +148,7 @@ export async function createServer(
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
+      ...(manifest ? { escalationPolicies: manifest.escalationPolicies } : {}),
       settings: engineSettingsOf(config),
       receipts,
     });
@@ -160,6 +161,7 @@ export async function createServer(
       webhookEndpoints,
       metrics,
       retentionMs: config.retentionSeconds * 1000,
+      publicBaseUrl: config.publicBaseUrl,
       receipts,
       timing: plugins.outbox ?? {},
       closers,

@@ -4,6 +4,7 @@
 import { type ZodType, z } from 'zod';
 import { checkAction, checkQuorum } from './approval.ts';
 import { badInput, isDomainError } from './errors.ts';
+import { type EscalationStep, ladderOf } from './escalation.ts';
 import { compileJsonSchema, isJsonValue } from './json-schema.ts';
 import {
   exceedsChars,
@@ -40,6 +41,8 @@ export interface AskContext {
   webhooks?: ReadonlySet<string>;
   /** The ask uses a `prepareExternal` reservation: `link` is the final URL. */
   prepared: boolean;
+  /** The manifest's `escalationPolicies` (absent: none). */
+  policies?: ReadonlyMap<string, readonly EscalationStep[]>;
 }
 
 /**
@@ -65,7 +68,12 @@ export type ValidatedAsk = Pick<
 > & {
   action: ActionSpec | null;
   quorum: QuorumSpec | null;
-} & { timeoutSeconds: number | null; metadata: JsonObject | null; notify: string | null };
+  timeoutSeconds: number | null;
+  metadata: JsonObject | null;
+  notify: string | null;
+  /** The ladder (given, or the named policy's copy) and the field it came from; null: none. */
+  escalation: { steps: EscalationStep[]; field: string } | null;
+};
 
 export const CALLBACK_PLACEHOLDER = '{callback_url}';
 /** Stands in for the callback URL when a template is checked before the real one exists. */
@@ -92,6 +100,8 @@ const FIELD_TYPES = {
   notify: z.string().nullish(),
   action: z.unknown(),
   quorum: z.unknown(),
+  escalation: z.unknown(),
+  escalationPolicy: z.unknown(),
 } as const;
 
 type FieldName = keyof typeof FIELD_TYPES;
@@ -318,6 +328,10 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const sensitive = typed(raw, 'sensitive') ?? false;
   const metadata = checkMetadata(raw);
   const notify = checkNotify(raw, ctx.webhooks);
+  const escalation = ladderOf(own(raw, 'escalation'), own(raw, 'escalationPolicy'), {
+    channels: ctx.channels,
+    policies: ctx.policies ?? new Map(),
+  });
   const quorum = checkQuorum(own(raw, 'quorum'), format, action, sensitive);
 
   return {
@@ -339,13 +353,15 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
     idempotencyKey,
     metadata,
     notify,
+    escalation,
   };
 }
 
 /**
  * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, action,
  * link, verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
- * sensitive, metadata, notify, quorum. `null` means absent for every optional field.
+ * sensitive, metadata, notify, escalation/escalationPolicy, quorum. `null` means absent for
+ * every optional field.
  */
 export function validateAskInput(raw: unknown, ctx: AskContext): ValidatedAsk {
   try {

@@ -104,7 +104,7 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
         if (known.has(id)) continue;
         known.add(id);
       } else if (c.type === 'UPDATED') {
-        // Still pending: the consumer replaces the one it holds (and never learns of one it lacks).
+        // A change of a question this feed holds; one it does not hold arrives with its ASKED.
         if (!known.has(id)) continue;
       } else {
         if (!known.has(id)) continue;

@@ -87,6 +87,14 @@ function makePlan(document: DocumentNode, operationName: string | null | undefin
   };
 }
 
+/**
+ * A pending question without an escalation ladder never changes while pending; one with a
+ * ladder does (its `escalations` record each fired step, API.md §18), so it is never kept.
+ */
+function cacheable(q: QuestionRecord): boolean {
+  return q.status === 'PENDING' && !q.escalation?.length;
+}
+
 function remember(key: string, entry: Entry): void {
   if (entry.size > MAX_ENTRY) return;
   const old = cache.get(key);
@@ -139,7 +147,7 @@ export function executeByQuestion(
   if (typeof shellRoot !== 'object' || shellRoot === null) return null;
 
   const entries: (Entry | undefined)[] = event.questions.map((q) =>
-    q.status === 'PENDING' ? recall(entryKey(resultKey, q)) : undefined,
+    cacheable(q) ? recall(entryKey(resultKey, q)) : undefined,
   );
   const missing: QuestionRecord[] = event.questions.filter((_q, i) => !entries[i]);
   if (missing.length > 0) {
@@ -167,7 +175,7 @@ export function executeByQuestion(
       const entry: Entry = { data, json, size };
       entries[i] = entry;
       const q = event.questions[i]!;
-      if (q.status === 'PENDING') remember(entryKey(resultKey, q), entry);
+      if (cacheable(q)) remember(entryKey(resultKey, q), entry);
       m++;
     }
   }

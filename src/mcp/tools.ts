@@ -165,6 +165,13 @@ function askInputOf(args: AskArgs): Record<string, unknown> {
       editable: args.action.editable,
     },
     quorum: args.quorum,
+    escalation: args.escalation?.map((s) => ({
+      afterSeconds: s.after_seconds,
+      action: s.action,
+      ...(s.channel === undefined ? {} : { channel: s.channel }),
+      ...(s.recipient === undefined ? {} : { recipient: s.recipient }),
+    })),
+    escalationPolicy: args.escalation_policy,
   };
   for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
   return input;

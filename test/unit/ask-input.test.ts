@@ -61,6 +61,7 @@ describe('validateAskInput: the input object', () => {
       idempotencyKey: null,
       metadata: null,
       notify: null,
+      escalation: null,
     });
   });
 
@@ -81,6 +82,8 @@ describe('validateAskInput: the input object', () => {
       idempotencyKey: null,
       metadata: null,
       notify: null,
+      escalation: null,
+      escalationPolicy: null,
     };
     expect(ask({ text: 'hi', ...nulls })).toEqual(ask({ text: 'hi' }));
   });

@@ -45,6 +45,10 @@ export type AskUserInput = {
   audience?: string | null | undefined;
   /** A registered channel that delivers the question (see `channels`). */
   channel?: string | null | undefined;
+  /** Reminders and escalation (API.md §18): steps fired while nobody answers. Not with `escalationPolicy`. */
+  escalation?: Array<EscalationStepInput> | null | undefined;
+  /** A named escalation policy of the server manifest (`escalationPolicies`). Not with `escalation`. */
+  escalationPolicy?: string | null | undefined;
   /** What kind of answer it takes. */
   format?: AnswerFormat | null | undefined;
   /** A label to group related questions. */
@@ -84,6 +88,25 @@ export type Decision =
   /** Rejected: the agent must not act. */
   | 'REJECTED';
 
+/** What an escalation step does when it fires. */
+export type EscalationAction =
+  /** Remind every place the question was delivered to. */
+  | 'REMIND'
+  /** Deliver the question to another channel and recipient as well. */
+  | 'REROUTE';
+
+/** One step of an escalation ladder: at most 10 steps, each at least 10 s after the ask, strictly increasing, before the timeout. */
+export type EscalationStepInput = {
+  /** What the step does. */
+  action: EscalationAction;
+  /** Seconds after the question was asked: at least 10, more than the step before, before timeoutAt. */
+  afterSeconds: number;
+  /** REROUTE: a configured channel that delivers the question as well. */
+  channel?: string | null | undefined;
+  /** REROUTE: who that channel delivers to (its defaultRecipient when omitted). */
+  recipient?: string | null | undefined;
+};
+
 /** What an inbox feed event says. */
 export type InboxEventType =
   /** A question was answered. */
@@ -96,7 +119,7 @@ export type InboxEventType =
   | 'SNAPSHOT'
   /** A question timed out. */
   | 'TIMED_OUT'
-  /** A question changed but is still pending (e.g. a vote was cast); replace the one you hold. */
+  /** A pending question changed and is still pending (a vote was cast, §15; an escalation step fired, §18): replace the one you hold. */
   | 'UPDATED';
 
 /** An image or link to show with the question in the inbox. */
@@ -198,6 +221,14 @@ export type ClientAskResultFieldsFragment = {
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -249,6 +280,14 @@ export type ClientAskUserMutation = {
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     };
   };
 };
@@ -300,6 +339,14 @@ export type ClientAwaitAnswerQuery = {
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     };
   };
 };
@@ -355,6 +402,14 @@ export type ClientAnswerMutation = {
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -401,6 +456,14 @@ export type ClientCancelQuestionMutation = {
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -446,6 +509,14 @@ export type ClientQuestionQuery = {
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   } | null;
 };
 
@@ -504,6 +575,14 @@ export type ClientQuestionsQuery = {
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+        escalations: Array<{
+          afterSeconds: number;
+          action: EscalationAction;
+          channel: string | null;
+          recipient: string | null;
+          firedAt: string | null;
+          outcome: string | null;
+        }>;
       };
     }>;
   };
@@ -593,6 +672,14 @@ export type ClientPendingQuestionsSubscription = {
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     }>;
   };
 };
@@ -644,6 +731,14 @@ export type InboxFeedSubscription = {
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     }>;
   };
 };
@@ -691,6 +786,14 @@ export type InboxAnswerMutation = {
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -736,6 +839,14 @@ export type InboxQuestionQuery = {
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   } | null;
 };
 
@@ -786,6 +897,14 @@ export type InboxHistoryQuery = {
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+        escalations: Array<{
+          afterSeconds: number;
+          action: EscalationAction;
+          channel: string | null;
+          recipient: string | null;
+          firedAt: string | null;
+          outcome: string | null;
+        }>;
       };
     }>;
   };
@@ -828,6 +947,14 @@ export type QuestionFieldsFragment = {
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
   votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+  escalations: Array<{
+    afterSeconds: number;
+    action: EscalationAction;
+    channel: string | null;
+    recipient: string | null;
+    firedAt: string | null;
+    outcome: string | null;
+  }>;
 };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -901,6 +1028,14 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }
     `,
   { fragmentName: 'QuestionFields' },
@@ -966,6 +1101,14 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
@@ -1034,6 +1177,14 @@ fragment QuestionFields on Question {
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAskUserMutation, ClientAskUserMutationVariables>;
 export const ClientAwaitAnswerDocument = new TypedDocumentString(`
     query ClientAwaitAnswer($id: ID!, $holdSeconds: Int) {
@@ -1100,6 +1251,14 @@ fragment QuestionFields on Question {
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAwaitAnswerQuery, ClientAwaitAnswerQueryVariables>;
 export const ClientPrepareExternalDocument = new TypedDocumentString(`
     mutation ClientPrepareExternal($timeoutSeconds: Int) {
@@ -1170,6 +1329,14 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAnswerMutation, ClientAnswerMutationVariables>;
 export const ClientCancelQuestionDocument = new TypedDocumentString(`
     mutation ClientCancelQuestion($id: ID!, $reason: String) {
@@ -1228,6 +1395,14 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientCancelQuestionMutation, ClientCancelQuestionMutationVariables>;
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
@@ -1286,6 +1461,14 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
 export const ClientReceiptDocument = new TypedDocumentString(`
     query ClientReceipt($id: ID!) {
@@ -1361,6 +1544,14 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientQuestionsQuery, ClientQuestionsQueryVariables>;
 export const ClientChannelsDocument = new TypedDocumentString(`
     query ClientChannels {
@@ -1466,6 +1657,14 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<
   ClientPendingQuestionsSubscription,
   ClientPendingQuestionsSubscriptionVariables
@@ -1540,6 +1739,14 @@ export const InboxFeedDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxFeedSubscription, InboxFeedSubscriptionVariables>;
 export const InboxAnswerDocument = new TypedDocumentString(`
     mutation InboxAnswer($id: ID!, $answer: JSON!) {
@@ -1598,6 +1805,14 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxAnswerMutation, InboxAnswerMutationVariables>;
 export const InboxQuestionDocument = new TypedDocumentString(`
     query InboxQuestion($id: ID!) {
@@ -1656,6 +1871,14 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxQuestionQuery, InboxQuestionQueryVariables>;
 export const InboxHistoryDocument = new TypedDocumentString(`
     query InboxHistory($first: Int!, $after: String) {
@@ -1727,4 +1950,12 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   }
   decision
   edited
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;

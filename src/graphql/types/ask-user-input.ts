@@ -4,6 +4,7 @@ import { timeoutSecondsRange } from '../ranges.ts';
 import { JSONObjectScalar } from '../scalars.ts';
 import { ActionInput, QuorumInput } from './approval-inputs.ts';
 import { AnswerFormat } from './enums.ts';
+import { EscalationStepInput } from './escalation.ts';
 import { MediaItemInput } from './media-item-input.ts';
 import { VerifierInput } from './verifier-input.ts';
 
@@ -71,6 +72,15 @@ export const AskUserInput = builder.inputType('AskUserInput', {
       type: QuorumInput,
       description:
         'APPROVAL and CONFIRM: several approvers; each answer is a vote. Not with an editable action needing more than one approval.',
+    }),
+    escalation: t.field({
+      type: [EscalationStepInput],
+      description:
+        'Reminders and escalation (API.md §18): steps fired while nobody answers. Not with `escalationPolicy`.',
+    }),
+    escalationPolicy: t.string({
+      description:
+        'A named escalation policy of the server manifest (`escalationPolicies`). Not with `escalation`.',
     }),
   }),
 });

@@ -44,7 +44,7 @@ export const InboxEventType = builder.enumType('InboxEventType', {
     ASKED: { description: 'A question was asked.' },
     UPDATED: {
       description:
-        'A question changed but is still pending (e.g. a vote was cast); replace the one you hold.',
+        'A pending question changed and is still pending (a vote was cast, §15; an escalation step fired, §18): replace the one you hold.',
     },
     ANSWERED: { description: 'A question was answered.' },
     TIMED_OUT: { description: 'A question timed out.' },

@@ -165,13 +165,12 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
       };
     }
     case 'UPDATED': {
-      // Still pending (a vote was cast): the newer copy replaces the one held, if held.
+      // A pending question changed (a vote was cast, an escalation step fired): its card shows the new copy.
       let changed = false;
       for (const q of event.questions) {
-        if (pending.has(q.id)) {
-          pending.set(q.id, q);
-          changed = true;
-        }
+        if (!pending.has(q.id)) continue;
+        pending.set(q.id, q);
+        changed = true;
       }
       return changed ? { ...state, version: state.version + 1 } : state;
     }
