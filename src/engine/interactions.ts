@@ -26,7 +26,7 @@ import {
   type ReceiptPort,
   type VerifierPort,
 } from './ports.ts';
-import { createReaper } from './reaper.ts';
+import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
 import { createShortLinks } from './short-links.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
@@ -84,6 +84,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     clock,
     logger,
     retentionMs,
+    auditRetentionMs: (settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS) * 86_400_000,
     intervalMs: settings.reaperIntervalMs,
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
   });
