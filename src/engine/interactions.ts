@@ -9,6 +9,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
+import { createAuditReader } from './audit.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
@@ -170,6 +171,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
+    audit: createAuditReader(store),
+    signObject: async (payload) => (deps.receipts?.signObject ? deps.receipts.signObject(payload) : null),
     waiterCount: () => waiters.size(),
     heldCount: () => waiters.held(),
     feedCount: () => feeds.size,
