@@ -54,7 +54,7 @@ function gqlOn(t: TestServer) {
       payload: { query, variables },
     });
     return r.json() as {
-      data?: Record<string, any>;
+      data?: GqlData;
       errors?: { message: string; extensions?: { code?: string } }[];
     };
   };
