@@ -115,7 +115,7 @@ for (const store of ['memory', 'redis'] as const) {
 
     it('filters by question, types and time, and checks its arguments', async () => {
       const mine = await gql('auditor', LOG, { filter: { questionId: ids[0] } });
-      const node = mine.data!.auditLog.edges[1].node;
+      const node = mine.data!.auditLog.edges[1]!.node;
       expect(node).toMatchObject({ type: 'ANSWERED', actor: 'ops', via: 'api', questionId: ids[0] });
       expect(node.detail).toMatchObject({ format: 'CONFIRM', decision: 'APPROVED' });
       expect(node.prev).toMatch(/^sha256:[0-9a-f]{64}$/);
