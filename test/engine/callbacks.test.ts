@@ -289,6 +289,30 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect(await engine.pending(OPS)).toEqual([]);
     });
 
+    it('the audit log records a delivery and a failed one (then its cancel)', async () => {
+      const ok = await engine.ask(AGENT, { text: 'Hi', channel: 'pager' }, { holdSeconds: 0 });
+      channel.failNext = true;
+      await engine.ask(AGENT, { text: 'Hi', channel: 'pager' }, { holdSeconds: 0 }).catch(() => null);
+      const entries = (await set.stores[0]!.audit.page({ first: 10 })).entries;
+      expect(entries.map((e) => e.type)).toEqual([
+        'ASKED',
+        'DELIVERED',
+        'ASKED',
+        'DELIVERY_FAILED',
+        'CANCELLED',
+      ]);
+      expect(entries[1]).toMatchObject({
+        questionId: ok.question.id,
+        via: 'channel:pager',
+        detail: { channel: 'pager' },
+      });
+      expect(entries[4]).toMatchObject({
+        questionId: entries[2]!.questionId,
+        actor: null,
+        detail: { format: 'TEXT' },
+      });
+    });
+
     it('a verifier is not allowed with a channel; recipient needs a channel', async () => {
       expect(await codeOf(external({ channel: 'pager', verifier: { name: 'test-sig', config: {} } }))).toBe(
         'BAD_USER_INPUT',
