@@ -50,6 +50,7 @@ interface Problem {
   message: string;
 }
 
+const MAX_JWKS_BYTES = 1024 * 1024;
 const RESOLUTIONS = new Set(['ANSWERED', 'TIMED_OUT', 'CANCELLED']);
 
 function isEntry(v: unknown): v is AuditEntry {
@@ -67,8 +68,28 @@ async function keySetOf(o: VerifyAuditOptions): Promise<JSONWebKeySet> {
   if (!o.jwksUrl) throw new AuditVerificationError('no key set to check the signed head with', null, null);
   try {
     const res = await fetch(o.jwksUrl, { signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) throw new Error(`status ${res.status}`);
-    return (await res.json()) as JSONWebKeySet;
+    if (!res.ok || !res.body) throw new Error(`status ${res.status}`);
+    // A key set is a few hundred bytes: read at most MAX_JWKS_BYTES of whatever answers.
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JWKS_BYTES) {
+        await reader.cancel();
+        throw new Error(`larger than ${MAX_JWKS_BYTES} bytes`);
+      }
+      chunks.push(value);
+    }
+    const all = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.byteLength;
+    }
+    return JSON.parse(new TextDecoder().decode(all)) as JSONWebKeySet;
   } catch (err) {
     throw new AuditVerificationError(`the key set could not be read: ${(err as Error).message}`, null, null);
   }
