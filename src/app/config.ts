@@ -21,6 +21,7 @@ import { type AuditSettings, auditSettings } from './settings/audit.ts';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
+import { type McpSettings, mcpSettings } from './settings/mcp.ts';
 import { type ReceiptSettings, receiptSettings } from './settings/receipts.ts';
 import { type ServerSettings, serverSettings } from './settings/server.ts';
 import { type StoreSettings, storeSettings } from './settings/store.ts';
@@ -36,6 +37,7 @@ export interface Config
     LimitSettings,
     KeySettings,
     ReceiptSettings,
+    McpSettings,
     AuditSettings {}
 
 /**
@@ -48,6 +50,7 @@ const envSchema = z.object({
   ...limitSettings.env,
   ...keySettings.env,
   ...receiptSettings.env,
+  ...mcpSettings.env,
   ...auditSettings.env,
 });
 
@@ -96,6 +99,7 @@ export function loadConfig(
   const server = serverSettings.read(e, io);
   const limits = limitSettings.read(e, io);
   const receipts = receiptSettings.read(e, io);
+  const mcp = mcpSettings.read(e, io);
   const audit = auditSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...audit });
+  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...mcp, ...audit });
 }

@@ -7,6 +7,7 @@ import { holdSecondsOf } from '../domain/call-args.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
+import { createAnswerHere } from './answer-here.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createAuditReader } from './audit.ts';
@@ -112,6 +113,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   return {
     ...createAsking(ctx, waiting),
     ...createAnswering(ctx),
+    ...createAnswerHere(ctx),
     ...createListing(ctx),
 
     async awaitAnswer(p, id, opts = {}) {

@@ -84,6 +84,10 @@ export interface Interactions {
   awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
   answer(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
   cancel(principal: Principal, id: string, reason?: string | null): Promise<QuestionRecord>;
+  /** The asker's own user answers in the asker's MCP client (answeredBy `mcp:<principal id>`). */
+  answerHere(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
+  /** True the first time this principal uses `key` within `ttlMs` (a signed state's nonce). */
+  useOnce(principal: Principal, key: string, ttlMs: number): Promise<boolean>;
   get(principal: Principal, id: string): Promise<QuestionRecord | null>;
   list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<QuestionPage>;
   /** Every pending question the principal may see, oldest first. */

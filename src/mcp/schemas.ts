@@ -63,6 +63,12 @@ export const askUserInput = z.strictObject({
     .optional()
     .describe('A resume-webhook endpoint named in the server manifest, called when the question resolves.'),
   wait_seconds: waitSeconds,
+  answer_here: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also ask the user of this MCP client, in the client (form elicitation), when the client supports it. Not for sensitive questions or media.',
+    ),
 });
 
 export const awaitAnswerInput = z.strictObject({

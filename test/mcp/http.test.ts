@@ -182,7 +182,7 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     };
     await expectBadAsk(
       { text: 'Typo?', wait_second: 0 },
-      /^BAD_USER_INPUT: unknown argument "wait_second" \(the arguments are: text, format, .*, wait_seconds\)$/,
+      /^BAD_USER_INPUT: unknown argument "wait_second" \(the arguments are: text, format, .*, wait_seconds, answer_here\)$/,
     );
     await expectBadAsk(
       { text: 'Typo?', media: [{ kind: 'LINK', url: 'https://example.com', capton: 'x' }] },
