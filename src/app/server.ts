@@ -149,6 +149,7 @@ export async function createServer(
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
+      ...(manifest ? { escalationPolicies: manifest.escalationPolicies } : {}),
       settings: engineSettingsOf(config),
       receipts,
     });
@@ -161,6 +162,7 @@ export async function createServer(
       webhookEndpoints,
       metrics,
       retentionMs: config.retentionSeconds * 1000,
+      publicBaseUrl: config.publicBaseUrl,
       receipts,
       timing: plugins.outbox ?? {},
       closers,

@@ -2,6 +2,7 @@
 
 import type { InboundRequest } from '../channels/types.ts';
 import type { DeadLetterList } from '../domain/dead-letter.ts';
+import type { EscalationStep } from '../domain/escalation.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
@@ -129,4 +130,17 @@ export interface Interactions {
    * null when the server signs nothing.
    */
   signObject(payload: Record<string, unknown>): Promise<string | null>;
+  /**
+   * The question's escalation ladder (API.md §18) with what each fired step recorded; empty
+   * without a ladder (then nothing is read).
+   */
+  escalations(question: QuestionRecord): Promise<EscalationView[]>;
+}
+
+/** One step of a question's ladder as the surfaces show it. */
+export interface EscalationView extends EscalationStep {
+  /** When the step fired (epoch ms); null while it has not. */
+  firedAt: number | null;
+  /** `DELIVERED`, or `FAILED: <why>`; null while it has not fired. */
+  outcome: string | null;
 }

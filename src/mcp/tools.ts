@@ -157,6 +157,13 @@ function askInputOf(args: AskArgs): Record<string, unknown> {
     idempotencyKey: args.idempotency_key,
     metadata: args.metadata,
     notify: args.notify,
+    escalation: args.escalation?.map((s) => ({
+      afterSeconds: s.after_seconds,
+      action: s.action,
+      ...(s.channel === undefined ? {} : { channel: s.channel }),
+      ...(s.recipient === undefined ? {} : { recipient: s.recipient }),
+    })),
+    escalationPolicy: args.escalation_policy,
   };
   for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
   return input;
