@@ -100,7 +100,7 @@ export function sha256Hex(value: string): string {
 /**
  * Validates the principals configuration (the parsed JSON of `INTERACTIONS_API_KEYS`) and
  * returns frozen principals that keep only `keySha256`. Throws an Error whose message names the
- * offending index and field (e.g. `[2].roles[0]: must be one of agent, operator, admin`), never
+ * offending index and field (e.g. `[2].roles[0]: must be one of agent, operator, auditor, admin`), never
  * a key.
  */
 export function parsePrincipals(json: unknown): PrincipalConfig[] {
