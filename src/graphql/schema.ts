@@ -16,6 +16,7 @@ import './types/verifier-input.ts';
 import './types/approval-inputs.ts';
 import './types/ask-user-input.ts';
 import './types/question-filter.ts';
+import './types/audit.ts';
 import './operations/query.ts';
 import './operations/mutation.ts';
 import './operations/subscription.ts';
