@@ -23,7 +23,7 @@ import { percentile, round, summarize } from '../lib/stats.ts';
 
 const WARMUP = 20;
 /** Each of the two paths, alternating. */
-const ITERATIONS = 150;
+const ITERATIONS = Number(process.env.BENCH_MCP_ITERATIONS) || 150;
 /** The question is registered and its waiter armed before it is answered (as in the resume figure). */
 const SETTLE_MS = 40;
 
@@ -36,6 +36,7 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
         requestInit: { headers: { authorization: `Bearer ${KEYS.agent}` } },
       }),
     );
+    ctx.log('  MCP client connected');
     const asker = keepAliveAgent(2);
     const answerer = graphqlClient(server.url, 'operator', keepAliveAgent(2));
     const inbox = new SseClient(`${server.url}/api/interactions/stream`, {
@@ -87,6 +88,7 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
     for (let i = 0; i < WARMUP + ITERATIONS; i++) {
       const m = await viaMcp(`bench mcp #${i}`);
       const g = await viaGraphql(`bench graphql #${i}`);
+      if (i === 0) ctx.log(`  first pair: MCP ${m.resume.toFixed(1)} ms, GraphQL ${g.resume.toFixed(1)} ms`);
       if (i >= WARMUP) {
         mcp.push(m);
         gql.push(g);
