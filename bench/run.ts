@@ -8,6 +8,7 @@ import { fanout, fanout10k } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
 import { listing } from './figures/listing.ts';
 import { mcpAsk } from './figures/mcp-ask.ts';
+import { outbox } from './figures/outbox.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { snapshot } from './figures/snapshot.ts';
@@ -28,6 +29,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   'replica-wait': replicaWait,
   listing,
   mcp: mcpAsk,
+  outbox,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */
