@@ -242,7 +242,7 @@ function sendHolds(url: string, agent: ReturnType<typeof socketPerRequestAgent>,
  * number of the same requests from the same client, in the same batches; what holding a request
  * open costs before anything of ours.
  */
-async function heldFloor(ctx: BenchContext, count: number) {
+async function heldFloor(count: number) {
   const server = await startFloorServer('held-floor', 'held-floor.ts', {}, true);
   const agent = socketPerRequestAgent();
   const control = keepAliveAgent(2);
@@ -271,7 +271,7 @@ async function heldFloor(ctx: BenchContext, count: number) {
       held,
       rssBefore,
       rssHeld,
-      answeredOk: results.filter((r) => r !== null && r.body.includes('ANSWERED')).length,
+      answeredOk: results.filter((r) => r?.body.includes('ANSWERED')).length,
       trouble: troubleLines(server),
     };
   } finally {
@@ -287,7 +287,7 @@ export async function heldRequests(ctx: BenchContext): Promise<Section> {
   ctx.log(`  held ${h.held}; ${h.answeredOk}/${target} returned ANSWERED after release`);
   const idle = await idleConnections(ctx, target);
   ctx.log(`  ${idle.open} idle connections measured`);
-  const floor = await heldFloor(ctx, target);
+  const floor = await heldFloor(target);
   ctx.log(`  floor held ${floor.held}; ${floor.answeredOk}/${target} released`);
 
   const warnings = [...h.trouble, ...idle.trouble, ...floor.trouble];
