@@ -377,7 +377,7 @@ function writeSection(text: string): void {
     start >= 0 && end > start
       ? `${current.slice(0, start)}${text}${current.slice(end + SECTION_END.length)}`
       : `${current.trimEnd()}\n\n${text}\n`;
-  writeFileSync(file, next);
+  writeFileSync(file, biomeFormatted(next, 'bench/RESULTS.md'));
 }
 
 async function main(): Promise<number> {
