@@ -32,7 +32,7 @@ const questionId = fc.oneof(fc.constant('q_1'), fc.string({ maxLength: 12 }));
 const value = fc.oneof(
   fc.record(
     {
-      tai: fc.oneof(fc.constantFrom('c', 's', 'm', 't', 'f'), fc.string({ maxLength: 2 })),
+      tai: fc.oneof(fc.constantFrom('c', 's', 'm', 't', 'f', 'a'), fc.string({ maxLength: 2 })),
       q: questionId,
       i: fc.oneof(fc.integer({ min: -1, max: 5 }), fc.anything()),
       tai_text: fc.oneof(fc.string({ maxLength: 20 }), fc.anything()),

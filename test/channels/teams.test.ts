@@ -2,6 +2,7 @@
 // the token endpoint, the connector): Adaptive Cards per format, the Bot Framework JWT checked
 // against a test key set, proactive messages, card updates after resolution.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FACTS_MAX } from '../../src/channels/teams/cards.ts';
 import { teamsPlugin } from '../../src/channels/teams/plugin.ts';
 import type { ChannelQuestion } from '../../src/channels/types.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
@@ -125,6 +126,63 @@ describe('teams channel: delivery', () => {
     expect(ext.card.actions).toEqual([
       { type: 'Action.OpenUrl', title: 'Open', url: 'https://pay.example/x' },
     ]);
+  });
+
+  it('APPROVAL: the action, its arguments as facts (JSON when nested), Approve / Reject, and "Edit on the web" when editable', async () => {
+    const action = {
+      name: 'payments.refund',
+      summary: 'Refund **ch_1**',
+      arguments: { charge: 'ch_1', amount: 100, meta: { by: 'agent', tags: ['a'] } },
+      argumentsSchema: null,
+      editable: false,
+      digest: 'd',
+    };
+    const fixed = await delivered(q({ id: 'q_a', text: 'Refund?', format: 'APPROVAL', action }));
+    expect(fixed.card.body.slice(1)).toEqual([
+      { type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: 'payments.refund', weight: 'bolder' }] },
+      { type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: 'Refund **ch_1**' }] },
+      {
+        type: 'FactSet',
+        facts: [
+          { title: 'charge', value: 'ch_1' },
+          { title: 'amount', value: '100' },
+          { title: 'meta', value: '{"by":"agent","tags":["a"]}' },
+        ],
+      },
+    ]);
+    expect(fixed.card.actions).toEqual([
+      { type: 'Action.Submit', title: 'Approve', data: { tai: 'a', q: 'q_a', i: 1 } },
+      { type: 'Action.Submit', title: 'Reject', data: { tai: 'a', q: 'q_a', i: 0 } },
+    ]);
+    const editable = await delivered(
+      q({ id: 'q_e', format: 'APPROVAL', action: { ...action, summary: null, editable: true } }),
+    );
+    expect(editable.card.actions!.at(-1)).toEqual({
+      type: 'Action.OpenUrl',
+      title: 'Edit on the web',
+      url: CALLBACK,
+    });
+    expect(editable.card.body.map((b) => b.type)).toEqual(['RichTextBlock', 'RichTextBlock', 'FactSet']);
+  });
+
+  it(`APPROVAL: ${FACTS_MAX} arguments are all facts; one more leaves it on the answer page, said so`, async () => {
+    const args = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    const action = (n: number) => ({
+      name: 'bulk.update',
+      summary: null,
+      arguments: args(n),
+      argumentsSchema: null,
+      editable: false,
+      digest: 'd',
+    });
+    const at = await delivered(q({ format: 'APPROVAL', action: action(FACTS_MAX) }));
+    expect((at.card.body.at(-1) as { facts: unknown[] }).facts).toHaveLength(FACTS_MAX);
+    const over = await delivered(q({ format: 'APPROVAL', action: action(FACTS_MAX + 1) }));
+    expect((over.card.body.at(-2) as { facts: unknown[] }).facts).toHaveLength(FACTS_MAX);
+    expect(over.card.body.at(-1)).toEqual({
+      type: 'RichTextBlock',
+      inlines: [{ type: 'TextRun', text: '1 more argument on the answer page' }],
+    });
   });
 
   it('a connector error names its status, never the password; unset credentials say which variables', async () => {

@@ -13,9 +13,13 @@ export const BUTTONS_MAX = 5;
 export const TEXT_MAX_CHARS = 4000;
 /** Longest button title we send. */
 const TITLE_MAX = 80;
+/** APPROVAL: the arguments shown as facts; the rest are on the answer page. */
+export const FACTS_MAX = 30;
+const FACT_TITLE_MAX = 100;
+const FACT_VALUE_MAX = 500;
 
 /** The `tai` field of a submit: which control sent it. */
-export const SUBMIT = { confirm: 'c', select: 's', choice: 'm', text: 't', form: 'f' } as const;
+export const SUBMIT = { confirm: 'c', select: 's', choice: 'm', text: 't', form: 'f', approve: 'a' } as const;
 export const TEXT_INPUT = 'tai_text';
 export const CHOICE_INPUT = 'tai_choice';
 export const FIELD_PREFIX = 'f_';
@@ -133,19 +137,54 @@ function answerParts(q: ChannelQuestion, callbackUrl: string): { inputs: Obj[]; 
         actions: [submit('Submit', { tai: SUBMIT.form, q: q.id }), openUrl('Open in browser', callbackUrl)],
       };
     }
+    case 'APPROVAL':
+      // Approve / Reject vote or decide through the inbound door; edits happen on the answer page.
+      return {
+        inputs: [],
+        actions: [
+          submit('Approve', { tai: SUBMIT.approve, q: q.id, i: 1 }),
+          submit('Reject', { tai: SUBMIT.approve, q: q.id, i: 0 }),
+          ...(q.action?.editable ? [openUrl('Edit on the web', callbackUrl)] : []),
+        ],
+      };
     default:
       return { inputs: [], actions: [openUrl('Open', q.link ?? callbackUrl)] };
   }
 }
 
+/** An argument's value as a fact: strings as they are, anything else (numbers, nested) as JSON. */
+function factValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  return cut(text || '""', FACT_VALUE_MAX);
+}
+
+/** APPROVAL: the action's name (bold) and summary, then its arguments as a FactSet. */
+export function actionBlocks(q: ChannelQuestion): Obj[] {
+  const a = q.format === 'APPROVAL' ? q.action : null;
+  if (!a) return [];
+  const entries = Object.entries(a.arguments);
+  const facts = entries
+    .slice(0, FACTS_MAX)
+    .map(([k, v]) => ({ title: cut(k, FACT_TITLE_MAX), value: factValue(v) }));
+  const more = entries.length - facts.length;
+  return [
+    plain(cut(a.name, 200), { weight: 'bolder' }),
+    ...(a.summary ? [plain(cut(a.summary, 1000))] : []),
+    ...(facts.length ? [{ type: 'FactSet', facts }] : []),
+    ...(more > 0 ? [plain(`${more} more argument${more === 1 ? '' : 's'} on the answer page`)] : []),
+  ];
+}
+
 export function questionCard(q: ChannelQuestion, callbackUrl: string): Obj {
   const { inputs, actions } = answerParts(q, callbackUrl);
-  return card([plain(q.text), ...inputs], actions);
+  return card([plain(q.text), ...actionBlocks(q), ...inputs], actions);
 }
 
 /** The card once closed: the question and how it ended; no inputs, no actions. */
 export function resolvedCard(q: ChannelQuestion, line: string): Obj {
-  return card([plain(q.text), plain(line, { weight: 'bolder' })], []);
+  // An APPROVAL keeps the action's name below the decision, so the card still says what was decided.
+  const action = q.format === 'APPROVAL' && q.action ? [plain(cut(q.action.name, 200))] : [];
+  return card([plain(q.text), plain(line, { weight: 'bolder' }), ...action], []);
 }
 
 /** A submit's values as the question's answer; undefined when they do not answer it. */

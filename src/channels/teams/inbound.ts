@@ -33,7 +33,7 @@ export type Activity = z.output<typeof activity>;
 /** `{tai, q, i?}` from the card's submit data, beside the card's input values. */
 const submitData = z
   .object({
-    tai: z.enum([SUBMIT.confirm, SUBMIT.select, SUBMIT.choice, SUBMIT.text, SUBMIT.form]),
+    tai: z.enum([SUBMIT.confirm, SUBMIT.select, SUBMIT.choice, SUBMIT.text, SUBMIT.form, SUBMIT.approve]),
     q: z.string().min(1).max(128),
     i: z.number().int().min(0).max(999).optional(),
   })
@@ -92,6 +92,13 @@ export function interpret(a: Activity): TeamsEvent | null {
     case SUBMIT.confirm:
       if (data.i !== 0 && data.i !== 1) return null;
       return { ...base, answer: (q) => (q.format === 'CONFIRM' ? data.i === 1 : undefined) };
+    case SUBMIT.approve: {
+      // A decision on an APPROVAL (API.md §15): the engine records it as the answer or, with a
+      // quorum, as this person's vote; the proposed arguments are kept as they are.
+      if (data.i !== 0 && data.i !== 1) return null;
+      const decision = data.i === 1 ? 'APPROVED' : 'REJECTED';
+      return { ...base, answer: (q) => (q.format === 'APPROVAL' ? { decision } : undefined) };
+    }
     case SUBMIT.select:
       return { ...base, answer: (q) => optionAt(q, data.i) };
     case SUBMIT.choice:

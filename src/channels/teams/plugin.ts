@@ -58,6 +58,10 @@ const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\
 
 function answerText(q: ChannelQuestion): string {
   if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
+  if (q.format === 'APPROVAL') {
+    const d = (q.answer as { decision?: unknown } | null)?.decision;
+    return d === 'APPROVED' ? 'Approved' : d === 'REJECTED' ? 'Rejected' : 'Decided';
+  }
   const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
   return cut(text, 500);
 }
@@ -87,9 +91,11 @@ export function reminderLine(q: ChannelQuestion): string {
   return `Reminder: still waiting for an answer to "${cut(q.text, 1000)}"`;
 }
 
-function refusal(outcome: ClaimOutcome): string | null {
+function threadReply(outcome: ClaimOutcome): string | null {
   switch (outcome.kind) {
     case 'recorded':
+      // A quorum's vote that did not decide: the card stays, so the voter is told it counted.
+      return outcome.question.status === 'PENDING' ? 'Your vote was recorded.' : null;
     case 'duplicate':
       return null;
     case 'invalid':
@@ -195,8 +201,8 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
         by: event.by,
         answer: event.answer,
         respond: async (outcome) => {
-          // A recorded answer replaces the card (onResolved); anything else is said in the thread.
-          const text = refusal(outcome);
+          // A decisive answer replaces the card (onResolved); a vote or a refusal is said in the thread.
+          const text = threadReply(outcome);
           if (text !== null) await say(a, text);
           return OK;
         },
