@@ -106,6 +106,83 @@ describe('discord channel end to end (redis)', () => {
     });
   });
 
+  it('APPROVAL, editable with a flat schema: Edit and approve opens a prefilled modal; its submission approves the edit', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        charge: { type: 'string' },
+        amount: { type: 'integer', maximum: 500 },
+        notify: { type: 'boolean' },
+      },
+      required: ['charge', 'amount'],
+    };
+    const { id, post } = await ask({
+      text: 'Refund order 7?',
+      format: 'APPROVAL',
+      action: {
+        name: 'payments.refund',
+        arguments: { charge: 'ch_7', amount: 100, notify: true },
+        argumentsSchema: schema,
+        editable: true,
+      },
+    });
+    const body = post.body as { components: { components: { label: string; custom_id?: string }[] }[] };
+    expect(body.components[0]!.components.map((c) => c.label)).toEqual([
+      'Approve',
+      'Reject',
+      'Edit and approve',
+      'Edit in browser',
+    ]);
+    const open = await interact(componentClick(`tai:f:${id}`));
+    const modal = (await open.json()) as {
+      type: number;
+      data: { custom_id: string; title: string; components: { components: Record<string, unknown>[] }[] };
+    };
+    expect(modal).toMatchObject({ type: 9, data: { custom_id: `tai:x:${id}`, title: 'Edit and approve' } });
+    expect(modal.data.components.map((r) => [r.components[0]!.custom_id, r.components[0]!.value])).toEqual([
+      ['f:0', 'ch_7'],
+      ['f:1', '100'],
+      ['f:2', 'yes'],
+    ]);
+    expect((await question(id)).status).toBe('PENDING');
+    // An edit outside the schema is told privately and changes nothing.
+    const bad = await interact(modalSubmit(`tai:x:${id}`, { 'f:0': 'ch_7', 'f:1': '501', 'f:2': 'yes' }));
+    expect(((await bad.json()) as { data: { content: string } }).data.content).toMatch(
+      /^That answer was not accepted: /,
+    );
+    expect((await question(id)).status).toBe('PENDING');
+    const res = await interact(modalSubmit(`tai:x:${id}`, { 'f:0': 'ch_7', 'f:1': '60', 'f:2': 'no' }));
+    expect(await res.json()).toMatchObject({
+      type: 7,
+      data: { content: expect.stringContaining(': Approved') },
+    });
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: { decision: 'APPROVED', arguments: { charge: 'ch_7', amount: 60, notify: false } },
+      answeredBy: `ops-discord:${DISCORD_USER}`,
+    });
+  });
+
+  it('APPROVAL: a flat schema of 5 fields gets the modal; 6, or an action not editable, only the answer page', async () => {
+    const schemaOf = (n: number) => ({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { type: 'string' }])),
+    });
+    const labels = async (n: number, editable: boolean) => {
+      const args = Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, `v${i}`]));
+      const { post } = await ask({
+        text: `Fields ${n} ${editable}?`,
+        format: 'APPROVAL',
+        action: { name: 'bulk.set', arguments: args, argumentsSchema: schemaOf(n), editable },
+      });
+      const body = post.body as { components: { components: { label: string }[] }[] };
+      return body.components[0]!.components.map((c) => c.label);
+    };
+    expect(await labels(5, true)).toEqual(['Approve', 'Reject', 'Edit and approve', 'Edit in browser']);
+    expect(await labels(6, true)).toEqual(['Approve', 'Reject', 'Edit in browser']);
+    expect(await labels(5, false)).toEqual(['Approve', 'Reject', 'Details']);
+  });
+
   it('`channelDetails` lists the channel, with an inbound door, ready', async () => {
     const r = await gql('{ channelDetails { name plugin inbound defaultRecipient ready missing } }');
     expect(r.data!.channelDetails).toEqual([

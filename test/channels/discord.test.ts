@@ -1,6 +1,7 @@
 // The discord plugin against a loopback fake of Discord's REST API that @discordjs/rest talks to,
 // and interactions signed with a real Ed25519 key pair made for the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISCORD_LIMITS, questionModal } from '../../src/channels/discord/components.ts';
 import { DEFER_AFTER_MS } from '../../src/channels/discord/events.ts';
 import { discordPlugin } from '../../src/channels/discord/plugin.ts';
 import type { ChannelQuestion, InboundEvent } from '../../src/channels/types.ts';
@@ -383,5 +384,29 @@ describe('discord channel: after resolution', () => {
     await expect(channel().onResolved!(q({ status: 'TIMED_OUT' }), receipt)).rejects.toThrow(
       'discord edit message failed: HTTP 500',
     );
+  });
+});
+
+describe('discord channel: the APPROVAL edit modal', () => {
+  it(`prefills an argument of ${DISCORD_LIMITS.inputMaxLength} characters; one more is left empty (Discord would refuse the modal)`, () => {
+    const schema = { type: 'object', properties: { note: { type: 'string' } } };
+    const modalWith = (note: string) =>
+      questionModal(
+        channelQuestion({
+          id: 'q_m',
+          format: 'APPROVAL',
+          action: {
+            name: 'n.set',
+            summary: null,
+            arguments: { note },
+            argumentsSchema: schema,
+            editable: true,
+            digest: 'd',
+          },
+        }),
+      ) as { components: { components: { value?: string }[] }[] };
+    const at = 'a'.repeat(DISCORD_LIMITS.inputMaxLength);
+    expect(modalWith(at).components[0]!.components[0]!.value).toBe(at);
+    expect(modalWith(`${at}a`).components[0]!.components[0]!.value).toBeUndefined();
   });
 });

@@ -90,9 +90,18 @@ const button = (label: string, customId: string, style = SECONDARY): Obj => ({
 const linkButton = (label: string, url: string): Obj => ({ type: BUTTON, style: LINK, label, url });
 const row = (components: Obj[]): Obj => ({ type: ROW, components });
 
-/** The fields of a FORM Discord can show as a modal (flat, at most five), else null. */
+/**
+ * The fields Discord can show as a modal (a flat schema, at most five): a FORM's, or an editable
+ * APPROVAL's arguments schema; else null.
+ */
 export function modalFields(q: ChannelQuestion): FormField[] | null {
-  const fields = q.format === 'FORM' ? flatFields(q.schema) : null;
+  const schema =
+    q.format === 'FORM'
+      ? q.schema
+      : q.format === 'APPROVAL' && q.action?.editable
+        ? q.action.argumentsSchema
+        : null;
+  const fields = flatFields(schema);
   return fields !== null && fields.length <= L.modalRows ? fields : null;
 }
 
@@ -150,11 +159,15 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
           ]
         : [row([linkButton('Open form', callbackUrl)])];
     case 'APPROVAL':
-      // The confirm buttons' ids (1 approves, 0 rejects); edits and the whole action on the page.
+      // The confirm buttons' ids (1 approves, 0 rejects); an editable flat schema also opens a
+      // prefilled modal; the whole action, and any other edit, on the page.
       return [
         row([
           button('Approve', `tai:${KIND.confirm}:${q.id}:1`, SUCCESS),
           button('Reject', `tai:${KIND.confirm}:${q.id}:0`, DANGER),
+          ...(modalFields(q) !== null
+            ? [button('Edit and approve', `tai:${KIND.openForm}:${q.id}`, PRIMARY)]
+            : []),
           linkButton(q.action?.editable ? 'Edit in browser' : 'Details', callbackUrl),
         ]),
       ];
@@ -254,11 +267,14 @@ export function questionModal(q: ChannelQuestion): Obj | null {
   }
   const fields = modalFields(q);
   if (fields === null) return null;
+  // An APPROVAL's modal is prefilled with the proposal; submitting it approves what it holds.
+  const proposal = q.format === 'APPROVAL' ? (q.action?.arguments ?? {}) : null;
   return {
     custom_id,
-    title: 'Answer',
+    title: proposal ? 'Edit and approve' : 'Answer',
     components: fields.map((field, i) => {
       const placeholder = hint(field);
+      const initial = proposal ? initialText(proposal[field.name]) : undefined;
       return row([
         {
           type: TEXT_INPUT,
@@ -268,10 +284,21 @@ export function questionModal(q: ChannelQuestion): Obj | null {
           required: field.required,
           max_length: L.inputMaxLength,
           ...(placeholder ? { placeholder } : {}),
+          ...(initial !== undefined ? { value: initial } : {}),
         },
       ]);
     }),
   };
+}
+
+/** A proposed argument as a text input's prefill (as `fieldValue` reads it back); none when absent. */
+function initialText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  const text =
+    typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
+  // A prefill longer than the input allows would make Discord refuse the whole modal.
+  return [...text].length <= L.inputMaxLength ? text : undefined;
 }
 
 /** Typed text of a modal field as the value its schema asks for; what does not fit stays text (and fails validation). */
@@ -304,5 +331,6 @@ export function modalAnswer(q: ChannelQuestion, values: ReadonlyMap<string, stri
     if (raw === undefined || raw === '') return;
     out[field.name] = fieldValue(field, raw);
   });
-  return out;
+  // An APPROVAL's modal approves the arguments as edited (checked against the schema by the engine).
+  return q.format === 'APPROVAL' ? { decision: 'APPROVED', arguments: out } : out;
 }
