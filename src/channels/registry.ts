@@ -2,6 +2,7 @@
 // folder) or an npm package name. A loaded module's default export is checked before use.
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { emailPlugin } from './email/plugin.ts';
 import { slackPlugin } from './slack/plugin.ts';
 import { telegramPlugin } from './telegram/plugin.ts';
 import { twilioPlugin } from './twilio/plugin.ts';
@@ -15,6 +16,7 @@ export function builtinChannelPlugins(): ReadonlyMap<string, ChannelPlugin> {
     [telegramPlugin.name, telegramPlugin as ChannelPlugin],
     [twilioPlugin.name, twilioPlugin as ChannelPlugin],
     [webhookPlugin.name, webhookPlugin as ChannelPlugin],
+    [emailPlugin.name, emailPlugin as ChannelPlugin],
   ]);
 }
 

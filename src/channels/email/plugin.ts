@@ -1,0 +1,128 @@
+// The `email` channel (API.md §9.1): each question is one mail over SMTP (nodemailer) with a
+// plain-text and an HTML part, one link per choice opening the callback page with that choice
+// selected (a GET changes nothing; the person's click on the page answers) and a link to the
+// answer page for the rest; the reference in the subject. Mail cannot be edited: when
+// `notifyOnResolved` is set, a follow-up mail says how the question ended (never a sensitive
+// answer). Replies by mail (`inbound`) are not built yet: the links are how the person answers.
+import { randomBytes } from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { z } from 'zod';
+import { envName } from '../config-schema.ts';
+import { addressedBy, recipientOf } from '../recipients.ts';
+import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import { ADDRESS_MESSAGE, isEmailAddress } from './address.ts';
+import { type Mail, questionMail, resolvedLine, resolvedMail } from './message.ts';
+
+/** How long connecting, the greeting and each SMTP exchange may take. */
+export const SMTP_TIMEOUT_MS = 10_000;
+/** Reference characters: no 0/O or 1/I, so a person can read it back. */
+const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+const address = z.string().max(254).refine(isEmailAddress, { message: ADDRESS_MESSAGE });
+
+const config = z.strictObject({
+  /** The variable holding `smtp://` or `smtps://user:password@host:port`: the password is never inline. */
+  smtpUrlEnv: envName,
+  from: address,
+  defaultRecipient: address.optional(),
+  /** Send a follow-up mail when the question is answered, times out or is cancelled. */
+  notifyOnResolved: z.boolean().default(false),
+});
+type EmailConfig = z.output<typeof config>;
+
+/** A short reference such as `Q-7KM2XP`, shown in the subject and the mail. */
+function newRef(): string {
+  const bytes = randomBytes(6);
+  return `Q-${[...bytes].map((b) => REF_ALPHABET[b % REF_ALPHABET.length]).join('')}`;
+}
+
+/** nodemailer's error code and the server's reply code: never the URL, which holds the password. */
+function failure(what: string, err: unknown): Error {
+  const e = err as { code?: unknown; responseCode?: unknown };
+  const code = typeof e.code === 'string' && /^[A-Z_]{1,32}$/.test(e.code) ? ` ${e.code}` : '';
+  const reply = typeof e.responseCode === 'number' ? ` (SMTP ${e.responseCode})` : '';
+  return new Error(`email ${what} failed:${code || ' error'}${reply}`);
+}
+
+function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
+  let transport: Transporter | null = null;
+  function smtp(): Transporter {
+    if (transport) return transport;
+    const url = ctx.secret(cfg.smtpUrlEnv);
+    if (!url) throw new Error(`the SMTP URL (${cfg.smtpUrlEnv}) is not set`);
+    let protocol: string;
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      throw new Error(`the SMTP URL (${cfg.smtpUrlEnv}) is not a URL`);
+    }
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      throw new Error(`the SMTP URL (${cfg.smtpUrlEnv}) must start with smtp:// or smtps://`);
+    }
+    transport = nodemailer.createTransport({
+      url,
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+      // Nothing of the conversation (which includes AUTH) goes to a log.
+      logger: false,
+      debug: false,
+    });
+    return transport;
+  }
+
+  async function send(to: string, mail: Mail, headers: Record<string, string> = {}): Promise<string> {
+    const client = smtp();
+    try {
+      const info = await client.sendMail({
+        from: cfg.from,
+        to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers,
+        // Links are ours to write: nodemailer must not rewrite or track them.
+        disableUrlAccess: true,
+        disableFileAccess: true,
+      });
+      return typeof info.messageId === 'string' ? info.messageId : '';
+    } catch (err) {
+      throw failure('delivery', err);
+    }
+  }
+
+  return {
+    ...addressedBy((r) => (isEmailAddress(r) ? null : ADDRESS_MESSAGE), cfg.defaultRecipient),
+
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+      const to = recipientOf(question, cfg.defaultRecipient);
+      const ref = newRef();
+      const messageId = await send(to, questionMail(question, callbackUrl, ref));
+      return { ref, recipient: to, messageId };
+    },
+
+    async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
+      if (!cfg.notifyOnResolved) return;
+      const to = receipt?.recipient;
+      const ref = receipt?.ref;
+      if (typeof to !== 'string' || typeof ref !== 'string') return;
+      const messageId = typeof receipt?.messageId === 'string' ? receipt.messageId : '';
+      // Threaded under the question's mail when its Message-ID is known.
+      const thread: Record<string, string> = /^<[^<>\s]{1,250}>$/.test(messageId)
+        ? { 'In-Reply-To': messageId, References: messageId }
+        : {};
+      await send(to, resolvedMail(question, ref, resolvedLine(question, ctx.name)), thread);
+    },
+
+    async close(): Promise<void> {
+      transport?.close();
+      transport = null;
+    },
+  };
+}
+
+export const emailPlugin: ChannelPlugin<typeof config> = {
+  name: 'email',
+  config,
+  create: createEmailChannel,
+};
