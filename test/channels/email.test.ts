@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailPlugin } from '../../src/channels/email/plugin.ts';
 import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
+import { runCliInProcess } from '../support/cli-run.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from '../support/fakes/smtp.ts';
-import type { TestServer } from '../support/server.ts';
+import { KEYS, type TestServer } from '../support/server.ts';
 
 const PASSWORD = 'smtp-pass-never-shown-0001';
 let smtp: FakeSmtp;
@@ -260,5 +261,21 @@ describe('email follow-up mail (the plugin)', () => {
     const err = await web.deliver(q, 'https://tai.example/cb').catch((e: Error) => e);
     expect(String(err)).toContain('must start with smtp:// or smtps://');
     expect(String(err)).not.toContain(PASSWORD);
+  });
+});
+
+describe('tai channels test (email)', () => {
+  it('delivers the test question to the given address', async () => {
+    const r = await runCliInProcess(
+      ['channels', 'test', 'mail', '--recipient', 'tester@example.com', '--json'],
+      {
+        env: { TAI_URL: base, TAI_API_KEY: KEYS.agent },
+      },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const mail = await smtp.waitFor((m) => (m.parsed.text ?? '').includes('channel mail reaches you'));
+    expect(mail.to).toEqual(['tester@example.com']);
+    expect(mail.parsed.subject).toMatch(/^\[Q-[A-Z2-9]{6}\] Test message from tai-interactions/);
   });
 });

@@ -15,8 +15,14 @@ function module(name: string, source: string): string {
 }
 
 describe('channel plugin registry and loader', () => {
-  it('the built-ins are slack, telegram, twilio and webhook', () => {
-    expect([...builtinChannelPlugins().keys()].sort()).toEqual(['email', 'slack', 'telegram', 'twilio', 'webhook']);
+  it('the built-ins are email, slack, telegram, twilio and webhook', () => {
+    expect([...builtinChannelPlugins().keys()].sort()).toEqual([
+      'email',
+      'slack',
+      'telegram',
+      'twilio',
+      'webhook',
+    ]);
   });
 
   it('a built-in name wins over anything else', async () => {

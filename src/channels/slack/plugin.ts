@@ -3,6 +3,7 @@
 // inbound.ts, events.ts), and the message edited after resolution.
 import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
+import { addressedBy, recipientOf } from '../recipients.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
@@ -39,19 +40,17 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
   const notify = createNotifier(ctx, web);
 
   return {
-    ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
-    needsRecipient: true,
+    ...addressedBy(
+      (recipient) =>
+        RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)',
+      cfg.defaultRecipient,
+    ),
     inboundMaxBytes: SLACK_INBOUND_MAX_BYTES,
     // A link button's URL; a longer link arrives as the server's short redirect.
     linkMaxChars: BLOCK_KIT_LIMITS.buttonUrl,
-    checkRecipient(recipient: string): string | null {
-      return RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)';
-    },
 
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
-      const recipient = question.recipient ?? cfg.defaultRecipient;
-      if (!recipient) throw new Error('no recipient and no defaultRecipient');
-      return postQuestion(web(), recipient, question, callbackUrl);
+      return postQuestion(web(), recipientOf(question, cfg.defaultRecipient), question, callbackUrl);
     },
 
     async inbound(req: InboundRequest): Promise<InboundEvent> {

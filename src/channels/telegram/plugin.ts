@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
 import { cutUnits } from '../cut-text.ts';
 import { requestFailure } from '../failure-cause.ts';
+import { addressedBy, recipientOf } from '../recipients.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
@@ -95,17 +96,15 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
   }
 
   return {
-    ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
-    needsRecipient: true,
+    ...addressedBy(
+      (recipient) => (RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username'),
+      cfg.defaultRecipient,
+    ),
     inboundMaxBytes: TELEGRAM_INBOUND_MAX_BYTES,
     linkMaxChars: LINK_MAX_CHARS,
-    checkRecipient(recipient: string): string | null {
-      return RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username';
-    },
 
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
-      const recipient = question.recipient ?? cfg.defaultRecipient;
-      if (!recipient) throw new Error('no recipient and no defaultRecipient');
+      const recipient = recipientOf(question, cfg.defaultRecipient);
       const client = api();
       let sent: { message_id: number; chat: { id: number } };
       try {
