@@ -7,10 +7,12 @@ import { emailPlugin } from '../../src/channels/email/plugin.ts';
 import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
+import { mailgunPost, postmarkPost } from '../support/fakes/email-inbound.ts';
 import { type FakeSmtp, type ReceivedMail, startFakeSmtp } from '../support/fakes/smtp.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
 
 const PASSWORD = 'smtp-pass-never-shown-0001';
+const MAILGUN_KEY = 'key-email-test-mailgun';
 let smtp: FakeSmtp;
 let t: TestServer;
 let base: string;
@@ -29,8 +31,15 @@ beforeAll(async () => {
       '  quiet-mail:',
       '    plugin: email',
       '    config: { smtpUrlEnv: SMTP_URL, from: tai@example.com }',
+      '  mail-in:',
+      '    plugin: email',
+      '    config:',
+      '      smtpUrlEnv: SMTP_URL',
+      '      from: tai@example.com',
+      '      defaultRecipient: ana@example.com',
+      '      inbound: { provider: mailgun, secretEnv: MAILGUN_KEY, address: reply@in.example.com }',
     ],
-    { SMTP_URL: smtp.url },
+    { SMTP_URL: smtp.url, MAILGUN_KEY },
   );
   t = await startChannelServer(manifest);
   base = await t.listen();
@@ -277,5 +286,103 @@ describe('tai channels test (email)', () => {
     const mail = await smtp.waitFor((m) => (m.parsed.text ?? '').includes('channel mail reaches you'));
     expect(mail.to).toEqual(['tester@example.com']);
     expect(mail.parsed.subject).toMatch(/^\[Q-[A-Z2-9]{6}\] Test message from tai-interactions/);
+  });
+});
+
+describe('replies by mail (Mailgun inbound webhook)', () => {
+  const door = (name: string) => `${base}/api/interactions/channels/${name}`;
+  async function reply(subject: string, text: string, from = 'ana@example.com') {
+    const post = mailgunPost(MAILGUN_KEY, { from, to: 'reply+x@in.example.com', subject, text });
+    const res = await fetch(door('mail-in'), {
+      method: 'POST',
+      headers: post.headers,
+      body: new Uint8Array(post.body),
+    });
+    return { status: res.status, body: (await res.json()) as { status: string } };
+  }
+  async function askIn(input: Record<string, unknown>) {
+    const r = await gql(ASK, { input: { channel: 'mail-in', ...input } });
+    expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+    const mail = await smtp.waitFor((m) => (m.parsed.text ?? '').includes(String(input.text)));
+    return { id: r.data!.askUser.question.id as string, mail };
+  }
+
+  it('Reply-To is the inbound address plus the reference; the first line of a TEXT reply answers, quote and signature left out', async () => {
+    const { id, mail } = await askIn({ text: 'What goes in the release note?', format: 'TEXT' });
+    const ref = /\[(Q-[A-Z2-9]{6})\]/.exec(mail.parsed.subject ?? '')![1]!;
+    expect(mail.parsed.replyTo?.value[0]?.address).toBe(`reply+${ref}@in.example.com`);
+    const r = await reply(
+      `Re: ${mail.parsed.subject}`,
+      '\n  Fixes the login loop.  \nSecond line is ignored',
+    );
+    expect(r).toEqual({ status: 200, body: { status: 'recorded' } });
+    expect(await question(id)).toEqual({
+      status: 'ANSWERED',
+      answer: 'Fixes the login loop.',
+      answeredBy: 'mail-in:ana@example.com',
+    });
+  });
+
+  it('a reply from another address, or one that answers nothing, leaves the question pending', async () => {
+    const { id, mail } = await askIn({ text: 'Freeze the deploys?', format: 'CONFIRM' });
+    const subject = `Re: ${mail.parsed.subject}`;
+    expect((await reply(subject, 'yes', 'eve@evil.example')).body.status).toBe('invalid');
+    expect((await reply(subject, 'maybe later')).body.status).toBe('invalid');
+    expect((await question(id)).status).toBe('PENDING');
+    expect((await reply(subject, 'Approve.')).body.status).toBe('recorded');
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: true });
+  });
+
+  it('a sensitive question is never answered by mail', async () => {
+    const { id, mail } = await askIn({ text: 'The unseal key?', format: 'TEXT', sensitive: true });
+    expect((await reply(`Re: ${mail.parsed.subject}`, 'k-123')).body.status).toBe('invalid');
+    expect((await question(id)).status).toBe('PENDING');
+  });
+
+  it('mail naming no question is taken and ignored; a bad signature is 401; a missing secret is 500', async () => {
+    expect(await reply('Hello there', 'yes')).toEqual({ status: 200, body: { status: 'ignored' } });
+    const forged = mailgunPost('key-guessed', {
+      from: 'ana@example.com',
+      to: 'r@in.example.com',
+      subject: 'Re: [Q-ABCDEF]',
+      text: 'yes',
+    });
+    expect(
+      (
+        await fetch(door('mail-in'), {
+          method: 'POST',
+          headers: forged.headers,
+          body: new Uint8Array(forged.body),
+        })
+      ).status,
+    ).toBe(401);
+    const post = postmarkPost('u:p', {
+      from: 'ana@example.com',
+      to: 'r@in.example.com',
+      subject: 'Re: [Q-ABCDEF]',
+      text: 'yes',
+    });
+    // Fails closed: a channel whose secret is unset refuses with 500 before reading anything.
+    const unset = emailPlugin.create(
+      emailPlugin.config.parse({
+        smtpUrlEnv: 'SMTP_URL',
+        from: 'tai@example.com',
+        inbound: { provider: 'postmark', secretEnv: 'POSTMARK_UNSET' },
+      }),
+      channelContext('mail-unset', {}),
+    );
+    expect(
+      await unset.inbound!({
+        rawBody: post.body,
+        headers: post.headers,
+        url: door('mail-unset'),
+        now: Date.now(),
+      }),
+    ).toMatchObject({ kind: 'reject', status: 500 });
+    // A channel without `inbound` has no door at all.
+    expect(
+      (await fetch(door('mail'), { method: 'POST', headers: post.headers, body: new Uint8Array(post.body) }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -3,15 +3,25 @@
 // selected (a GET changes nothing; the person's click on the page answers) and a link to the
 // answer page for the rest; the reference in the subject. Mail cannot be edited: when
 // `notifyOnResolved` is set, a follow-up mail says how the question ended (never a sensitive
-// answer). Replies by mail (`inbound`) are not built yet: the links are how the person answers.
+// answer). With `inbound`, replies by mail come back through the provider's inbound webhook at the
+// channel's inbound door (inbound.ts): verified per provider, the first line of the reply answers.
 import { randomBytes } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { envName } from '../config-schema.ts';
 import { addressedBy, recipientOf } from '../recipients.ts';
-import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import type {
+  ChannelContext,
+  ChannelPlugin,
+  ChannelQuestion,
+  DeliveryReceipt,
+  InboundEvent,
+  InboundRequest,
+} from '../types.ts';
 import { ADDRESS_MESSAGE, isEmailAddress } from './address.ts';
+import { EMAIL_INBOUND_MAX_BYTES, replyEvent } from './inbound.ts';
 import { type Mail, questionMail, resolvedLine, resolvedMail } from './message.ts';
+import { PROVIDERS } from './reply.ts';
 
 /** How long connecting, the greeting and each SMTP exchange may take. */
 export const SMTP_TIMEOUT_MS = 10_000;
@@ -27,6 +37,16 @@ const config = z.strictObject({
   defaultRecipient: address.optional(),
   /** Send a follow-up mail when the question is answered, times out or is cancelled. */
   notifyOnResolved: z.boolean().default(false),
+  /** Replies by mail through the provider's inbound webhook, posted to this channel's inbound door. */
+  inbound: z
+    .strictObject({
+      provider: z.enum(PROVIDERS),
+      /** Mailgun: the webhook signing key; SendGrid: the parse policy's public key; Postmark: `user:password`. */
+      secretEnv: envName,
+      /** The address the provider receives for; replies go to `local+<reference>@domain` (Reply-To). */
+      address: address.optional(),
+    })
+    .optional(),
 });
 type EmailConfig = z.output<typeof config>;
 
@@ -71,11 +91,27 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
     return transport;
   }
 
-  async function send(to: string, mail: Mail, headers: Record<string, string> = {}): Promise<string> {
+  /** Where a reply goes: the inbound address, plus-addressed with the reference, when configured. */
+  function replyTo(ref: string): string | undefined {
+    const at = cfg.inbound?.address?.lastIndexOf('@') ?? -1;
+    if (!cfg.inbound?.address || at < 0) return undefined;
+    const local = cfg.inbound.address.slice(0, at);
+    const plus = `${local}+${ref}`;
+    // A local part has at most 64 characters: without room for the reference, the subject names it.
+    return plus.length <= 64 ? `${plus}${cfg.inbound.address.slice(at)}` : cfg.inbound.address;
+  }
+
+  async function send(
+    to: string,
+    mail: Mail,
+    headers: Record<string, string> = {},
+    reply?: string,
+  ): Promise<string> {
     const client = smtp();
     try {
       const info = await client.sendMail({
         from: cfg.from,
+        ...(reply ? { replyTo: reply } : {}),
         to,
         subject: mail.subject,
         text: mail.text,
@@ -97,9 +133,19 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
       const to = recipientOf(question, cfg.defaultRecipient);
       const ref = newRef();
-      const messageId = await send(to, questionMail(question, callbackUrl, ref));
+      const messageId = await send(to, questionMail(question, callbackUrl, ref), {}, replyTo(ref));
       return { ref, recipient: to, messageId };
     },
+
+    ...(cfg.inbound
+      ? {
+          inboundMaxBytes: EMAIL_INBOUND_MAX_BYTES,
+          inbound: (req: InboundRequest): Promise<InboundEvent> => {
+            const inbound = cfg.inbound!;
+            return replyEvent(inbound.provider, ctx.secret(inbound.secretEnv), inbound.secretEnv, req);
+          },
+        }
+      : {}),
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
       if (!cfg.notifyOnResolved) return;

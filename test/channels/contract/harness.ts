@@ -34,6 +34,9 @@ export interface AskedQuestion {
   delivered: Delivered;
 }
 
+/** Where an inbound request's signature lives (see `inbound.signed`). */
+export type Signed = 'body' | { header: string } | { bodyFields: string[] };
+
 export interface ChannelHarness {
   /** The channel instance's name in the manifest. */
   channel: string;
@@ -59,10 +62,11 @@ export interface ChannelHarness {
     /** The provider user id the answer is recorded under (`answeredBy` = `<channel>:<by>`). */
     by: string;
     /**
-     * Where the signature lives: over the body bytes, or a header whose value is the secret
-     * itself (Telegram). A single changed byte there must be a 401.
+     * What is signed: the body bytes; a header whose value is the secret itself (Telegram, basic
+     * credentials); or some fields of a form-encoded body (Mailgun signs its timestamp and token
+     * fields, not the message). A single changed byte there must be a 401.
      */
-    signed: 'body' | { header: string };
+    signed: Signed;
     /** Requests shaped like the provider's, signed wrongly or not at all. */
     forged: fc.Arbitrary<InboundHttp>;
     /** The largest body the door takes (the suite posts forgeries up to it). */

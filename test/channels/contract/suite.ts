@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlAt, manifestOf, startChannelServer } from '../../support/channel-server.ts';
 import { leastLoopDelay } from '../../support/loop-delay.ts';
 import type { TestServer } from '../../support/server.ts';
-import type { AskedQuestion, ChannelHarness, Delivered, InboundHttp } from './harness.ts';
+import type { AskedQuestion, ChannelHarness, Delivered, InboundHttp, Signed } from './harness.ts';
 
 const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
   callbackUrl question { id } } }`;
@@ -174,15 +174,19 @@ export function runChannelContract(h: ChannelHarness): void {
         const q = await asked(unique('Tampered with?'), 'CONFIRM');
         const good = inbound.answer(q, { confirm: true });
         const signed = inbound.signed;
-        const material = signed === 'body' ? good.body : Buffer.from(good.headers[signed.header]!, 'latin1');
+        const material =
+          typeof signed === 'object' && 'header' in signed
+            ? Buffer.from(good.headers[signed.header]!, 'latin1')
+            : good.body;
         // Letters and digits only, and not the two hex digits of a %XX escape (`%2F` and `%2f`
         // encode the same byte in a form body, so that change is not a change of the content).
-        const positions = [...material.keys()].filter(
-          (i) =>
-            /[A-Za-z0-9]/.test(String.fromCharCode(material[i]!)) &&
-            material[i - 1] !== 0x25 &&
-            material[i - 2] !== 0x25,
-        );
+        const changeable = (i: number) =>
+          /[A-Za-z0-9]/.test(String.fromCharCode(material[i]!)) &&
+          material[i - 1] !== 0x25 &&
+          material[i - 2] !== 0x25;
+        const positions = [...material.keys()]
+          .filter(changeable)
+          .filter((i) => inSignedField(signed, material, i));
         const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
         await fc.assert(
           fc.asyncProperty(fc.constantFrom(...positions), fc.constantFrom(...alnum), async (at, char) => {
@@ -190,9 +194,9 @@ export function runChannelContract(h: ChannelHarness): void {
             if (changed[at] === char.charCodeAt(0)) return;
             changed[at] = char.charCodeAt(0);
             const req =
-              signed === 'body'
-                ? { ...good, body: changed }
-                : { ...good, headers: { ...good.headers, [signed.header]: changed.toString('latin1') } };
+              typeof signed === 'object' && 'header' in signed
+                ? { ...good, headers: { ...good.headers, [signed.header]: changed.toString('latin1') } }
+                : { ...good, body: changed };
             expect((await post(req)).status).toBe(401);
           }),
           { numRuns: 40 },
@@ -252,6 +256,15 @@ export function runChannelContract(h: ChannelHarness): void {
       });
     }
   });
+}
+
+/** Whether byte `i` of a form body lies in the value of one of the signed fields (always, for other kinds). */
+function inSignedField(signed: Signed, body: Buffer, i: number): boolean {
+  if (typeof signed !== 'object' || !('bodyFields' in signed)) return true;
+  const text = body.toString('latin1');
+  const start = text.lastIndexOf('&', i - 1) + 1;
+  const eq = text.indexOf('=', start);
+  return eq >= 0 && eq < i && signed.bodyFields.includes(text.slice(start, eq));
 }
 
 /** Every string leaf of a JSON-like value (how harnesses turn a provider call into `Delivered`). */
