@@ -92,13 +92,12 @@ async function verifiedReply(
   }
 }
 
+/** The event for a request at the door, once the secret is known to be set. */
 export async function replyEvent(
   provider: InboundProvider,
-  secret: string | undefined,
-  secretEnv: string,
+  secret: string,
   req: InboundRequest,
 ): Promise<InboundEvent> {
-  if (!secret) return { kind: 'reject', status: 500, reason: `${secretEnv} is not set` };
   const reply = await verifiedReply(provider, secret, req);
   if ('kind' in reply) return reply;
   const ref = refOf(reply);

@@ -18,6 +18,7 @@ import type {
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
+import { verifiedInbound } from '../verified-inbound.ts';
 import { ADDRESS_MESSAGE, isEmailAddress } from './address.ts';
 import { EMAIL_INBOUND_MAX_BYTES, replyEvent } from './inbound.ts';
 import { type Mail, questionMail, resolvedLine, resolvedMail } from './message.ts';
@@ -140,10 +141,14 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
     ...(cfg.inbound
       ? {
           inboundMaxBytes: EMAIL_INBOUND_MAX_BYTES,
-          inbound: (req: InboundRequest): Promise<InboundEvent> => {
-            const inbound = cfg.inbound!;
-            return replyEvent(inbound.provider, ctx.secret(inbound.secretEnv), inbound.secretEnv, req);
-          },
+          // The signature check is the provider's (Mailgun's fields are in the form), inside replyEvent.
+          inbound: verifiedInbound(
+            ctx,
+            cfg.inbound.secretEnv,
+            () => null,
+            (req: InboundRequest, secret: string): Promise<InboundEvent> =>
+              replyEvent(cfg.inbound!.provider, secret, req),
+          ),
         }
       : {}),
 

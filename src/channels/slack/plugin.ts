@@ -10,8 +10,8 @@ import type {
   ChannelQuestion,
   DeliveryReceipt,
   InboundEvent,
-  InboundRequest,
 } from '../types.ts';
+import { verifiedInbound } from '../verified-inbound.ts';
 import { BLOCK_KIT_LIMITS, SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 import { OK, toInboundEvent } from './events.ts';
 import { interpret, parsePayload } from './inbound.ts';
@@ -53,17 +53,21 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
       return postQuestion(web(), recipientOf(question, cfg.defaultRecipient), question, callbackUrl);
     },
 
-    async inbound(req: InboundRequest): Promise<InboundEvent> {
-      const secret = ctx.secret(cfg.signingSecretEnv);
-      if (!secret) return { kind: 'reject', status: 500, reason: `${cfg.signingSecretEnv} is not set` };
-      const check = checkSlackSignature(secret, req.headers, req.rawBody, req.now);
-      if (check !== 'ok') return { kind: 'reject', status: 401, reason: `slack signature ${check}` };
-      const parsed = interpret(parsePayload(req.rawBody));
-      if (parsed === null)
-        return { kind: 'reject', status: 400, reason: 'not a Slack interactivity payload' };
-      if (parsed.type === 'other') return { kind: 'ignore', response: OK };
-      return toInboundEvent(parsed, notify);
-    },
+    inbound: verifiedInbound(
+      ctx,
+      cfg.signingSecretEnv,
+      (secret, req) => {
+        const check = checkSlackSignature(secret, req.headers, req.rawBody, req.now);
+        return check === 'ok' ? null : `slack signature ${check}`;
+      },
+      (req): InboundEvent => {
+        const parsed = interpret(parsePayload(req.rawBody));
+        if (parsed === null)
+          return { kind: 'reject', status: 400, reason: 'not a Slack interactivity payload' };
+        if (parsed.type === 'other') return { kind: 'ignore', response: OK };
+        return toInboundEvent(parsed, notify);
+      },
+    ),
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
       const channel = receipt?.channel;

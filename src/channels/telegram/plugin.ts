@@ -13,8 +13,8 @@ import type {
   ChannelQuestion,
   DeliveryReceipt,
   InboundEvent,
-  InboundRequest,
 } from '../types.ts';
+import { verifiedInbound } from '../verified-inbound.ts';
 import { toInboundEvent } from './events.ts';
 import {
   escapeHtml,
@@ -130,20 +130,21 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       };
     },
 
-    async inbound(req: InboundRequest): Promise<InboundEvent> {
-      const secret = ctx.secret(cfg.webhookSecretEnv);
-      if (!secret) return { kind: 'reject', status: 500, reason: `${cfg.webhookSecretEnv} is not set` };
-      if (!secretMatches(secret, req.headers[SECRET_HEADER])) {
-        return { kind: 'reject', status: 401, reason: 'telegram secret token mismatch' };
-      }
-      const event = interpretUpdate(req.rawBody);
-      if (event === null) return { kind: 'reject', status: 400, reason: 'not a Telegram update' };
-      if (event.kind === 'stale-button') {
-        await acknowledge(event.callbackId, 'This button is no longer valid.');
-        return { kind: 'ignore', response: { status: 200 } };
-      }
-      return toInboundEvent(event, { acknowledge, tell });
-    },
+    inbound: verifiedInbound(
+      ctx,
+      cfg.webhookSecretEnv,
+      (secret, req) =>
+        secretMatches(secret, req.headers[SECRET_HEADER]) ? null : 'telegram secret token mismatch',
+      async (req): Promise<InboundEvent> => {
+        const event = interpretUpdate(req.rawBody);
+        if (event === null) return { kind: 'reject', status: 400, reason: 'not a Telegram update' };
+        if (event.kind === 'stale-button') {
+          await acknowledge(event.callbackId, 'This button is no longer valid.');
+          return { kind: 'ignore', response: { status: 200 } };
+        }
+        return toInboundEvent(event, { acknowledge, tell });
+      },
+    ),
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
       const chatId = receipt?.chatId;
