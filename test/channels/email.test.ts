@@ -147,6 +147,12 @@ describe('email channel (real SMTP server, mailparser)', () => {
     const no = local(textLinks(mail).No!);
     const post = (body: string) =>
       fetch(no, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    // An index the question lacks, or anything else, is not shown: the question's usual page.
+    for (const q of ['7', '%3Cb%3Ex', '1x']) {
+      const page = await (await fetch(no.replace(/choice=\d+$/, `choice=${q}`))).text();
+      expect(page).not.toContain('Your answer');
+      expect(page).not.toContain('<b>x');
+    }
     const bad = await post('choice=7');
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("the form's choice must be one of: 1 (Yes), 0 (No)");
