@@ -32,6 +32,15 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
       const channel = e?.spec.channel;
       if (!e || !channel) return false;
       receipts.set(id, encodeReceipt(receipt));
+      // Its audit entry in the same step, as receipt-save.lua writes it.
+      t.audit.append(
+        receipt === null ? 'DELIVERY_FAILED' : 'DELIVERED',
+        id,
+        null,
+        `channel:${channel}`,
+        { channel },
+        t.clock(),
+      );
       if (deliveredAt !== undefined) delivered.set(id, deliveredAt);
       const { ref, recipient } = receiptKeys(receipt);
       if (ref !== null) refs.set(indexKey(channel, ref), id);

@@ -1,6 +1,7 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
+import { askedAuditDetail } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
 import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
@@ -10,7 +11,7 @@ import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
-import { resolutionOf, timedOutResolution } from './resolution.ts';
+import { claimAuditOf, resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
   ClaimInput,
   ClaimResult,
@@ -27,6 +28,8 @@ import { checkSeenKey, eventOf, REPLY_GRACE_MS } from './types.ts';
 
 export interface MemoryStoreOptions {
   clock?: () => number;
+  /** Internal (the bench's "log off"): false records no audit entries. */
+  audit?: boolean;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
   replyGraceMs?: number;
 }
@@ -86,6 +89,7 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   if (idemKey) t.idem.set(idemKey, { value: spec.id, expiresAt });
   const q = record(e);
   t.announce(eventOf('ASKED', q));
+  t.audit.append('ASKED', spec.id, spec.askedBy, 'api', askedAuditDetail(spec), spec.createdAt);
   return { kind: 'created', question: q };
 }
 
@@ -125,7 +129,7 @@ function createRateCounters() {
 }
 
 export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore {
-  const t = createMemoryTables(opts.clock ?? Date.now);
+  const t = createMemoryTables(opts.clock ?? Date.now, opts.audit ?? true);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   let closed = false;
 
@@ -144,7 +148,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     if (r.status === 'ANSWERED' && input.reply !== undefined) {
       t.replies.set(id, { value: input.reply, expiresAt: input.now + input.retentionMs });
     }
-    return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now) };
+    return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now, claimAuditOf(input)) };
   }
 
   return {
@@ -152,6 +156,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     outbox: t.outbox.outbox,
     receipts: createMemoryReceipts(t),
     links: createMemoryLinks(t),
+    audit: t.audit.log,
 
     create: async (spec, o) => createQuestion(t, spec, o),
 

@@ -1,9 +1,11 @@
 // The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
 // read, and the steps every operation shares (read a live entry, resolve, announce, sort).
+import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
 import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
 import { compareOldestFirst, matchesFilter, onlyPending } from './listing.ts';
+import { createMemoryAudit } from './memory-audit.ts';
 import { createMemoryOutbox, type MemoryOutbox } from './memory-outbox.ts';
 import { eventOf, type ListFilter, type StoreEvent, type StoreListener } from './types.ts';
 
@@ -40,7 +42,7 @@ export function record(e: Entry): QuestionRecord {
   return recordOf(e.spec, e.resolution);
 }
 
-export function createMemoryTables(clock: () => number) {
+export function createMemoryTables(clock: () => number, auditOn = true) {
   const entries = new Map<string, Entry>();
   const pendingIds = new Set<string>();
   const tickets = new Map<string, Expiring<string>>();
@@ -51,6 +53,8 @@ export function createMemoryTables(clock: () => number) {
   const seen = new Map<string, Expiring<number>>();
   const listeners = new Set<StoreListener>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
+  /** The audit log: append inside a step that changes a question (the twin of audit_append). */
+  const audit = createMemoryAudit(auditOn);
   const held = new Map<string, Held>();
   const totals = { mediaBytes: 0 };
   /** Each owner's live prepareExternal reservations: reservation key → expiresAt. */
@@ -126,8 +130,18 @@ export function createMemoryTables(clock: () => number) {
     });
   }
 
-  /** The one place a question leaves PENDING: status, TTLs, follow-ups, announcement. */
-  function resolve(id: string, e: Entry, r: Resolution, retentionMs: number, now: number): QuestionRecord {
+  /**
+   * The one place a question leaves PENDING: status, TTLs, follow-ups, announcement, audit entry
+   * (as resolve() in common.lua: the format added, a decision kept for APPROVAL and CONFIRM only).
+   */
+  function resolve(
+    id: string,
+    e: Entry,
+    r: Resolution,
+    retentionMs: number,
+    now: number,
+    auditOf?: { actor: string | null; detail: AuditDetail },
+  ): QuestionRecord {
     e.resolution = r;
     e.expiresAt = now + retentionMs;
     if (pendingIds.delete(id)) release(e);
@@ -138,6 +152,12 @@ export function createMemoryTables(clock: () => number) {
     outbox.enqueue(id, e.followUps, now);
     const q = record(e);
     announce(eventOf(r.status, q));
+    const actor = auditOf?.actor ?? null;
+    const detail: AuditDetail = { ...(auditOf?.detail ?? {}) };
+    const format: string = e.spec.format;
+    if (format !== 'APPROVAL' && format !== 'CONFIRM') delete detail.decision;
+    detail.format = e.spec.format;
+    audit.append(r.status, id, actor, auditViaOf(actor, e.spec.channel), detail, now);
     return q;
   }
 
@@ -171,6 +191,7 @@ export function createMemoryTables(clock: () => number) {
     seen,
     listeners,
     outbox,
+    audit,
     totals,
     heldBy,
     hold,

@@ -8,6 +8,7 @@ import type {
   QuestionStatus,
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
+import type { AuditLog } from './audit.ts';
 import type { ShortLinks } from './links.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
@@ -87,6 +88,8 @@ export interface ClaimInput {
   /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
   reply?: unknown;
   answeredBy?: string | null;
+  /** Who cancelled (for the audit entry; answers name answeredBy). */
+  actor?: string | null;
   cancelReason?: string | null;
   now: number;
   retentionMs: number;
@@ -264,6 +267,8 @@ export interface QuestionStore {
   readonly receipts: ChannelReceipts;
   /** Short redirects for channels' long links, each living as long as its question. */
   readonly links: ShortLinks;
+  /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
+  readonly audit: AuditLog;
   /**
    * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
    * count the question against its asker, publish ASKED. The resolution releases the count.

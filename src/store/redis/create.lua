@@ -2,7 +2,7 @@
 --       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
 --       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
 --       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format,
---       maxOutbox ('' = no cap)
+--       maxOutbox ('' = no cap), askedDetail (the ASKED audit entry's detail, JSON)
 local id, spec = ARGV[2], ARGV[3]
 local followUps, maxOutbox = ARGV[15], ARGV[22]
 local idem, prepared = ARGV[13], ARGV[14]
@@ -73,4 +73,5 @@ index_add(id, 'PENDING', ARGV[4], {ARGV[8], ARGV[9], ARGV[10], ARGV[11]}, mb)
 redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)
 redis.call('ZADD', prefix .. 'all', ARGV[4], id)
 redis.call('PUBLISH', prefix .. 'events', '{"type":"ASKED","spec":' .. spec .. ',"res":null}')
+audit_append('ASKED', id, ARGV[11], 'api', cjson.decode(ARGV[23]), ARGV[4])
 return {'created'}

@@ -1,6 +1,7 @@
 -- ARGV: prefix, id, receipt (JSON; 'null' = delivery failed), ref, recipient ('' = none),
---       recipientIndexDepth, deliveredAt (epoch ms; '' = not told)
--- The receipt and its indexes in one step; index keys live as long as the question does.
+--       recipientIndexDepth, deliveredAt (epoch ms; '' = not told), now (epoch ms, the audit entry's at)
+-- The receipt and its indexes in one step; index keys live as long as the question does. Its
+-- audit entry too: DELIVERED, or DELIVERY_FAILED for the null receipt.
 local q = qkey(ARGV[2])
 local cur = redis.call('HMGET', q, 'chan', 'ca')
 local chan = cur[1]
@@ -8,6 +9,9 @@ if not chan or chan == '' then return 0 end
 local ttl = redis.call('PTTL', q)
 if ttl <= 0 then return 0 end
 redis.call('HSET', q, 'rc', ARGV[3])
+local delivered = 'DELIVERED'
+if ARGV[3] == 'null' then delivered = 'DELIVERY_FAILED' end
+audit_append(delivered, ARGV[2], nil, 'channel:' .. chan, {channel = chan}, ARGV[8])
 if ARGV[7] ~= '' then redis.call('HSET', q, 'rd', ARGV[7]) end
 if ARGV[4] ~= '' then
   redis.call('SET', prefix .. 'chref:' .. chan .. ':' .. ARGV[4], ARGV[2], 'PX', ttl)

@@ -24,6 +24,7 @@ export function createRedisReceipts(redis: RedisClient, prefix: string, run: Scr
         recipient ?? '',
         RECIPIENT_INDEX_DEPTH,
         deliveredAt ?? '',
+        deliveredAt ?? Date.now(),
       ];
       return Number(await run('receiptSave', args)) === 1;
     },

@@ -3,13 +3,14 @@
 // process (owned by the composition root) feeds the listeners.
 
 import type { Redis } from 'ioredis';
+import { answerAuditDetail, askedAuditDetail } from '../../domain/audit.ts';
 import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor } from '../listing.ts';
 import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
-import { resolutionOf } from '../resolution.ts';
+import { claimAuditOf, resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
   type CreateResult,
@@ -20,6 +21,7 @@ import {
   type QuestionStore,
   REPLY_GRACE_MS,
 } from '../types.ts';
+import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
@@ -37,6 +39,8 @@ export interface RedisStoreOptions {
   subscriber: RedisClient;
   /** Key prefix; on a Cluster it gets a hash tag when it has none (see key-prefix.ts). */
   prefix: string;
+  /** Internal (the bench's "log off"): false records no audit entries. */
+  audit?: boolean;
   /** Longest a ping may take before the store counts as unreachable. */
   pingTimeoutMs?: number;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
@@ -100,6 +104,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     mediaBytesOf(spec.media),
     spec.format,
     o.maxOutbox ?? '',
+    JSON.stringify(askedAuditDetail(spec)),
   ];
 }
 
@@ -157,7 +162,7 @@ async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolea
 export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
   const { redis } = opts;
   const prefix = redis.isCluster ? hashTaggedPrefix(opts.prefix) : opts.prefix;
-  const run = createScriptRunner(redis, prefix);
+  const run = createScriptRunner(redis, prefix, opts.audit ?? true);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   const waitReplicas = opts.waitReplicas ?? 0;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
@@ -168,6 +173,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     outbox: reportingUnavailable(createRedisOutbox(run)),
     receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
+    audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);
@@ -175,6 +181,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
 
     async claim(id, input) {
       const hasReply = input.status === 'ANSWERED' && input.reply !== undefined;
+      const audit = claimAuditOf(input);
       const reply = (await run('claim', [
         id,
         input.status,
@@ -183,6 +190,8 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         input.retentionMs,
         hasReply ? JSON.stringify(input.reply) : '',
         hasReply ? '1' : '0',
+        audit.actor ?? '',
+        JSON.stringify(audit.detail),
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
       // WAIT covers every earlier write of this connection, the claim's among them.
@@ -203,6 +212,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         count?.key ?? '',
         count?.windowMs ?? 0,
         count?.max ?? 0,
+        JSON.stringify(answer ? answerAuditDetail(answer.answer) : {}),
       ])) as Reply[];
       const hits = count ? { count: Number(reply[1]), ttlMs: Math.max(Number(reply[2]), 0) } : null;
       switch (reply[0]) {
