@@ -173,30 +173,12 @@ export function runChannelContract(h: ChannelHarness): void {
       it('one changed byte of what is signed is a 401, and the question stays pending (property)', async () => {
         const q = await asked(unique('Tampered with?'), 'CONFIRM');
         const good = inbound.answer(q, { confirm: true });
-        const signed = inbound.signed;
-        const material =
-          typeof signed === 'object' && 'header' in signed
-            ? Buffer.from(good.headers[signed.header]!, 'latin1')
-            : good.body;
-        // Letters and digits only, and not the two hex digits of a %XX escape (`%2F` and `%2f`
-        // encode the same byte in a form body, so that change is not a change of the content).
-        const changeable = (i: number) =>
-          /[A-Za-z0-9]/.test(String.fromCharCode(material[i]!)) &&
-          material[i - 1] !== 0x25 &&
-          material[i - 2] !== 0x25;
-        const positions = [...material.keys()]
-          .filter(changeable)
-          .filter((i) => inSignedField(signed, material, i));
+        const positions = changeablePositions(inbound.signed, good);
         const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
         await fc.assert(
           fc.asyncProperty(fc.constantFrom(...positions), fc.constantFrom(...alnum), async (at, char) => {
-            const changed = Buffer.from(material);
-            if (changed[at] === char.charCodeAt(0)) return;
-            changed[at] = char.charCodeAt(0);
-            const req =
-              typeof signed === 'object' && 'header' in signed
-                ? { ...good, headers: { ...good.headers, [signed.header]: changed.toString('latin1') } }
-                : { ...good, body: changed };
+            const req = withByte(inbound.signed, good, at, char.charCodeAt(0));
+            if (req === null) return;
             expect((await post(req)).status).toBe(401);
           }),
           { numRuns: 40 },
@@ -220,12 +202,18 @@ export function runChannelContract(h: ChannelHarness): void {
       it('no forged request up to the door cap blocks the event loop for more than 50 ms', async () => {
         const q = await asked(unique('Flooded?'), 'CONFIRM');
         const good = inbound.answer(q, { confirm: true });
-        // As large as the door takes: the signed request padded with the body's own bytes, signed wrong.
-        const big = Buffer.alloc(inbound.maxBytes, good.body.length > 0 ? good.body : Buffer.from('a'));
-        const forged: InboundHttp = {
-          body: big,
-          headers: Object.fromEntries(Object.entries(good.headers).map(([k, v]) => [k, `${v}0`])),
-        };
+        // As large as the door takes: the answer with one signed byte changed, padded with what
+        // its format ignores (`&` between form fields, whitespace after JSON or a multipart end).
+        const at = changeablePositions(inbound.signed, good)[0]!;
+        const tampered = withByte(
+          inbound.signed,
+          good,
+          at,
+          signedMaterial(inbound.signed, good)[at] === 0x41 ? 0x42 : 0x41,
+        )!;
+        const form = (good.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
+        const pad = Buffer.alloc(Math.max(0, inbound.maxBytes - tampered.body.length), form ? '&' : ' ');
+        const forged: InboundHttp = { ...tampered, body: Buffer.concat([tampered.body, pad]) };
         let status = 0;
         const delay = await leastLoopDelay(async () => {
           const res = await post(forged);
@@ -256,6 +244,39 @@ export function runChannelContract(h: ChannelHarness): void {
       });
     }
   });
+}
+
+/** The bytes of what is signed: a header's value, or the body. */
+function signedMaterial(signed: Signed, req: InboundHttp): Buffer {
+  return typeof signed === 'object' && 'header' in signed
+    ? Buffer.from(req.headers[signed.header]!, 'latin1')
+    : req.body;
+}
+
+/**
+ * Positions in the signed material whose change changes the content: letters and digits only,
+ * never the two hex digits of a %XX escape (`%2F` and `%2f` encode the same byte in a form
+ * body), and for form fields only inside the signed ones.
+ */
+function changeablePositions(signed: Signed, req: InboundHttp): number[] {
+  const material = signedMaterial(signed, req);
+  return [...material.keys()].filter(
+    (i) =>
+      /[A-Za-z0-9]/.test(String.fromCharCode(material[i]!)) &&
+      material[i - 1] !== 0x25 &&
+      material[i - 2] !== 0x25 &&
+      inSignedField(signed, material, i),
+  );
+}
+
+/** The request with byte `at` of its signed material set to `byte`; null when that is no change. */
+function withByte(signed: Signed, req: InboundHttp, at: number, byte: number): InboundHttp | null {
+  const changed = Buffer.from(signedMaterial(signed, req));
+  if (changed[at] === byte) return null;
+  changed[at] = byte;
+  return typeof signed === 'object' && 'header' in signed
+    ? { ...req, headers: { ...req.headers, [signed.header]: changed.toString('latin1') } }
+    : { ...req, body: changed };
 }
 
 /** Whether byte `i` of a form body lies in the value of one of the signed fields (always, for other kinds). */
