@@ -2,6 +2,7 @@
 // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
+import { createEscalationSteps } from '../engine/escalation-steps.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
 import {
   createOutboxWorker,
@@ -9,7 +10,7 @@ import {
   type OutboxWorker,
   targetParts,
 } from '../engine/outbox-worker.ts';
-import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
+import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -22,6 +23,8 @@ export interface OutboxSetup {
   metrics: EngineObserver;
   /** How long a dead letter is kept (the question retention). */
   retentionMs: number;
+  /** Callback URLs of escalation deliveries are built on it (null: none can be handed out). */
+  publicBaseUrl: string | null;
   /** Signs the receipt each resume webhook carries. */
   receipts?: ReceiptPort;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
@@ -41,6 +44,14 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { webhookScheduleScale, ...timing } = o.timing;
   const handlers: Record<string, FollowUpHandler> = {
     ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
+    // Escalation steps (API.md §18). Web Push (§19) plugs in here as `push` once it exists.
+    escalate: createEscalationSteps({
+      store,
+      channels: channels ?? NO_CHANNELS,
+      logger,
+      observer: metrics,
+      publicBaseUrl: o.publicBaseUrl,
+    }),
     webhook: countedWebhooks(
       createResumeWebhooks({
         endpoints: o.webhookEndpoints,
@@ -70,7 +81,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       // Only a resolution of a question with follow-ups enqueued anything (most have none:
       // a lease round trip per resolution on every instance would be waste). Kicked after
       // this announcement's waiters and feeds have had their turn, not in front of them.
-      if (e.type !== 'ASKED' && (e.followUps ?? hasFollowUps(e.question))) setImmediate(worker.kick);
+      if (e.type !== 'ASKED' && e.type !== 'UPDATED' && (e.followUps ?? hasFollowUps(e.question)))
+        setImmediate(worker.kick);
     },
     resync: () => worker.kick(),
   });

@@ -19,6 +19,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
+import { mcpStateKey } from './mcp-state-key.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
@@ -62,6 +63,8 @@ export interface ServerPlugins {
   outbox?: OutboxSetup['timing'];
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
+  /** The polling interval MCP tasks suggest (tests shorten it; default 2 s). */
+  mcpTaskPollIntervalMs?: number;
   /**
    * Serve GET /metrics on the main port (the manifest's `metrics` module; default off). With
    * INTERACTIONS_METRICS_PORT set, /metrics is served on that listener instead, either way.
@@ -145,6 +148,7 @@ export async function createServer(
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
+      ...(manifest ? { escalationPolicies: manifest.escalationPolicies } : {}),
       settings: engineSettingsOf(config),
       receipts,
     });
@@ -157,6 +161,7 @@ export async function createServer(
       webhookEndpoints,
       metrics,
       retentionMs: config.retentionSeconds * 1000,
+      publicBaseUrl: config.publicBaseUrl,
       receipts,
       timing: plugins.outbox ?? {},
       closers,
@@ -206,9 +211,11 @@ export async function createServer(
       ...(manifest ? { modules: manifest.modules } : {}),
       // The engine ends its held waits and live feeds first, so closing waits for no hold.
       onClosing: () => engine.stop(),
-      ...(plugins.mcpProgressIntervalMs
-        ? { mcp: { progressIntervalMs: plugins.mcpProgressIntervalMs } }
-        : {}),
+      mcp: {
+        requestStateKey: mcpStateKey(config, logger),
+        ...(plugins.mcpProgressIntervalMs ? { progressIntervalMs: plugins.mcpProgressIntervalMs } : {}),
+        ...(plugins.mcpTaskPollIntervalMs ? { taskPollIntervalMs: plugins.mcpTaskPollIntervalMs } : {}),
+      },
       metricsRegistry: metrics,
       // A metrics port of its own replaces /metrics on the main port.
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,

@@ -3,6 +3,7 @@
 // announcements are delivered in order on the microtask queue, like a subscriber would.
 import { askedAuditDetail } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
+import { DELIVERED } from '../domain/escalation.ts';
 import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
@@ -81,7 +82,17 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   if (limit) return { kind: 'limit', limit };
   if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
-  const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps, mediaBytes };
+  const e: Entry = {
+    spec,
+    resolution: null,
+    expiresAt,
+    ticketHash,
+    idemKey,
+    followUps,
+    mediaBytes,
+    fired: new Map(),
+  };
+  for (const [i, due] of (o.escalationDue ?? []).entries()) t.escalations.set(`${spec.id}#${i}`, due);
   t.entries.set(spec.id, e);
   t.pendingIds.add(spec.id);
   t.hold(e);
@@ -239,6 +250,58 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
         }
       }
       return n;
+    },
+
+    async addTicket(id, ticketHash) {
+      const e = t.entry(id);
+      if (!e || e.resolution) return false;
+      t.tickets.set(ticketHash, { value: id, expiresAt: e.expiresAt });
+      return true;
+    },
+
+    async escalateDue(now, limit) {
+      const due = [...t.escalations]
+        .filter(([, at]) => at <= now)
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, limit);
+      let n = 0;
+      for (const [member] of due) {
+        t.escalations.delete(member);
+        const at = member.lastIndexOf('#');
+        const id = member.slice(0, at);
+        const e = t.entry(id);
+        if (!e || e.resolution) continue;
+        const before = t.outbox.size();
+        t.outbox.enqueue(id, [`escalate:${member.slice(at + 1)}`], now);
+        if (t.outbox.size() > before) n++;
+      }
+      return n;
+    },
+
+    async recordEscalation(id, step, fired, audit) {
+      const e = t.entry(id);
+      if (!e || e.fired.has(step)) return false;
+      e.fired.set(step, { firedAt: fired.firedAt, outcome: fired.outcome });
+      if (!e.resolution) t.announce(eventOf('UPDATED', record(e)));
+      // Its audit entry in the same step, as escalation-record.lua writes it.
+      t.audit.append(
+        audit.action === 'REROUTE' ? 'ESCALATED' : 'REMINDED',
+        id,
+        null,
+        null,
+        {
+          step,
+          action: audit.action,
+          delivered: fired.outcome === DELIVERED,
+          ...(audit.channel ? { channel: audit.channel } : {}),
+        },
+        fired.firedAt,
+      );
+      return true;
+    },
+
+    async escalations(id) {
+      return new Map(t.entry(id)?.fired ?? []);
     },
 
     prune: async () => t.prune(),

@@ -1,6 +1,8 @@
 // The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
 // read, and the steps every operation shares (read a live entry, resolve, announce, sort).
+
 import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
+import type { FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
@@ -18,6 +20,8 @@ export interface Entry {
   followUps: readonly string[];
   /** What its media counts against its asker's and the server's media caps while pending. */
   mediaBytes: number;
+  /** What each fired escalation step recorded, by step index (§18). */
+  fired: Map<number, FiredStep>;
 }
 
 /** One asker's share of the pending backlog. */
@@ -52,6 +56,8 @@ export function createMemoryTables(clock: () => number, auditOn = true) {
   /** seenOnce: inbound message keys → when first seen. */
   const seen = new Map<string, Expiring<number>>();
   const listeners = new Set<StoreListener>();
+  /** Escalation steps not yet fired, `<id>#<index>` → when due (the Redis `escalations` set). */
+  const escalations = new Map<string, number>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
   /** The audit log: append inside a step that changes a question (the twin of audit_append). */
   const audit = createMemoryAudit(auditOn);
@@ -145,6 +151,8 @@ export function createMemoryTables(clock: () => number, auditOn = true) {
     e.resolution = r;
     e.expiresAt = now + retentionMs;
     if (pendingIds.delete(id)) release(e);
+    // Its ladder stops here: no step fires after the question left PENDING.
+    for (let i = 0; i < (e.spec.escalation?.length ?? 0); i++) escalations.delete(`${id}#${i}`);
     const t = e.ticketHash ? tickets.get(e.ticketHash) : undefined;
     if (t) t.expiresAt = now + retentionMs;
     const k = e.idemKey ? idem.get(e.idemKey) : undefined;
@@ -190,6 +198,7 @@ export function createMemoryTables(clock: () => number, auditOn = true) {
     replies,
     seen,
     listeners,
+    escalations,
     outbox,
     audit,
     totals,

@@ -109,6 +109,15 @@ local function enqueue_follow_ups(id, fu, ttl, now)
   end
 end
 
+-- Escalation steps (API.md §18) are durable timers: the sorted set `escalations` holds one
+-- member <id>#<step index> per step not yet fired, scored by when it is due, beside
+-- `deadlines`. The record's `en` is how many steps it has; `e<index>` what a fired step
+-- recorded (JSON {firedAt, outcome}, written once).
+local function drop_escalations(id, en)
+  local n = tonumber(en or '0') or 0
+  for i = 0, n - 1 do redis.call('ZREM', prefix .. 'escalations', id .. '#' .. i) end
+end
+
 -- The audit log (API.md §17), appended by the same script as the change it records. Entries
 -- are JSON in the hash audit:e (field = seq; seq from INCR audit:seq, gap-free), indexed per
 -- question in the sorted set audit:q:<id>. Lua has no SHA-256: Node chains them right after
@@ -144,13 +153,15 @@ end
 local function resolve(id, status, res, now, retention, audit)
   local q = qkey(id)
   -- Every field this needs in one call (a Redis call from Lua costs more than its work here).
-  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec')
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec', 'en')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   redis.call('HSET', q, 'st', status, 'res', res)
   local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
   index_rem(id, 'PENDING', vals)
   index_add(id, status, held[6] or now, vals)
   redis.call('ZREM', prefix .. 'deadlines', id)
+  -- Its ladder stops here: no step fires after the question left PENDING.
+  drop_escalations(id, held[13])
   redis.call('ZADD', prefix .. 'history', now, id)
   redis.call('PEXPIRE', q, retention)
   if held[10] then redis.call('PEXPIRE', prefix .. 'ticket:' .. held[10], retention) end

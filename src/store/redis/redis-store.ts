@@ -4,12 +4,13 @@
 
 import type { Redis } from 'ioredis';
 import { answerAuditDetail, askedAuditDetail } from '../../domain/audit.ts';
+import { DELIVERED, ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
 import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor } from '../listing.ts';
 import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
-import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
+import { decodeFired, decodeRecord, encodeFired, encodeResolution, encodeSpec } from '../record-codec.ts';
 import { claimAuditOf, resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
@@ -105,6 +106,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     spec.format,
     o.maxOutbox ?? '',
     JSON.stringify(askedAuditDetail(spec)),
+    (o.escalationDue ?? []).join(','),
   ];
 }
 
@@ -287,6 +289,32 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
 
     async expireDue(now, retentionMs, limit) {
       return Number(await run('expire', [now, retentionMs, limit]));
+    },
+
+    async addTicket(id, ticketHash) {
+      return Number(await run('ticketAdd', [id, ticketHash])) === 1;
+    },
+
+    async escalateDue(now, limit) {
+      return Number(await run('escalate', [now, limit, OUTBOX_ITEM_TTL_MS]));
+    },
+
+    async recordEscalation(id, step, fired, audit) {
+      const args = [
+        id,
+        step,
+        encodeFired(fired),
+        fired.firedAt,
+        audit.action,
+        audit.channel ?? '',
+        fired.outcome === DELIVERED ? '1' : '0',
+      ];
+      return Number(await run('escalationRecord', args)) === 1;
+    },
+
+    async escalations(id) {
+      const fields = Array.from({ length: ESCALATION_MAX_STEPS }, (_, i) => `e${i}`);
+      return decodeFired(await redis.hmget(`${prefix}q:${id}`, ...fields));
     },
 
     async prune(now, retentionMs) {
