@@ -242,6 +242,32 @@ describe('email follow-up mail (the plugin)', () => {
     await loud.close?.();
   });
 
+  it('remind: the question again with the fresh links, under the same reference, threaded; a receipt without one is refused', async () => {
+    const ctx = channelContext('mail', { SMTP_URL: smtp.url });
+    const ch = emailPlugin.create(
+      emailPlugin.config.parse({
+        smtpUrlEnv: 'SMTP_URL',
+        from: 'tai@example.com',
+        inbound: { provider: 'postmark', secretEnv: 'PM', address: 'reply@in.example.com' },
+      }),
+      ctx,
+    );
+    const q = channelQuestion({
+      text: 'Still rolling back?',
+      format: 'CONFIRM',
+      recipient: 'ana@example.com',
+    });
+    const receipt = await ch.deliver(q, 'https://tai.example/api/interactions/callback/first');
+    await ch.remind!(q, receipt, 'https://tai.example/api/interactions/callback/fresh');
+    const again = await smtp.waitFor((m) => (m.parsed.subject ?? '').startsWith('Reminder: '));
+    expect(again.parsed.subject).toBe(`Reminder: [${receipt.ref}] Still rolling back?`);
+    expect(again.parsed.text).toContain('Yes: https://tai.example/api/interactions/callback/fresh?choice=1');
+    expect(again.parsed.inReplyTo).toBe(receipt.messageId);
+    expect(again.parsed.replyTo?.value[0]?.address).toBe(`reply+${receipt.ref}@in.example.com`);
+    await expect(ch.remind!(q, {}, 'https://tai.example/cb')).rejects.toThrow('names no email message');
+    await ch.close?.();
+  });
+
   it('the config takes the SMTP URL only by variable name, and addresses only as addresses', () => {
     expect(emailPlugin.config.safeParse({ smtpUrl: 'smtp://u:p@h', from: 'tai@example.com' }).success).toBe(
       false,

@@ -51,6 +51,12 @@ const config = z.strictObject({
 });
 type EmailConfig = z.output<typeof config>;
 
+/** Headers that thread a mail under the question's first mail, when its Message-ID is known. */
+function threadOf(receipt: DeliveryReceipt | null): Record<string, string> {
+  const messageId = typeof receipt?.messageId === 'string' ? receipt.messageId : '';
+  return /^<[^<>\s]{1,250}>$/.test(messageId) ? { 'In-Reply-To': messageId, References: messageId } : {};
+}
+
 /** A short reference such as `Q-7KM2XP`, shown in the subject and the mail. */
 function newRef(): string {
   const bytes = randomBytes(6);
@@ -152,17 +158,25 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
         }
       : {}),
 
+    /**
+     * An escalation step's REMIND (API.md §18): the question again, with the fresh links, under
+     * the same reference (so a reply to either mail names it), threaded under the first mail.
+     */
+    async remind(question: ChannelQuestion, receipt: DeliveryReceipt, callbackUrl: string): Promise<void> {
+      const to = receipt.recipient;
+      const ref = receipt.ref;
+      if (typeof to !== 'string' || typeof ref !== 'string')
+        throw new Error('the receipt names no email message');
+      const mail = questionMail(question, callbackUrl, ref);
+      await send(to, { ...mail, subject: `Reminder: ${mail.subject}` }, threadOf(receipt), replyTo(ref));
+    },
+
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
       if (!cfg.notifyOnResolved) return;
       const to = receipt?.recipient;
       const ref = receipt?.ref;
       if (typeof to !== 'string' || typeof ref !== 'string') return;
-      const messageId = typeof receipt?.messageId === 'string' ? receipt.messageId : '';
-      // Threaded under the question's mail when its Message-ID is known.
-      const thread: Record<string, string> = /^<[^<>\s]{1,250}>$/.test(messageId)
-        ? { 'In-Reply-To': messageId, References: messageId }
-        : {};
-      await send(to, resolvedMail(question, ref, resolvedLine(question, ctx.name)), thread);
+      await send(to, resolvedMail(question, ref, resolvedLine(question, ctx.name)), threadOf(receipt));
     },
 
     async close(): Promise<void> {
