@@ -100,6 +100,12 @@ export function emailHarness(inboundProvider?: Provider['name']): ChannelHarness
     },
     close: () => smtp.close(),
     delivered: mail(false),
+    reminded: async (marker) =>
+      shown(
+        await smtp.waitFor(
+          (m) => (m.parsed.subject ?? '').startsWith('Reminder: ') && (m.parsed.text ?? '').includes(marker),
+        ),
+      ),
     resolved: {
       edited: mail(true),
       says: {

@@ -48,6 +48,8 @@ export interface ChannelHarness {
   close(): Promise<void>;
   /** The first delivery (already made or not) with a string containing `marker` (the question's text). */
   delivered(marker: string): Promise<Delivered>;
+  /** The first reminder (an escalation's REMIND, API.md §18) for the question whose text contains `marker`. */
+  reminded(marker: string): Promise<Delivered>;
   /** How the medium shows the outcome afterwards; absent when it cannot. */
   resolved?: {
     /** The first edit (or follow-up) made for the question whose text contains `marker`. */

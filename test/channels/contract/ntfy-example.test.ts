@@ -31,6 +31,16 @@ const exampleHarness: ChannelHarness = {
   },
   close: () => topic.close(),
   delivered: published('A question for you'),
+  // The example has no `remind`: the server delivers the question again, marked as a reminder.
+  reminded: async (marker) =>
+    shown(
+      await topic.waitFor(
+        (r) =>
+          r.headers.title === 'A question for you' &&
+          /^Reminder/.test(r.body.toString('utf8')) &&
+          r.body.toString('utf8').includes(marker),
+      ),
+    ),
   resolved: {
     edited: published('Question closed'),
     says: { inbox: /→ answered/, timedOut: /→ timed_out/, cancelled: () => /→ cancelled/ },

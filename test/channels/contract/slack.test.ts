@@ -38,6 +38,13 @@ const slackHarness: ChannelHarness = {
   },
   close: () => slack.close(),
   delivered: found('chat.postMessage'),
+  async reminded(marker) {
+    const call = await slack.waitFor('chat.postMessage', (c) => {
+      const text = String(c.args.text);
+      return text.startsWith('Reminder') && text.includes(marker);
+    });
+    return { strings: stringsOf(call.args), raw: call };
+  },
   resolved: {
     edited: found('chat.update'),
     says: {

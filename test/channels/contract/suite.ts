@@ -4,7 +4,7 @@
 // of the provider; questions are asked over GraphQL and answered as a person would answer them.
 //
 // - every format is delivered with the question's text, SELECT with its options, FORM and
-//   EXTERNAL with a page to open;
+//   EXTERNAL with a page to open; an escalation's REMIND step reaches the person;
 // - a sensitive answer is never shown, in the delivery or afterwards;
 // - after an answer elsewhere (the inbox), a timeout or a cancel the message shows the outcome;
 // - the inbound door: a signed answer is recorded as `<channel>:<user>`, a replay changes nothing,
@@ -86,6 +86,21 @@ export function runChannelContract(h: ChannelHarness): void {
         shows(page, `https://tickets.example/change/${seq}?done=`) || shows(page, external.callbackUrl),
       ).toBe(true);
     });
+
+    it('a REMIND step reaches the person while nobody answers (API.md §18)', async () => {
+      const text = unique('Still waiting on the rollback call?');
+      const { id } = await ask({
+        text,
+        format: 'CONFIRM',
+        timeoutSeconds: 300,
+        escalation: [{ action: 'REMIND', afterSeconds: 10 }],
+      });
+      await h.delivered(text);
+      const reminder = await h.reminded(text);
+      expect(reminder.strings.join('\n')).toMatch(/remind/i);
+      expect(shows(reminder, text)).toBe(true);
+      expect((await question(id)).status).toBe('PENDING');
+    }, 60_000);
 
     it('a sensitive answer is never shown, in the delivery or afterwards', async () => {
       const text = unique('The rotation passphrase?');

@@ -38,6 +38,13 @@ const telegramHarness: ChannelHarness = {
   },
   close: () => tg.close(),
   delivered: found('sendMessage'),
+  async reminded(marker) {
+    const call = await tg.waitFor('sendMessage', (c) => {
+      const text = String(c.args.text);
+      return text.startsWith('Reminder') && text.includes(marker);
+    });
+    return { strings: stringsOf(call.args), raw: call };
+  },
   resolved: {
     edited: found('editMessageText'),
     says: {

@@ -56,6 +56,12 @@ const twilioHarness: ChannelHarness = {
     const sent = await twilio.waitForMessage((p) => (p.Body ?? '').includes(marker));
     return { strings: stringsOf(sent), raw: sent };
   },
+  async reminded(marker) {
+    const sent = await twilio.waitForMessage(
+      (p) => (p.Body ?? '').startsWith('Reminder') && (p.Body ?? '').includes(marker),
+    );
+    return { strings: stringsOf(sent), raw: sent };
+  },
   inbound: {
     answer(q, choice) {
       const short = /^\[([A-Z][2-9]{2})\]/.exec((q.delivered.raw as { Body: string }).Body)![1]!;

@@ -36,6 +36,13 @@ const webhookHarness: ChannelHarness = {
     const r = await asked(marker);
     return { strings: stringsOf(payload(r)), raw: r };
   },
+  async reminded(marker) {
+    const r = await receiver.waitFor((x) => {
+      const p = payload(x);
+      return p.type === 'question.reminded' && String(p.question.text).includes(marker);
+    });
+    return { strings: stringsOf(payload(r)), raw: r };
+  },
   resolved: {
     // The resolved event names the question by id only: found through its delivery.
     async edited(marker) {
