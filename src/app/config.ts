@@ -17,6 +17,7 @@
 // it would hide a broken deployment.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { type AuditSettings, auditSettings } from './settings/audit.ts';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
@@ -36,7 +37,8 @@ export interface Config
     LimitSettings,
     KeySettings,
     ReceiptSettings,
-    McpSettings {}
+    McpSettings,
+    AuditSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -49,6 +51,7 @@ const envSchema = z.object({
   ...keySettings.env,
   ...receiptSettings.env,
   ...mcpSettings.env,
+  ...auditSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -97,5 +100,6 @@ export function loadConfig(
   const limits = limitSettings.read(e, io);
   const receipts = receiptSettings.read(e, io);
   const mcp = mcpSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...mcp });
+  const audit = auditSettings.read(e, io);
+  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...mcp, ...audit });
 }

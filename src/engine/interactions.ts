@@ -11,6 +11,7 @@ import { createAnnounced } from './announced.ts';
 import { createAnswerHere } from './answer-here.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
+import { createAuditReader } from './audit.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
@@ -28,7 +29,7 @@ import {
   type ReceiptPort,
   type VerifierPort,
 } from './ports.ts';
-import { createReaper } from './reaper.ts';
+import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
 import { createShortLinks } from './short-links.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
@@ -89,6 +90,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     clock,
     logger,
     retentionMs,
+    auditRetentionMs: (settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS) * 86_400_000,
     intervalMs: settings.reaperIntervalMs,
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
   });
@@ -175,6 +177,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
+    audit: createAuditReader(store),
+    signObject: async (payload) => (deps.receipts?.signObject ? deps.receipts.signObject(payload) : null),
     async escalations(question) {
       const steps = question.escalation ?? [];
       if (steps.length === 0) return [];

@@ -23,6 +23,7 @@ import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { graphiqlRoutes } from './routes/graphiql.ts';
@@ -189,6 +190,7 @@ export async function createHttpApp({
   if (on('rest')) {
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
+    await app.register(auditRoutes, { engine });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
