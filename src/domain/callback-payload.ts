@@ -3,6 +3,7 @@
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
 // form page's form-encoded fields for FORM, and the text page's `answer` field for TEXT.
 import { approvalFromForm } from './approval-form.ts';
+import { choiceNamed, choicesOf } from './choice-link.ts';
 import { badInput } from './errors.ts';
 import { checkFormFieldCount, formFieldsToJson, queryToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
@@ -26,7 +27,7 @@ export function isPlainExternal(
 const FORM_ENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 export function callbackPayload(
-  q: Pick<QuestionSpec, 'format' | 'schema' | 'action'>,
+  q: Pick<QuestionSpec, 'format' | 'schema' | 'action'> & Partial<Pick<QuestionSpec, 'options'>>,
   body: Buffer,
   query: QueryParams,
   contentType?: string,
@@ -44,6 +45,22 @@ export function callbackPayload(
     const answer = new URLSearchParams(body.toString('utf8')).get('answer');
     if (answer === null) throw badInput('the form has no answer field', 'answer');
     return answer;
+  }
+  // A choice link's confirm page posts the chosen index (choice-link.ts).
+  if (
+    (q.format === 'CONFIRM' || q.format === 'SELECT') &&
+    body.length > 0 &&
+    FORM_ENCODED.test(contentType ?? '')
+  ) {
+    const raw = new URLSearchParams(body.toString('utf8')).get('choice');
+    const choice = raw === null ? null : choiceNamed(q, raw);
+    if (choice === null) {
+      const valid = choicesOf(q)
+        .map((c) => `${c.index} (${c.label})`)
+        .join(', ');
+      throw badInput(`the form's choice must be one of: ${valid}`, 'answer');
+    }
+    return choice.answer;
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {

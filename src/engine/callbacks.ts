@@ -2,8 +2,10 @@
 // cap): the ticket is the capability. Unknown, expired, pruned and not-yet-asked tickets are
 // one indistinguishable NOT_FOUND; a bound verifier runs on the raw bytes before anything
 // about the question is revealed; the claim guard makes provider retries idempotent.
+
 import { validateAnswer } from '../domain/answer.ts';
 import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
+import { choiceNamed } from '../domain/choice-link.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { ActionSpec, JsonObject, QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
@@ -36,6 +38,8 @@ export type CallbackOutcome = 'answered' | 'already_answered';
 
 export type CallbackPage =
   | { kind: 'confirm' }
+  /** A choice link's page (CONFIRM/SELECT): the question's label for the chosen index, posted back. */
+  | { kind: 'choice'; index: number; label: string }
   | { kind: 'reply-elsewhere' }
   /** TEXT: one field; a sensitive answer is typed here, never into a chat (API.md §9). */
   | { kind: 'text'; sensitive: boolean }
@@ -201,11 +205,13 @@ export function createCallbacks(d: CallbackDeps) {
     },
 
     /** Which page a GET shows; never changes anything. */
-    async page(ticket: string): Promise<CallbackPage> {
+    async page(ticket: string, choice?: string): Promise<CallbackPage> {
       const q = await lookup(ticket);
       if (!q || q.verifier) return { kind: 'not-found' };
       if (q.status === 'ANSWERED') return { kind: 'done' };
       if (q.status !== 'PENDING') return { kind: 'closed' };
+      const chosen = choice === undefined ? null : choiceNamed(q, choice);
+      if (chosen) return { kind: 'choice', index: chosen.index, label: chosen.label };
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
       if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };

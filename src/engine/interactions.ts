@@ -175,7 +175,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     channelInbound,
     followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),
-    callbackPage: (ticket) => callbacks.page(ticket),
+    callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     audit: createAuditReader(store),
     signObject: async (payload) => (deps.receipts?.signObject ? deps.receipts.signObject(payload) : null),

@@ -50,6 +50,17 @@ const REPLY_ELSEWHERE = page(
   'Reply where you received this',
   '<p>This question is answered by replying in the conversation where you received it.</p>',
 );
+/**
+ * A choice link's page: the chosen answer (the question's own label, escaped) and a button that
+ * posts its index back. The form has no action, so it posts to this same URL.
+ */
+function choicePage(index: number, label: string): string {
+  return page(
+    'Confirm your answer',
+    `<p>Your answer: <strong>${escapeHtml(label)}</strong></p><p>Nothing is sent until you press the button.</p>` +
+      `<form method="post" enctype="application/x-www-form-urlencoded"><input type="hidden" name="choice" value="${index}"><button type="submit">Send this answer</button></form>`,
+  );
+}
 /** A TEXT question's one field; a sensitive answer is masked and never offered for autofill. */
 function textPage(sensitive: boolean): string {
   const field = sensitive
@@ -187,6 +198,8 @@ export function renderCallbackPage(p: CallbackPage): { status: number; html: str
   switch (p.kind) {
     case 'confirm':
       return { status: 200, html: CONFIRM };
+    case 'choice':
+      return { status: 200, html: choicePage(p.index, p.label) };
     case 'reply-elsewhere':
       return { status: 200, html: REPLY_ELSEWHERE };
     case 'text':
