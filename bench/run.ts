@@ -12,6 +12,7 @@ import { mcpAsk } from './figures/mcp-ask.ts';
 import { outbox } from './figures/outbox.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
+import { slackDoor } from './figures/slack-door.ts';
 import { snapshot } from './figures/snapshot.ts';
 import type { BenchContext, Section } from './lib/figure.ts';
 import { describeMachine, loadAverage } from './lib/machine.ts';
@@ -26,6 +27,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   'fanout-10k': fanout10k,
   snapshot,
   callback: callbackDoor,
+  'slack-door': slackDoor,
   validation: answerValidation,
   'replica-wait': replicaWait,
   listing,

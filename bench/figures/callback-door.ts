@@ -17,7 +17,8 @@ import {
 } from '../lib/servers.ts';
 import { median, round } from '../lib/stats.ts';
 
-const CONCURRENCY = 32;
+/** Shared with the Slack-door figure, which is driven at the same concurrency. */
+export const CONCURRENCY = 32;
 const PER_ROUND = 1500;
 const ROUNDS = 5;
 /** Both servers speed up over their first few thousand requests (JIT): rounds start after that. */
@@ -25,7 +26,7 @@ const WARMUP = 2000;
 const BODY = JSON.stringify({ approved: true, signer: 'bench', document: 'contract-42' });
 
 /** POSTs the body to every path with at most CONCURRENCY in flight; answers per second. */
-async function drive(baseUrl: string, paths: string[]): Promise<number> {
+export async function drive(baseUrl: string, paths: string[]): Promise<number> {
   const agent = keepAliveAgent(CONCURRENCY);
   const started = performance.now();
   await runPool(paths.length, CONCURRENCY, async (i) => {
@@ -45,7 +46,7 @@ async function drive(baseUrl: string, paths: string[]): Promise<number> {
 }
 
 /** Asks `count` EXTERNAL questions (holdSeconds 0) and returns their callback paths. */
-async function askExternals(server: Instance, count: number): Promise<string[]> {
+export async function askExternals(server: Instance, count: number): Promise<string[]> {
   const agent = graphqlClient(server.url, 'agent', keepAliveAgent(CONCURRENCY));
   const paths: string[] = new Array(count);
   await runPool(count, CONCURRENCY, async (i) => {
