@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
+import { type OidcSettings, oidcSettings } from './settings/oidc.ts';
 import { type ReceiptSettings, receiptSettings } from './settings/receipts.ts';
 import { type ServerSettings, serverSettings } from './settings/server.ts';
 import { type StoreSettings, storeSettings } from './settings/store.ts';
@@ -29,7 +30,13 @@ export { ConfigError, type Env } from './settings/fields.ts';
 export { isLoopbackHost, LOG_LEVELS, type LogLevel } from './settings/server.ts';
 export { REDIS_MODES, type RedisMode } from './settings/store.ts';
 
-export interface Config extends ServerSettings, StoreSettings, LimitSettings, KeySettings, ReceiptSettings {}
+export interface Config
+  extends ServerSettings,
+    StoreSettings,
+    LimitSettings,
+    KeySettings,
+    ReceiptSettings,
+    OidcSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -41,6 +48,7 @@ const envSchema = z.object({
   ...limitSettings.env,
   ...keySettings.env,
   ...receiptSettings.env,
+  ...oidcSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -88,5 +96,6 @@ export function loadConfig(
   const server = serverSettings.read(e, io);
   const limits = limitSettings.read(e, io);
   const receipts = receiptSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts });
+  const oidc = oidcSettings.read(e, io);
+  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...oidc });
 }

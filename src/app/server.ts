@@ -5,13 +5,16 @@ import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-k
 import { createAuthenticator } from '../auth/authenticate.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
+import { createPeople } from '../engine/people.ts';
 import type { ChannelPort } from '../engine/ports.ts';
 import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpAppOptions } from '../http/app.ts';
 import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
+import { createOidcClient } from '../http/oidc-client.ts';
 import { helmetHeaders } from '../http/security-headers.ts';
+import { createSessionAuth } from '../http/session-auth.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
@@ -117,6 +120,31 @@ function principalsOf(config: Config): {
   return { principals: [minted.principal], mintedAdminKey: minted.key };
 }
 
+/**
+ * People's sign-in (API.md §19): sessions are read on every door whenever access control is on
+ * (a session opened before OIDC was switched off still ends on its own); the login doors only
+ * when INTERACTIONS_OIDC_ISSUER is set.
+ */
+function signInOf(config: Config, store: QuestionStore): HttpAppOptions['signIn'] {
+  if (!config.accessControl) return undefined;
+  const people = createPeople(store.people);
+  const publicOrigin =
+    config.publicBaseUrlDefaulted || config.publicBaseUrl === null
+      ? null
+      : new URL(config.publicBaseUrl).origin;
+  const o = config.oidc;
+  return {
+    client: o
+      ? createOidcClient({ issuer: o.issuer, clientId: o.clientId, clientSecret: o.clientSecret })
+      : null,
+    rules: o ?? { rolesClaim: 'roles', roleMap: {} },
+    people,
+    sessions: createSessionAuth({ people, publicOrigin }),
+    sessionSeconds: config.sessionSeconds,
+    publicOrigin,
+  };
+}
+
 export async function createServer(
   config: Config,
   logger: pino.Logger = createLogger(config.logLevel),
@@ -178,9 +206,11 @@ export async function createServer(
       keyring: createKeyring(principals),
       policy: config.doorPolicy,
     });
+    const signIn = signInOf(config, store);
     const yoga = createGraphQLServer({
       engine,
       authenticator: auth,
+      ...(signIn ? { sessions: signIn.sessions } : {}),
       logger,
       corsOrigins: config.corsOrigins,
       graphiql: config.graphiql,
@@ -216,6 +246,7 @@ export async function createServer(
       graphiql: config.graphiql,
       jwks: () => receipts.jwks(),
       hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
+      ...(signIn ? { signIn } : {}),
     });
     const hostCheck = {
       accessControl: config.accessControl,

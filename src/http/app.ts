@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import type { Cluster, Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
+import type { SessionAuth } from '../auth/session-cookie.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
 import { SHORT_LINK_PATH } from '../engine/short-links.ts';
@@ -23,6 +24,7 @@ import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
+import { type AuthRouteOptions, authRoutes } from './routes/auth.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { graphiqlRoutes } from './routes/graphiql.ts';
@@ -68,6 +70,8 @@ export interface HttpAppOptions {
   jwks?: () => { keys: readonly object[] };
   /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
   hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
+  /** People's sign-in (API.md §19): the session cookie as a credential and the /auth doors. */
+  signIn?: Omit<AuthRouteOptions, 'logger' | 'sessions'> & { sessions: SessionAuth };
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -166,6 +170,7 @@ export async function createHttpApp({
   graphiql = false,
   jwks,
   hostCheck = { accessControl: true, allowedHosts: [] },
+  signIn,
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
@@ -176,11 +181,12 @@ export async function createHttpApp({
   useHostCheck(app, { ...hostCheck, publicBaseUrl });
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);
-  useDoorAuth(app, auth);
+  useDoorAuth(app, auth, signIn?.sessions);
   if (metricsRegistry) countCallbackRequests(app, metricsRegistry);
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
+  if (signIn) await app.register(authRoutes, { ...signIn, logger });
   if (jwks) await app.register(jwksRoutes, { jwks });
   if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });

@@ -7,6 +7,7 @@ import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createMemoryLinks } from './memory-links.ts';
+import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
@@ -152,6 +153,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     outbox: t.outbox.outbox,
     receipts: createMemoryReceipts(t),
     links: createMemoryLinks(t),
+    people: createMemoryPeople(t.clock),
 
     create: async (spec, o) => createQuestion(t, spec, o),
 

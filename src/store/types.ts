@@ -9,6 +9,7 @@ import type {
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { ShortLinks } from './links.ts';
+import type { PeopleStore } from './people.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
@@ -264,6 +265,8 @@ export interface QuestionStore {
   readonly receipts: ChannelReceipts;
   /** Short redirects for channels' long links, each living as long as its question. */
   readonly links: ShortLinks;
+  /** Sign-in sessions, logins in flight, principals' names and push subscriptions (API.md §19). */
+  readonly people: PeopleStore;
   /**
    * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
    * count the question against its asker, publish ASKED. The resolution releases the count.

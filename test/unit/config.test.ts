@@ -73,6 +73,8 @@ describe('defaults', () => {
       graphqlStream: true,
       metricsPort: null,
       allowedHosts: [],
+      oidc: null,
+      sessionSeconds: 43200,
     });
   });
 

@@ -23,6 +23,7 @@ import {
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
+import { createRedisPeople } from './people.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisReceipts } from './receipts.ts';
@@ -168,6 +169,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     outbox: reportingUnavailable(createRedisOutbox(run)),
     receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
+    people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);

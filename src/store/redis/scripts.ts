@@ -31,6 +31,7 @@ const SCRIPTS = {
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
   linkSave: script('link-save'),
+  peopleMapSet: script('people-map-set'),
   ticket: script('ticket'),
   answerTicket: script('answer-ticket'),
 };
