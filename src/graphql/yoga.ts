@@ -4,8 +4,8 @@
 import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.ts';
-import type { Interactions } from '../engine/types.ts';
 import type { SessionAuth } from '../auth/session-cookie.ts';
+import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
 import { createMaskError, useValidationErrorCode } from './errors.ts';

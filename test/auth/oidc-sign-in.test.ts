@@ -187,8 +187,18 @@ describe('OIDC sign-in against oidc-provider', () => {
   }
 
   it.each([
-    ['nonce', (l: { nonce: string }) => void (l.nonce = `${l.nonce}x`)],
-    ['PKCE verifier', (l: { codeVerifier: string }) => void (l.codeVerifier = `${l.codeVerifier.slice(1)}A`)],
+    [
+      'nonce',
+      (l: { nonce: string }) => {
+        l.nonce = `${l.nonce}x`;
+      },
+    ],
+    [
+      'PKCE verifier',
+      (l: { codeVerifier: string }) => {
+        l.codeVerifier = `${l.codeVerifier.slice(1)}A`;
+      },
+    ],
   ] as const)('refuses a sign-in whose %s does not match', async (_what, change) => {
     const jar = new CookieJar();
     const callback = await signInVia(jar, a.url, 'ada');
@@ -202,7 +212,8 @@ describe('OIDC sign-in against oidc-provider', () => {
   it('refuses a state-changing cookie request without our Origin (403), lets reads and our Origin through', async () => {
     const { cookie } = await signedIn('ada');
     const mutation = 'mutation { cancelQuestion(id: "00000000-0000-4000-8000-000000000000") { id } }';
-    for (const origin of [{ origin: 'http://evil.example' }, {}, { origin: 'null' }]) {
+    const origins: Record<string, string>[] = [{ origin: 'http://evil.example' }, {}, { origin: 'null' }];
+    for (const origin of origins) {
       const res = await graphql(a.url, cookie, mutation, origin);
       expect(res.status).toBe(403);
       expect((await res.json()).errors[0].extensions.code).toBe('FORBIDDEN');
@@ -221,7 +232,7 @@ describe('OIDC sign-in against oidc-provider', () => {
   });
 
   it('an unknown or malformed session cookie is 401; a key still works next to sign-in', async () => {
-    for (const cookie of ['tai_session=' + 'A'.repeat(43), 'tai_session=short']) {
+    for (const cookie of [`tai_session=${'A'.repeat(43)}`, 'tai_session=short']) {
       const res = await graphql(a.url, cookie, VIEWER, { origin: a.url });
       expect(res.status).toBe(401);
     }

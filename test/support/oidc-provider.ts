@@ -52,7 +52,7 @@ export async function startOidcProvider(o: {
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
-    async findAccount(_ctx, sub) {
+    async findAccount(_ctx: unknown, sub: string) {
       const account = accounts.get(sub);
       if (!account) return undefined;
       return {
@@ -64,7 +64,7 @@ export async function startOidcProvider(o: {
     },
   });
   // The provider's own warnings about development-only settings are expected here.
-  provider.on('server_error', (_ctx, err) => console.error('oidc-provider', err));
+  provider.on('server_error', (_ctx: unknown, err: unknown) => console.error('oidc-provider', err));
   http.on('request', provider.callback());
   return {
     issuer,

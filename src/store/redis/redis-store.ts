@@ -23,9 +23,9 @@ import {
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
-import { createRedisPeople } from './people.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
+import { createRedisPeople } from './people.ts';
 import { createRedisReceipts } from './receipts.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
