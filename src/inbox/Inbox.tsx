@@ -46,7 +46,7 @@ function TopBar({
       </p>
       <div className="who">
         <span>
-          Signed in as <strong>{viewer.id}</strong>
+          Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
         </span>
         <button type="button" className="quiet" onClick={() => onSignOut(null)}>
           Sign out
@@ -106,7 +106,8 @@ export function Inbox({
   viewer,
   onSignOut,
 }: {
-  apiKey: string;
+  /** Null: signed in through the identity provider (the session cookie). */
+  apiKey: string | null;
   viewer: Viewer;
   /** Back to sign-in; with a message when the key was refused. */
   onSignOut(message: string | null): void;
@@ -117,8 +118,13 @@ export function Inbox({
   const [view, setView] = useState<View>('pending');
   const api = useMemo(() => createInboxApi({ key: apiKey }), [apiKey]);
   const refused = useCallback(
-    () => onSignOut('Your API key was refused (401). Sign in again with a valid key.'),
-    [onSignOut],
+    () =>
+      onSignOut(
+        apiKey === null
+          ? 'Your session has ended. Sign in again.'
+          : 'Your API key was refused (401). Sign in again with a valid key.',
+      ),
+    [onSignOut, apiKey],
   );
   const { status, problem } = useFeed({ api, dispatch, refused });
   const submit = useSubmit({ api, dispatch, refused });
