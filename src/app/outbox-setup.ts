@@ -3,12 +3,14 @@
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
+import { createNameCache } from '../engine/names.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
   type OutboxWorker,
   targetParts,
 } from '../engine/outbox-worker.ts';
+import { createPeople } from '../engine/people.ts';
 import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
@@ -40,7 +42,15 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { store, logger, channels, metrics, closers } = o;
   const { webhookScheduleScale, ...timing } = o.timing;
   const handlers: Record<string, FollowUpHandler> = {
-    ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
+    ...(channels
+      ? {
+          channel: createChannelFollowUp({
+            store,
+            channels,
+            nameOf: createNameCache(createPeople(store.people)),
+          }),
+        }
+      : {}),
     webhook: countedWebhooks(
       createResumeWebhooks({
         endpoints: o.webhookEndpoints,

@@ -20,6 +20,7 @@ import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
+import { cleanName, createPeople } from './people.ts';
 
 /**
  * The most a plugin may ask its inbound door to read. Slack repeats the whole message or modal
@@ -55,6 +56,7 @@ function shortString(v: unknown, max: number): v is string {
 
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
+  const people = createPeople(store.people, ctx.clock);
 
   /**
    * The question a reference names, within channel `name` only; for a `latestFor` reference,
@@ -157,7 +159,11 @@ export function createChannelInbound(ctx: EngineContext) {
       answeredBy,
     });
     if (r.kind === 'missing') return event.respond({ kind: 'not-found' });
-    const now = channelQuestionOf(r.question);
+    // The name the provider gave the sender is kept for the inbox, the CLI and message edits.
+    const byName =
+      r.kind === 'won' && typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
+    if (byName !== null) await people.rememberName(answeredBy, byName);
+    const now = channelQuestionOf(r.question, byName);
     if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
     return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });
   }

@@ -16,6 +16,8 @@ import { createDeadLetters } from './dead-letters.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
+import { createNameCache } from './names.ts';
+import { createPeople } from './people.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -77,6 +79,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const feeds = new Set<Feed>();
   let unlisten: (() => void) | null = null;
 
+  const nameOf = createNameCache(createPeople(store.people, clock), clock);
   const callbacks = createCallbacks({ store, verifiers: ctx.verifiers, clock, retentionMs, logger });
   const reaper = createReaper({
     store,
@@ -169,6 +172,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket) => callbacks.page(ticket),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
+    nameOf,
     waiterCount: () => waiters.size(),
     heldCount: () => waiters.held(),
     feedCount: () => feeds.size,

@@ -148,6 +148,33 @@ describe('OIDC sign-in against oidc-provider', () => {
     expect(await seen(own)).toEqual({ id: own });
   });
 
+  it('an answer by a signed-in person keeps their id and shows their name', async () => {
+    const { cookie } = await signedIn('ada');
+    const keyed = async (query: string) =>
+      (
+        await fetch(`${a.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer test-ops-key-000000000003' },
+          body: JSON.stringify({ query }),
+        })
+      ).json();
+    const asked = await fetch(`${a.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer test-agent-key-0000000001' },
+      body: JSON.stringify({
+        query:
+          'mutation { askUser(input: {text: "Ship?", format: CONFIRM}, holdSeconds: 0) { question { id } } }',
+      }),
+    });
+    const id = (await asked.json()).data.askUser.question.id;
+    const answer = await graphql(a.url, cookie, `mutation { answer(id: "${id}", answer: true) { id } }`, {
+      origin: a.url,
+    });
+    expect((await answer.json()).errors).toBeUndefined();
+    const seen = await keyed(`{ question(id: "${id}") { answeredBy answeredByName } }`);
+    expect(seen.data.question).toEqual({ answeredBy: 'oidc:ada', answeredByName: 'Ada Lovelace' });
+  });
+
   it('refuses a tampered state, a callback from another browser and a replayed callback', async () => {
     const jar = new CookieJar();
     const callback = await signInVia(jar, a.url, 'ada');

@@ -34,6 +34,7 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       timeoutAt: numbering.timeoutAt(seq),
       answer: null,
       answeredBy: null,
+      answeredByName: null,
       answeredAt: null,
       closedAt: null,
       cancelReason: null,

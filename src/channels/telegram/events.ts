@@ -64,6 +64,7 @@ export function toInboundEvent(
         kind: 'answer',
         question: { ref: event.ref },
         by: event.by,
+        ...(event.byName ? { byName: event.byName } : {}),
         answer: optionAnswer(event.index),
         respond: async (outcome) => {
           await notify.acknowledge(event.callbackId, refusal(outcome) ?? 'Recorded');
@@ -76,6 +77,7 @@ export function toInboundEvent(
         kind: 'answer',
         question: { ref: event.ref },
         by: event.by,
+        ...(event.byName ? { byName: event.byName } : {}),
         // A sensitive answer is never taken from the chat, where every member can read it.
         answer: (q) =>
           q.format === 'TEXT' && !q.sensitive && text !== null && text.trim() !== '' ? text : undefined,

@@ -143,6 +143,7 @@ export type ClientAskResultFieldsFragment = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -182,6 +183,7 @@ export type ClientAskUserMutation = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -221,6 +223,7 @@ export type ClientAwaitAnswerQuery = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -264,6 +267,7 @@ export type ClientAnswerMutation = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -298,6 +302,7 @@ export type ClientCancelQuestionMutation = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -331,6 +336,7 @@ export type ClientQuestionQuery = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -377,6 +383,7 @@ export type ClientQuestionsQuery = {
         timeoutAt: string;
         answer: unknown;
         answeredBy: string | null;
+        answeredByName: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -454,6 +461,7 @@ export type ClientPendingQuestionsSubscription = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -493,6 +501,7 @@ export type InboxFeedSubscription = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -528,6 +537,7 @@ export type InboxAnswerMutation = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -561,6 +571,7 @@ export type InboxQuestionQuery = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -599,6 +610,7 @@ export type InboxHistoryQuery = {
         timeoutAt: string;
         answer: unknown;
         answeredBy: string | null;
+        answeredByName: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -629,6 +641,7 @@ export type QuestionFieldsFragment = {
   timeoutAt: string;
   answer: unknown;
   answeredBy: string | null;
+  answeredByName: string | null;
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
@@ -681,6 +694,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -724,6 +738,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -770,6 +785,7 @@ fragment QuestionFields on Question {
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -814,6 +830,7 @@ fragment QuestionFields on Question {
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -862,6 +879,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -898,6 +916,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -934,6 +953,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -987,6 +1007,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1070,6 +1091,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1122,6 +1144,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1158,6 +1181,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1194,6 +1218,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1243,6 +1268,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
