@@ -31,6 +31,7 @@ import { graphiqlRoutes } from './routes/graphiql.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
+import { inboxAppRoutes } from './routes/inbox-app.ts';
 import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -200,7 +201,10 @@ export async function createHttpApp({
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
     await app.register(channelRoutes, { engine, maxBodyBytes, publicBaseUrl });
   }
-  if (on('inbox')) await app.register(inboxRoutes, { logger });
+  if (on('inbox')) {
+    await app.register(inboxRoutes, { logger });
+    await app.register(inboxAppRoutes, {});
+  }
   if (on('mcp')) {
     await app.register(mcpRoutes, {
       ...mcp,
