@@ -31,7 +31,10 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-function png(size: number, pixel: (x: number, y: number) => readonly [number, number, number, number]): Buffer {
+function png(
+  size: number,
+  pixel: (x: number, y: number) => readonly [number, number, number, number],
+): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < size; y++) {
     const row = Buffer.alloc(1 + size * 4);
