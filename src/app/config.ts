@@ -21,6 +21,7 @@ import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
 import { type OidcSettings, oidcSettings } from './settings/oidc.ts';
+import { type PushSettings, pushSettings } from './settings/push.ts';
 import { type ReceiptSettings, receiptSettings } from './settings/receipts.ts';
 import { type ServerSettings, serverSettings } from './settings/server.ts';
 import { type StoreSettings, storeSettings } from './settings/store.ts';
@@ -36,7 +37,8 @@ export interface Config
     LimitSettings,
     KeySettings,
     ReceiptSettings,
-    OidcSettings {}
+    OidcSettings,
+    PushSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -49,6 +51,7 @@ const envSchema = z.object({
   ...keySettings.env,
   ...receiptSettings.env,
   ...oidcSettings.env,
+  ...pushSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -97,5 +100,6 @@ export function loadConfig(
   const limits = limitSettings.read(e, io);
   const receipts = receiptSettings.read(e, io);
   const oidc = oidcSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...oidc });
+  const push = pushSettings.read(e, io);
+  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...oidc, ...push });
 }

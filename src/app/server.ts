@@ -7,6 +7,7 @@ import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createPeople } from '../engine/people.ts';
 import type { ChannelPort } from '../engine/ports.ts';
+import type { Push } from '../engine/push.ts';
 import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
@@ -23,12 +24,15 @@ import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { setUpPush } from './push-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
 import { verifierPort } from './verifier-port.ts';
 
 export interface Server {
   engine: Interactions;
+  /** Web Push (API.md §19): `push.notify(question, 'remind')` is the hook for reminders (§18). */
+  push: Push;
   store: QuestionStore;
   /** The one-off admin key minted because no keys were configured (print it once). */
   mintedAdminKey: string | null;
@@ -166,7 +170,12 @@ export async function createServer(
     const receipts = await openReceiptSigner(config, logger, () => config.publicBaseUrl ?? ownUrl);
 
     const metrics = createMetrics();
+    // Pushes go out from the instance that stored the question: one notification per device.
+    const push = setUpPush(config, store.people, logger);
     const engine = createInteractions({
+      onAsked: (question) => {
+        push.notify(question, 'asked').catch((err: unknown) => logger.warn({ err }, 'push: sending failed'));
+      },
       store,
       logger,
       observer: metrics,
@@ -247,6 +256,7 @@ export async function createServer(
       jwks: () => receipts.jwks(),
       hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
       ...(signIn ? { signIn } : {}),
+      push,
     });
     const hostCheck = {
       accessControl: config.accessControl,
@@ -278,6 +288,7 @@ export async function createServer(
 
     return {
       engine,
+      push,
       store,
       mintedAdminKey,
       metrics,

@@ -233,6 +233,7 @@ export function createAsking(
       // An idempotent retry waits on the first question; its callback URL was shown once.
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
       if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
+      if (created.kind === 'created') ctx.onAsked?.(created.question);
       const q = await waiting.wait(p, created.question.id, hold, opts.signal);
       return waiting.resultOf(p, q, callbackUrl);
     },

@@ -5,6 +5,7 @@
 import { canSee } from '../domain/access.ts';
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { Principal } from '../domain/principal.ts';
+import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
 import { createAnswering } from './answering.ts';
@@ -48,6 +49,8 @@ export interface EngineDeps {
   observer?: EngineObserver;
   /** Signs decision receipts; without it no receipt is given. */
   receipts?: ReceiptPort;
+  /** Called once for each question this process stored (Web Push, API.md §19); never awaited. */
+  onAsked?: (question: QuestionRecord) => void;
 }
 
 interface Feed {
@@ -74,6 +77,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     observer: deps.observer ?? NO_OBSERVER,
     waiters: createWaiterRegistry(),
     announced: createAnnounced(),
+    ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const feeds = new Set<Feed>();

@@ -13,6 +13,7 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import type { SessionAuth } from '../auth/session-cookie.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
+import type { Push } from '../engine/push.ts';
 import { SHORT_LINK_PATH } from '../engine/short-links.ts';
 import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
@@ -34,6 +35,7 @@ import { inboxRoutes } from './routes/inbox.ts';
 import { inboxAppRoutes } from './routes/inbox-app.ts';
 import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { pushRoutes } from './routes/push.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { useSecurityHeaders } from './security-headers.ts';
 import { createShutdownSockets } from './shutdown-sockets.ts';
@@ -73,6 +75,8 @@ export interface HttpAppOptions {
   hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
   /** People's sign-in (API.md §19): the session cookie as a credential and the /auth doors. */
   signIn?: Omit<AuthRouteOptions, 'logger' | 'sessions'> & { sessions: SessionAuth };
+  /** Web Push (API.md §19): the subscription doors; absent: not served. */
+  push?: Push;
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -172,6 +176,7 @@ export async function createHttpApp({
   jwks,
   hostCheck = { accessControl: true, allowedHosts: [] },
   signIn,
+  push,
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
@@ -196,6 +201,7 @@ export async function createHttpApp({
   if (on('rest')) {
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
+    if (push) await app.register(pushRoutes, { push });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });

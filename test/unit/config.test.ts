@@ -75,6 +75,8 @@ describe('defaults', () => {
       allowedHosts: [],
       oidc: null,
       sessionSeconds: 43200,
+      vapidKeys: null,
+      pushHosts: ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
     });
   });
 
