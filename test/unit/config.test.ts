@@ -76,7 +76,12 @@ describe('defaults', () => {
       oidc: null,
       sessionSeconds: 43200,
       vapidKeys: null,
-      pushHosts: ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'],
+      pushHosts: [
+        'fcm.googleapis.com',
+        'updates.push.services.mozilla.com',
+        'web.push.apple.com',
+        '*.notify.windows.com',
+      ],
     });
   });
 
