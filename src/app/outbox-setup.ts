@@ -12,6 +12,7 @@ import {
 } from '../engine/outbox-worker.ts';
 import { createPeople } from '../engine/people.ts';
 import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
+import { PUSH_TARGET, type Push } from '../engine/push.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -26,6 +27,8 @@ export interface OutboxSetup {
   retentionMs: number;
   /** Signs the receipt each resume webhook carries. */
   receipts?: ReceiptPort;
+  /** Web Push: the `push` items of new questions (API.md §19). */
+  push?: Push;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
     pollMs?: number;
@@ -35,6 +38,18 @@ export interface OutboxSetup {
     webhookScheduleScale?: number;
   };
   closers: Closers;
+}
+
+/**
+ * A new question's pushes, once: a question already resolved is not pushed any more; a failed
+ * device is logged by `notify` and not retried (a late "question waiting" helps nobody); a
+ * store failure retries the item.
+ */
+function pushFollowUp(push: Push): FollowUpHandler {
+  return async (_item, question) => {
+    if (question?.status === 'PENDING') await push.notify(question, 'asked');
+    return { kind: 'done' };
+  };
 }
 
 /** Starts the worker and wakes it on every resolution that enqueued something. */
@@ -51,6 +66,7 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
           }),
         }
       : {}),
+    ...(o.push ? { [PUSH_TARGET]: pushFollowUp(o.push) } : {}),
     webhook: countedWebhooks(
       createResumeWebhooks({
         endpoints: o.webhookEndpoints,

@@ -7,7 +7,7 @@ import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createPeople } from '../engine/people.ts';
 import type { ChannelPort } from '../engine/ports.ts';
-import type { Push } from '../engine/push.ts';
+import { PUSH_TARGET, type Push } from '../engine/push.ts';
 import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
@@ -172,10 +172,11 @@ export async function createServer(
     const metrics = createMetrics();
     // Pushes go out from the instance that stored the question: one notification per device.
     const push = setUpPush(config, store.people, logger);
+    let kickOutbox = (): void => {};
     const engine = createInteractions({
-      onAsked: (question) => {
-        push.notify(question, 'asked').catch((err: unknown) => logger.warn({ err }, 'push: sending failed'));
-      },
+      // A new question's `push` item is due now: this instance's worker takes it at once.
+      askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),
+      onAsked: () => kickOutbox(),
       store,
       logger,
       observer: metrics,
@@ -195,9 +196,11 @@ export async function createServer(
       metrics,
       retentionMs: config.retentionSeconds * 1000,
       receipts,
+      push,
       timing: plugins.outbox ?? {},
       closers,
     });
+    kickOutbox = () => setImmediate(outbox.kick);
     metrics.observe({
       pending: () => store.countPending(),
       heldWaits: () => engine.heldCount(),

@@ -223,6 +223,7 @@ export function createAsking(
         ticketHash: cb.ticketHash,
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
         followUps: followUpsOf(v),
+        askFollowUps: ctx.askFollowUps ? await ctx.askFollowUps() : null,
         ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
       });
       if (created.kind === 'limit' && created.limit === 'outbox') throw outboxFull(quota);

@@ -51,6 +51,8 @@ export interface EngineDeps {
   receipts?: ReceiptPort;
   /** Called once for each question this process stored (Web Push, API.md §19); never awaited. */
   onAsked?: (question: QuestionRecord) => void;
+  /** Outbox targets a new question enqueues at once (`push` when anyone subscribed, API.md §19). */
+  askFollowUps?: () => Promise<readonly string[]>;
 }
 
 interface Feed {
@@ -78,6 +80,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     waiters: createWaiterRegistry(),
     announced: createAnnounced(),
     ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
+    ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const feeds = new Set<Feed>();

@@ -4,10 +4,12 @@
 // to an address a user picks: an endpoint must be https:// on a host of INTERACTIONS_PUSH_HOSTS
 // (a `*.` entry covers subdomains), or http:// on a loopback host that list names (tests).
 //
-// The instance that stored a new question sends its pushes (every instance hears the
-// announcement; one sender means one notification per device). Each send is bounded in time by
-// the sender port; a 404 or 410 from the push service means the subscription is gone: it is
-// deleted. `notify` is also the hook for reminders (REMIND, API.md §18).
+// A new question's pushes go through the outbox: its `push` item is enqueued in the same store
+// step as the question (when anyone has subscribed), leased by one instance's worker, which
+// calls `notify` (one notification per device, and a crash before sending leaves the item for
+// another instance). Each send is bounded in time by the sender port; a 404 or 410 from the
+// push service means the subscription is gone: it is deleted. `notify` is also the hook for
+// reminders (REMIND, API.md §18).
 import { createHash } from 'node:crypto';
 import { canSee } from '../domain/access.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -52,7 +54,18 @@ export interface Push {
   unsubscribe(p: Principal, body: unknown): Promise<boolean>;
   /** Pushes `question` to every subscribed person who may see it; resolves with how many were sent. */
   notify(question: QuestionRecord, reason: PushReason): Promise<number>;
+  /**
+   * Whether anyone has subscribed (read from the store at most every SUBSCRIBERS_CHECK_MS):
+   * a new question gets a `push` outbox item only then, so a server nobody subscribed to
+   * does no outbox work per ask.
+   */
+  anySubscribers(): Promise<boolean>;
 }
+
+/** How stale this process's "anyone subscribed?" may be (a device subscribed on another instance). */
+export const SUBSCRIBERS_CHECK_MS = 5000;
+/** The outbox target of a new question's pushes (API.md §19). */
+export const PUSH_TARGET = 'push';
 
 interface Stored {
   subscription: PushSubscriptionInput;
@@ -180,8 +193,22 @@ export function createPush(o: PushOptions): Push {
     }
   }
 
+  let subscribers: { any: Promise<boolean>; until: number } = { any: Promise.resolve(false), until: 0 };
+
   return {
     publicKey: o.publicKey,
+    anySubscribers() {
+      const now = clock();
+      if (now >= subscribers.until) {
+        const any = o.people.mapAll(INDEX, now).then(
+          (m) => Object.keys(m).length > 0,
+          // Unknown: try the push; its handler finds out.
+          () => true,
+        );
+        subscribers = { any, until: now + SUBSCRIBERS_CHECK_MS };
+      }
+      return subscribers.any;
+    },
     async subscribe(p, body) {
       const subscription = parseSubscription(body, o.hosts);
       const until = clock() + SUBSCRIPTION_KEEP_MS;

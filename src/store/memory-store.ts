@@ -85,6 +85,11 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   t.hold(e);
   if (ticketHash) t.tickets.set(ticketHash, { value: spec.id, expiresAt });
   if (idemKey) t.idem.set(idemKey, { value: spec.id, expiresAt });
+  // Follow-ups due at once (pushes of the new question), unless the outbox is at its cap.
+  const atOnce = checkFollowUps(o.askFollowUps);
+  if (atOnce.length > 0 && (o.maxOutbox === undefined || t.outbox.size() < o.maxOutbox)) {
+    t.outbox.enqueue(spec.id, atOnce, now);
+  }
   const q = record(e);
   t.announce(eventOf('ASKED', q));
   return { kind: 'created', question: q };

@@ -66,6 +66,11 @@ export interface CreateOptions {
   /** Outbox targets (e.g. `channel:ops-slack`): one item each is enqueued when it resolves. */
   followUps?: readonly string[] | null;
   /**
+   * Outbox targets enqueued at once, in the same step as the question (e.g. `push`, API.md §19).
+   * Best effort: while the outbox is at `maxOutbox` they are skipped, never refusing the ask.
+   */
+  askFollowUps?: readonly string[] | null;
+  /**
    * A question with follow-ups is refused (limit `outbox`) while the outbox holds this many
    * items or more; no cap when absent. Resolutions always enqueue (see outbox.ts).
    */

@@ -155,3 +155,43 @@ describe('pushes', () => {
     expect(await (await subscribe('alice', alicePhone, 'DELETE')).json()).toEqual({ removed: false });
   });
 });
+
+describe('pushes through the outbox on Redis, two instances', () => {
+  it('one notification per device, whichever instance stored the question', async () => {
+    const a = await startServer({ store: 'redis', env: { INTERACTIONS_PUSH_HOSTS: '127.0.0.1' } });
+    const b = await startServer({
+      store: 'redis',
+      prefix: a.prefix,
+      env: { INTERACTIONS_PUSH_HOSTS: '127.0.0.1' },
+    });
+    try {
+      const [urlA, urlB] = [await a.listen(), await b.listen()];
+      const phone = pushService.device('shared-phone');
+      const sub = await fetch(`${urlA}/api/interactions/push/subscriptions`, {
+        method: 'POST',
+        headers: { ...auth('ops'), 'content-type': 'application/json' },
+        body: JSON.stringify(phone.subscription),
+      });
+      expect(sub.status).toBe(201);
+      const arrives = pushService.next('shared-phone');
+      const asked = await fetch(`${urlB}/graphql`, {
+        method: 'POST',
+        headers: { ...auth('agent'), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query:
+            'mutation { askUser(input: {text: "Both instances?", format: CONFIRM}, holdSeconds: 0) { question { id } } }',
+        }),
+      });
+      const id = (await asked.json()).data.askUser.question.id;
+      expect((await arrives).payload).toMatchObject({ id, body: 'Both instances?' });
+      // The item is settled once; then exactly one notification reached the device.
+      await expect.poll(async () => (await a.server.store.outbox.stats(Date.now())).items).toBe(0);
+      expect(
+        pushService.received.filter((r) => r.device === 'shared-phone' && r.payload.id === id),
+      ).toHaveLength(1);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@
 --       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
 --       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
 --       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format,
---       maxOutbox ('' = no cap)
+--       maxOutbox ('' = no cap), askFollowUps (targets enqueued at once, joined by newlines)
 local id, spec = ARGV[2], ARGV[3]
 local followUps, maxOutbox = ARGV[15], ARGV[22]
 local idem, prepared = ARGV[13], ARGV[14]
@@ -72,5 +72,9 @@ redis.call('PEXPIRE', q, ARGV[6])
 index_add(id, 'PENDING', ARGV[4], {ARGV[8], ARGV[9], ARGV[10], ARGV[11]}, mb)
 redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)
 redis.call('ZADD', prefix .. 'all', ARGV[4], id)
+-- Follow-ups due at once (pushes of the new question), unless the outbox is at its cap.
+if ARGV[23] ~= '' and not over(redis.call('ZCARD', prefix .. 'outbox'), 1, maxOutbox) then
+  enqueue_follow_ups(id, ARGV[23], ARGV[16], tonumber(ARGV[4]))
+end
 redis.call('PUBLISH', prefix .. 'events', '{"type":"ASKED","spec":' .. spec .. ',"res":null}')
 return {'created'}

@@ -101,6 +101,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     mediaBytesOf(spec.media),
     spec.format,
     o.maxOutbox ?? '',
+    checkFollowUps(o.askFollowUps).join('\n'),
   ];
 }
 
