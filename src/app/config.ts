@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
+import { type McpSettings, mcpSettings } from './settings/mcp.ts';
 import { type OidcSettings, oidcSettings } from './settings/oidc.ts';
 import { type PushSettings, pushSettings } from './settings/push.ts';
 import { type ReceiptSettings, receiptSettings } from './settings/receipts.ts';
@@ -38,7 +39,8 @@ export interface Config
     KeySettings,
     ReceiptSettings,
     OidcSettings,
-    PushSettings {}
+    PushSettings,
+    McpSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -52,6 +54,7 @@ const envSchema = z.object({
   ...receiptSettings.env,
   ...oidcSettings.env,
   ...pushSettings.env,
+  ...mcpSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -101,5 +104,6 @@ export function loadConfig(
   const receipts = receiptSettings.read(e, io);
   const oidc = oidcSettings.read(e, io);
   const push = pushSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...oidc, ...push });
+  const mcp = mcpSettings.read(e, io);
+  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...oidc, ...push, ...mcp });
 }

@@ -215,6 +215,27 @@ function receiptKeysFinding(config: Config): DoctorFinding {
   };
 }
 
+/** The MCP elicitation state key matters once several instances may serve one client. */
+function mcpStateKeyFinding(config: Config): DoctorFinding {
+  const check = 'mcp state key';
+  if (config.mcpStateKey !== null) {
+    return { level: 'ok', check, detail: 'INTERACTIONS_MCP_STATE_KEY is set (signs MCP elicitation states)' };
+  }
+  if (config.redisUrl !== null) {
+    return {
+      level: 'warn',
+      check,
+      detail:
+        'INTERACTIONS_MCP_STATE_KEY is not set: each instance signs MCP elicitation states with a key of its own, so an answer given in an MCP client may reach an instance that refuses it',
+    };
+  }
+  return {
+    level: 'ok',
+    check,
+    detail: 'generated at each start (one instance; set INTERACTIONS_MCP_STATE_KEY for several)',
+  };
+}
+
 async function channelFindings(config: Config, settings: ManifestSettings): Promise<DoctorFinding[]> {
   const declared = settings.manifest.channels;
   const names = Object.keys(declared);
@@ -296,6 +317,7 @@ export async function runDoctor(env: Env, cwd: string, o: DoctorOptions = {}): P
     ...(await channelFindings(config, settings)),
     keysFinding(config),
     receiptKeysFinding(config),
+    mcpStateKeyFinding(config),
   );
   return findings;
 }

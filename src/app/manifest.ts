@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { endpointUrl, envName } from '../channels/config-schema.ts';
 import { loadChannelPlugin, PluginLoadError } from '../channels/registry.ts';
 import type { ChannelPlugin } from '../channels/types.ts';
+import { isDomainError } from '../domain/errors.ts';
+import { checkEscalationSteps, type EscalationStep } from '../domain/escalation.ts';
 import { builtinVerifiers } from '../verifiers/registry.ts';
 
 export const DEFAULT_MANIFEST_FILE = 'interactions.yaml';
@@ -54,6 +56,8 @@ export interface Manifest {
   verifiers: string[];
   channels: Record<string, ChannelDeclaration>;
   webhooks: Record<string, WebhookDeclaration>;
+  /** Named escalation ladders an ask may name (API.md §18). */
+  escalationPolicies: Record<string, EscalationStep[]>;
 }
 
 export interface LoadManifestInput {
@@ -109,6 +113,8 @@ function manifestSchema(knownVerifiers: readonly string[]) {
       )
       .optional(),
     webhooks: z.record(instanceName, z.strictObject({ url: endpointUrl, secretEnv: envName })).optional(),
+    // Checked step by step below, against the channels this manifest declares.
+    escalationPolicies: z.record(instanceName, z.array(z.unknown())).optional(),
   });
 }
 
@@ -221,6 +227,28 @@ function resolveFile(input: LoadManifestInput): string | null {
   return existsSync(fallback) ? fallback : null;
 }
 
+/**
+ * Each policy checked as an ask's `escalation` is (API.md §18), its channels among the ones
+ * declared here; whether it fits before a question's timeout is checked when it is used.
+ */
+function policiesOf(
+  file: string,
+  raw: Record<string, unknown[]>,
+  channels: ReadonlySet<string>,
+): Record<string, EscalationStep[]> {
+  const out: Record<string, EscalationStep[]> = {};
+  for (const [name, steps] of Object.entries(raw)) {
+    const base = `escalationPolicies.${name}`;
+    try {
+      out[name] = checkEscalationSteps(steps, base, channels);
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      throw new ManifestError(file, err.field ?? base, err.message);
+    }
+  }
+  return out;
+}
+
 export async function loadManifest(input: LoadManifestInput): Promise<Manifest> {
   const knownVerifiers = input.knownVerifiers ?? builtinVerifiers().map((v) => v.name);
   const file = resolveFile(input);
@@ -231,6 +259,7 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
       verifiers: [...knownVerifiers],
       channels: {},
       webhooks: {},
+      escalationPolicies: {},
     };
   }
   const schema = manifestSchema(knownVerifiers);
@@ -275,5 +304,6 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
     verifiers: raw.verifiers ?? [...knownVerifiers],
     channels,
     webhooks,
+    escalationPolicies: policiesOf(file, raw.escalationPolicies ?? {}, new Set(Object.keys(channels))),
   };
 }

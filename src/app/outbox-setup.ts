@@ -2,6 +2,7 @@
 // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
+import { createEscalationSteps, type ReminderPush } from '../engine/escalation-steps.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
 import { createNameCache } from '../engine/names.ts';
 import {
@@ -11,7 +12,7 @@ import {
   targetParts,
 } from '../engine/outbox-worker.ts';
 import { createPeople } from '../engine/people.ts';
-import type { ChannelPort, EngineObserver, ReceiptPort } from '../engine/ports.ts';
+import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
 import { PUSH_TARGET, type Push } from '../engine/push.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
@@ -25,6 +26,8 @@ export interface OutboxSetup {
   metrics: EngineObserver;
   /** How long a dead letter is kept (the question retention). */
   retentionMs: number;
+  /** Callback URLs of escalation deliveries are built on it (null: none can be handed out). */
+  publicBaseUrl: string | null;
   /** Signs the receipt each resume webhook carries. */
   receipts?: ReceiptPort;
   /** Web Push: the `push` items of new questions (API.md §19). */
@@ -52,6 +55,15 @@ function pushFollowUp(push: Push): FollowUpHandler {
   };
 }
 
+/** The escalation ladder's REMIND hook (API.md §18) on Web Push. */
+function reminderPush(push: Push): ReminderPush {
+  return {
+    async remind(question) {
+      await push.notify(question, 'remind');
+    },
+  };
+}
+
 /** Starts the worker and wakes it on every resolution that enqueued something. */
 export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { store, logger, channels, metrics, closers } = o;
@@ -67,6 +79,16 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
         }
       : {}),
     ...(o.push ? { [PUSH_TARGET]: pushFollowUp(o.push) } : {}),
+    // Escalation steps (API.md §18). Web Push (§19) is the `push` handler above.
+    escalate: createEscalationSteps({
+      store,
+      channels: channels ?? NO_CHANNELS,
+      logger,
+      observer: metrics,
+      publicBaseUrl: o.publicBaseUrl,
+      // A REMIND also pushes "Reminder: a question is waiting" to subscribed devices (§19).
+      ...(o.push ? { push: reminderPush(o.push) } : {}),
+    }),
     webhook: countedWebhooks(
       createResumeWebhooks({
         endpoints: o.webhookEndpoints,
@@ -96,7 +118,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       // Only a resolution of a question with follow-ups enqueued anything (most have none:
       // a lease round trip per resolution on every instance would be waste). Kicked after
       // this announcement's waiters and feeds have had their turn, not in front of them.
-      if (e.type !== 'ASKED' && (e.followUps ?? hasFollowUps(e.question))) setImmediate(worker.kick);
+      if (e.type !== 'ASKED' && e.type !== 'UPDATED' && (e.followUps ?? hasFollowUps(e.question)))
+        setImmediate(worker.kick);
     },
     resync: () => worker.kick(),
   });

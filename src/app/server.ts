@@ -23,6 +23,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
+import { mcpStateKey } from './mcp-state-key.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
 import { setUpPush } from './push-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
@@ -69,6 +70,8 @@ export interface ServerPlugins {
   outbox?: OutboxSetup['timing'];
   /** Progress heartbeat of the MCP tools while they wait (tests shorten it; default 10 s). */
   mcpProgressIntervalMs?: number;
+  /** The polling interval MCP tasks suggest (tests shorten it; default 2 s). */
+  mcpTaskPollIntervalMs?: number;
   /**
    * Serve GET /metrics on the main port (the manifest's `metrics` module; default off). With
    * INTERACTIONS_METRICS_PORT set, /metrics is served on that listener instead, either way.
@@ -183,6 +186,7 @@ export async function createServer(
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
+      ...(manifest ? { escalationPolicies: manifest.escalationPolicies } : {}),
       settings: engineSettingsOf(config),
       receipts,
     });
@@ -195,6 +199,7 @@ export async function createServer(
       webhookEndpoints,
       metrics,
       retentionMs: config.retentionSeconds * 1000,
+      publicBaseUrl: config.publicBaseUrl,
       receipts,
       push,
       timing: plugins.outbox ?? {},
@@ -248,9 +253,11 @@ export async function createServer(
       ...(manifest ? { modules: manifest.modules } : {}),
       // The engine ends its held waits and live feeds first, so closing waits for no hold.
       onClosing: () => engine.stop(),
-      ...(plugins.mcpProgressIntervalMs
-        ? { mcp: { progressIntervalMs: plugins.mcpProgressIntervalMs } }
-        : {}),
+      mcp: {
+        requestStateKey: mcpStateKey(config, logger),
+        ...(plugins.mcpProgressIntervalMs ? { progressIntervalMs: plugins.mcpProgressIntervalMs } : {}),
+        ...(plugins.mcpTaskPollIntervalMs ? { taskPollIntervalMs: plugins.mcpTaskPollIntervalMs } : {}),
+      },
       metricsRegistry: metrics,
       // A metrics port of its own replaces /metrics on the main port.
       metrics: (plugins.metrics ?? manifest?.modules.metrics ?? false) && config.metricsPort === null,

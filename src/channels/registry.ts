@@ -2,7 +2,9 @@
 // folder) or an npm package name. A loaded module's default export is checked before use.
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { discordPlugin } from './discord/plugin.ts';
 import { slackPlugin } from './slack/plugin.ts';
+import { teamsPlugin } from './teams/plugin.ts';
 import { telegramPlugin } from './telegram/plugin.ts';
 import { twilioPlugin } from './twilio/plugin.ts';
 import type { ChannelPlugin } from './types.ts';
@@ -14,6 +16,8 @@ export function builtinChannelPlugins(): ReadonlyMap<string, ChannelPlugin> {
     [slackPlugin.name, slackPlugin as ChannelPlugin],
     [telegramPlugin.name, telegramPlugin as ChannelPlugin],
     [twilioPlugin.name, twilioPlugin as ChannelPlugin],
+    [discordPlugin.name, discordPlugin as ChannelPlugin],
+    [teamsPlugin.name, teamsPlugin as ChannelPlugin],
     [webhookPlugin.name, webhookPlugin as ChannelPlugin],
   ]);
 }

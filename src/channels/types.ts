@@ -205,6 +205,16 @@ export interface ChannelInstance {
    * which lives as long as the question. Absent: links are never shortened.
    */
   linkMaxChars?: number;
+  /**
+   * An escalation step's REMIND (API.md §18) while the question is still pending: remind the
+   * person where `deliver` reached them (Slack: a reply in the message's thread; Telegram: a
+   * reply to the message; Twilio: a short SMS with the reference; webhook: a signed
+   * `question.reminded` event). `receipt` is what `deliver` returned; `callbackUrl` is a fresh
+   * callback URL for the same question. Throws when the provider refuses: the step records the
+   * failure and later steps still fire. Absent: the engine delivers the question again, its
+   * text marked as a reminder, and records nothing else.
+   */
+  remind?(question: ChannelQuestion, receipt: DeliveryReceipt, callbackUrl: string): Promise<void>;
   /** After any resolution: edit the message. Best effort; throwing means "retry later". */
   onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
   /**

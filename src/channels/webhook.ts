@@ -1,5 +1,5 @@
 // The `webhook` channel (API.md §9): a Standard Webhooks-signed POST of `question.asked` to the
-// configured URL; the receiver answers through the callback URL (§7), so there is no inbound door.
+// configured URL (and `question.reminded` for an escalation's REMIND, §18); the receiver answers through the callback URL (§7), so there is no inbound door.
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import { isoTime } from '../domain/question-view.ts';
@@ -85,6 +85,15 @@ function createWebhookChannel(cfg: WebhookConfig, ctx: ChannelContext) {
       const msgId = `msg_${question.id}_asked`;
       await post(msgId, { type: 'question.asked', question: askedView(question), callbackUrl });
       return { messageId: msgId };
+    },
+    // An escalation REMIND (API.md §18): the same view as `question.asked` and a fresh callback
+    // URL, signed like it. Each reminder is a new message (its id carries when it was sent).
+    async remind(question: ChannelQuestion, _receipt: DeliveryReceipt, callbackUrl: string): Promise<void> {
+      await post(`msg_${question.id}_reminded_${Date.now()}`, {
+        type: 'question.reminded',
+        question: askedView(question),
+        callbackUrl,
+      });
     },
     async onResolved(question: ChannelQuestion): Promise<void> {
       await post(`msg_${question.id}_resolved`, {

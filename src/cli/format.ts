@@ -1,5 +1,7 @@
 // How the CLI prints: plain tables and detail blocks for people, JSON for scripts. No colours,
 // no terminal tricks: output is the same in a terminal, a pipe and a log file.
+
+import { ladderLine } from '../client/escalation-ladder.ts';
 import type { InboxEvent, Question } from '../client/index.ts';
 import { fitWidth } from '../domain/values.ts';
 
@@ -41,6 +43,22 @@ export function questionsTable(questions: readonly Question[]): string {
 }
 
 /** Every field the question has, one per line. */
+/** The ladder in one line (domain/escalation-ladder.ts); null without one. */
+function escalationText(q: Question, now = Date.now()): string | null {
+  const steps = q.escalations ?? [];
+  if (steps.length === 0) return null;
+  const ladder = steps.map((s) => ({ ...s, firedAt: s.firedAt === null ? null : Date.parse(s.firedAt) }));
+  return ladderLine(ladder, Date.parse(q.createdAt), now, q.status === 'PENDING');
+}
+
+/** One step: when and what, then what it did once it fired. */
+function stepText(s: NonNullable<Question['escalations']>[number]): string {
+  const what =
+    s.action === 'REMIND' ? 'remind' : `reroute to ${s.channel}${s.recipient ? ` (${s.recipient})` : ''}`;
+  const done = s.firedAt === null ? 'not fired' : `fired ${shortTime(s.firedAt)}: ${s.outcome ?? ''}`;
+  return `+${s.afterSeconds}s ${what}, ${done}`;
+}
+
 export function questionDetail(q: Question): string {
   const rows: [string, string | null][] = [
     ['ID', q.id],
@@ -72,6 +90,8 @@ export function questionDetail(q: Question): string {
     ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
     ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],
     ['Reason', q.cancelReason],
+    ['Escalation', escalationText(q)],
+    ...(q.escalations ?? []).map((s, i): [string, string] => [`  step ${i + 1}`, stepText(s)]),
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== null && r[1] !== '');
   const width = Math.max(...shown.map(([k]) => k.length));

@@ -3,6 +3,7 @@
 // BAD_USER_INPUT with a `field` under `input.`.
 import { type ZodType, z } from 'zod';
 import { badInput, isDomainError } from './errors.ts';
+import { type EscalationStep, ladderOf } from './escalation.ts';
 import { compileJsonSchema, isJsonValue } from './json-schema.ts';
 import {
   exceedsChars,
@@ -37,6 +38,8 @@ export interface AskContext {
   webhooks?: ReadonlySet<string>;
   /** The ask uses a `prepareExternal` reservation: `link` is the final URL. */
   prepared: boolean;
+  /** The manifest's `escalationPolicies` (absent: none). */
+  policies?: ReadonlyMap<string, readonly EscalationStep[]>;
 }
 
 /**
@@ -59,7 +62,13 @@ export type ValidatedAsk = Pick<
   | 'media'
   | 'sensitive'
   | 'idempotencyKey'
-> & { timeoutSeconds: number | null; metadata: JsonObject | null; notify: string | null };
+> & {
+  timeoutSeconds: number | null;
+  metadata: JsonObject | null;
+  notify: string | null;
+  /** The ladder (given, or the named policy's copy) and the field it came from; null: none. */
+  escalation: { steps: EscalationStep[]; field: string } | null;
+};
 
 export const CALLBACK_PLACEHOLDER = '{callback_url}';
 /** Stands in for the callback URL when a template is checked before the real one exists. */
@@ -84,6 +93,8 @@ const FIELD_TYPES = {
   idempotencyKey: z.string().nullish(),
   metadata: z.unknown(),
   notify: z.string().nullish(),
+  escalation: z.unknown(),
+  escalationPolicy: z.unknown(),
 } as const;
 
 type FieldName = keyof typeof FIELD_TYPES;
@@ -309,6 +320,10 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const sensitive = typed(raw, 'sensitive') ?? false;
   const metadata = checkMetadata(raw);
   const notify = checkNotify(raw, ctx.webhooks);
+  const escalation = ladderOf(own(raw, 'escalation'), own(raw, 'escalationPolicy'), {
+    channels: ctx.channels,
+    policies: ctx.policies ?? new Map(),
+  });
 
   return {
     text,
@@ -327,13 +342,14 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
     idempotencyKey,
     metadata,
     notify,
+    escalation,
   };
 }
 
 /**
  * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, link,
  * verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
- * sensitive, metadata, notify. `null` means absent for every optional field.
+ * sensitive, metadata, notify, escalation/escalationPolicy. `null` means absent for every optional field.
  */
 export function validateAskInput(raw: unknown, ctx: AskContext): ValidatedAsk {
   try {

@@ -43,6 +43,8 @@ export function receiptIdOf(questionId: string): string {
 function viaOf(q: QuestionRecord): string | undefined {
   if (q.answeredBy === null) return undefined;
   if (q.answeredBy === 'callback') return 'callback';
+  // Put to the asker's own user by its MCP client (elicitation, API.md §13.1).
+  if (q.answeredBy.startsWith('mcp:')) return 'mcp';
   if (q.channel !== null && q.answeredBy.startsWith(`${q.channel}:`)) return `channel:${q.channel}`;
   return 'api';
 }

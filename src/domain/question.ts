@@ -1,5 +1,6 @@
 // The question record: what the store keeps and every surface shows (API.md §4).
 // Times are epoch milliseconds here; surfaces render them as RFC 3339.
+import type { EscalationStep } from './escalation.ts';
 
 export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
@@ -46,6 +47,8 @@ export interface QuestionSpec {
   metadata?: JsonObject | null;
   /** The resume-webhook endpoint (a manifest name) called when it resolves. */
   notify?: string | null;
+  /** The escalation ladder (API.md §18), fixed at ask time; absent or null: none. */
+  escalation?: EscalationStep[] | null;
   createdAt: number;
   timeoutAt: number;
 }

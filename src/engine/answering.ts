@@ -94,7 +94,7 @@ export function createAnswering(ctx: EngineContext): Pick<Interactions, 'answer'
       if (!canCancel(p, q)) throw new DomainError('FORBIDDEN', 'this key may not cancel this question');
       const cancelReason = cancelReasonOf(reason);
       if (q.status !== 'PENDING') throw refusal(q);
-      return claimed(await ctx.claim(q.id, { status: 'CANCELLED', cancelReason }));
+      return claimed(await ctx.claim(q.id, { status: 'CANCELLED', cancelReason, actor: p.id }));
     },
   };
 }

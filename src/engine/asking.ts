@@ -6,6 +6,7 @@ import { audienceFor, canAsk } from '../domain/access.ts';
 import { resolveLink, validateAskInput } from '../domain/ask-input.ts';
 import { holdSecondsOf, timeoutSecondsOf } from '../domain/call-args.ts';
 import { DomainError } from '../domain/errors.ts';
+import { checkLadderTiming, dueTimesOf, type EscalationStep } from '../domain/escalation.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { limitMessage, mediaBytesOf, type Quota } from '../domain/quotas.ts';
@@ -70,6 +71,8 @@ interface SpecContext {
 }
 
 function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
+  const timeoutSeconds = timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds);
+  if (v.escalation) checkLadderTiming(v.escalation.steps, timeoutSeconds, v.escalation.field);
   return {
     id: c.id,
     text: v.text,
@@ -90,7 +93,8 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
     metadata: v.metadata,
     notify: v.notify,
     createdAt: c.now,
-    timeoutAt: c.now + timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds) * 1000,
+    timeoutAt: c.now + timeoutSeconds * 1000,
+    ...(v.escalation ? { escalation: v.escalation.steps } : {}),
   };
 }
 
@@ -117,7 +121,7 @@ export function createAsking(
    * The recipient stored with a channel question: the one asked for, else the channel's
    * default; refused before anything is stored when the channel cannot address it.
    */
-  function recipientOf(v: ValidAsk): string | null {
+  function recipientOf(v: Pick<ValidAsk, 'channel' | 'recipient'>, field = 'input.recipient'): string | null {
     if (v.channel === null) return v.recipient;
     const instance = channels.instance?.(v.channel);
     const recipient = v.recipient ?? instance?.defaultRecipient ?? null;
@@ -126,14 +130,25 @@ export function createAsking(
         throw new DomainError(
           'BAD_USER_INPUT',
           `channel ${v.channel} needs a recipient and has no defaultRecipient`,
-          'input.recipient',
+          field,
         );
       }
       return null;
     }
     const problem = instance?.checkRecipient?.(recipient) ?? null;
-    if (problem !== null) throw new DomainError('BAD_USER_INPUT', `recipient ${problem}`, 'input.recipient');
+    if (problem !== null) throw new DomainError('BAD_USER_INPUT', `recipient ${problem}`, field);
     return recipient;
+  }
+
+  /** A REROUTE step's recipient follows its channel's rules, as the question's own does. */
+  function ladderRecipients(v: ValidAsk): ValidAsk['escalation'] {
+    if (!v.escalation) return null;
+    const { field } = v.escalation;
+    const steps = v.escalation.steps.map(
+      (s, i): EscalationStep =>
+        s.action === 'REROUTE' ? { ...s, recipient: recipientOf(s, `${field}[${i}].recipient`) } : s,
+    );
+    return { steps, field };
   }
 
   /** When the last "outbox full" warning was logged: once a minute is an alert, not a flood. */
@@ -199,15 +214,17 @@ export function createAsking(
         channels: channels.names(),
         webhooks: ctx.webhooks,
         prepared: preparedId !== null,
+        ...(ctx.escalationPolicies ? { policies: ctx.escalationPolicies } : {}),
       });
       if (v.verifier) verifiers.checkConfig(v.verifier.name, v.verifier.config);
       const audience = audienceFor(p, v.audience);
       const recipient = recipientOf(v);
+      const escalation = ladderRecipients(v);
       if (preparedId !== null) checkPrepared(preparedId, v);
       const cb = callbackFor(v, preparedId !== null);
       const spec = specOf(
         p,
-        { ...v, recipient },
+        { ...v, recipient, escalation },
         {
           id: preparedId ?? randomUUID(),
           link: cb.link,
@@ -222,7 +239,8 @@ export function createAsking(
         retentionMs: ctx.retentionMs,
         ticketHash: cb.ticketHash,
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
-        followUps: followUpsOf(v),
+        followUps: followUpsOf(spec),
+        escalationDue: spec.escalation ? dueTimesOf(spec.createdAt, spec.escalation) : null,
         askFollowUps: ctx.askFollowUps ? await ctx.askFollowUps() : null,
         ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
       });

@@ -3,7 +3,7 @@
 // backoff and given up after MAX_CHANNEL_FOLLOW_UP_ATTEMPTS; it never changes the outcome.
 import type { DeliveryReceipt } from '../channels/types.ts';
 import type { QuestionStore } from '../store/types.ts';
-import { channelQuestionOf } from './channel-question.ts';
+import { atPlace, channelQuestionOf } from './channel-question.ts';
 import type { NameOf } from './names.ts';
 import { defaultBackoffMs, type FollowUpHandler } from './outbox-worker.ts';
 import type { ChannelPort } from './ports.ts';
@@ -29,7 +29,10 @@ export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandle
     if (!instance) return { kind: 'drop', reason: 'the channel is not configured' };
     if (!instance.onResolved) return { kind: 'done' };
     const last = item.attempt + 1 >= MAX_CHANNEL_FOLLOW_UP_ATTEMPTS;
-    const recorded = await deps.store.receipts.get(question.id);
+    const own = name === question.channel;
+    const recorded = await deps.store.receipts.get(question.id, name);
+    // A REROUTE place the ladder never reached (the answer came first): nothing to edit there.
+    if (recorded === undefined && !own) return { kind: 'done' };
     if (recorded === undefined) {
       // Delivery may still be in flight (the question was resolved while it was being sent).
       return last
@@ -45,8 +48,11 @@ export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandle
     // Delivery failed: no message was sent, so there is nothing to edit.
     if (recorded.receipt === null) return { kind: 'done' };
     try {
-      const name = question.answeredBy && deps.nameOf ? await deps.nameOf(question.answeredBy) : null;
-      await instance.onResolved(channelQuestionOf(question, name), recorded.receipt as DeliveryReceipt);
+      const answererName = question.answeredBy && deps.nameOf ? await deps.nameOf(question.answeredBy) : null;
+      await instance.onResolved(
+        channelQuestionOf(atPlace(question, name), answererName),
+        recorded.receipt as DeliveryReceipt,
+      );
       return { kind: 'done' };
     } catch (err) {
       const reason = err instanceof Error ? err.message : 'failed';

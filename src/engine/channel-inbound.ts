@@ -18,7 +18,7 @@ import { validateAnswer } from '../domain/answer.ts';
 import { repeatsAnswer } from '../domain/answer-retry.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
-import { channelQuestionOf } from './channel-question.ts';
+import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 import { cleanName, createPeople } from './people.ts';
 
@@ -54,6 +54,14 @@ function shortString(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= max;
 }
 
+/**
+ * Whether channel `name` is a place the question went: its own channel, or one a REROUTE step
+ * of its ladder names (API.md §18: every place stays live; the first answer anywhere wins).
+ */
+function isPlaceOf(q: QuestionRecord, name: string): boolean {
+  return q.channel === name || (q.escalation ?? []).some((s) => s.action === 'REROUTE' && s.channel === name);
+}
+
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
   const people = createPeople(store.people, ctx.clock);
@@ -74,7 +82,7 @@ export function createChannelInbound(ctx: EngineContext) {
       id = await store.receipts.byRef(name, ref.ref);
       // A reference may be reused by a newer question: it must have gone out before the reply.
       if (id !== null && deliveredBy !== undefined) {
-        const at = (await store.receipts.get(id))?.deliveredAt ?? null;
+        const at = (await store.receipts.get(id, name))?.deliveredAt ?? null;
         if (at !== null && at > deliveredBy) id = null;
       }
     } else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
@@ -86,11 +94,11 @@ export function createChannelInbound(ctx: EngineContext) {
     }
     if (id === null) return null;
     const q = await store.get(id);
-    return q && q.channel === name ? { q, hints } : null;
+    return q && isPlaceOf(q, name) ? { q, hints } : null;
   }
 
-  async function receiptOf(id: string): Promise<DeliveryReceipt | null> {
-    return ((await store.receipts.get(id))?.receipt as DeliveryReceipt | null | undefined) ?? null;
+  async function receiptOf(id: string, name?: string): Promise<DeliveryReceipt | null> {
+    return ((await store.receipts.get(id, name))?.receipt as DeliveryReceipt | null | undefined) ?? null;
   }
 
   /** Closed before this event, or a provider retry of the very answer that closed it (answer-retry.ts). */
@@ -128,14 +136,14 @@ export function createChannelInbound(ctx: EngineContext) {
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints } = found;
     const answeredBy = `${name}:${event.by}`;
-    const question = channelQuestionOf(q);
+    const question = channelQuestionOf(atPlace(q, name));
     let value: unknown;
     try {
       value = event.answer(question, hints);
     } catch {
       value = undefined;
     }
-    const receipt = await receiptOf(q.id);
+    const receipt = await receiptOf(q.id, name);
     if (q.status !== 'PENDING')
       return event.respond({ kind: afterClose(q, answeredBy, value), question, receipt });
     if (value === undefined) {
@@ -163,7 +171,7 @@ export function createChannelInbound(ctx: EngineContext) {
     const byName =
       r.kind === 'won' && typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
     if (byName !== null) await people.rememberName(answeredBy, byName);
-    const now = channelQuestionOf(r.question, byName);
+    const now = channelQuestionOf(atPlace(r.question, name), byName);
     if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
     return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });
   }
@@ -175,9 +183,9 @@ export function createChannelInbound(ctx: EngineContext) {
     const found = await find(name, event.question);
     if (!found) return event.respond({ kind: 'not-found' });
     const { q } = found;
-    const receipt = await receiptOf(q.id);
+    const receipt = await receiptOf(q.id, name);
     const kind = q.status === 'PENDING' ? 'pending' : 'closed';
-    return event.respond({ kind, question: channelQuestionOf(q), receipt });
+    return event.respond({ kind, question: channelQuestionOf(atPlace(q, name)), receipt });
   }
 
   return async function channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult> {

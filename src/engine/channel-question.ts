@@ -2,6 +2,7 @@
 // channel plugin. It lives beside the ports, not in src/channels/, so the engine depends on the
 // plugin contract's types only and never on plugin code.
 import type { ChannelQuestion } from '../channels/types.ts';
+import type { QuestionRecord } from '../domain/question.ts';
 
 /** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
 export function channelQuestionOf(
@@ -40,4 +41,11 @@ export function channelQuestionOf(
     createdAt: record.createdAt,
     timeoutAt: record.timeoutAt,
   };
+}
+
+/** The question as the place `name` received it (a REROUTE place: its own recipient). */
+export function atPlace(q: QuestionRecord, name: string): QuestionRecord {
+  if (q.channel === name) return q;
+  const step = (q.escalation ?? []).find((s) => s.action === 'REROUTE' && s.channel === name);
+  return step ? { ...q, channel: name, recipient: step.recipient } : q;
 }

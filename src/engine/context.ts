@@ -2,6 +2,7 @@
 // the two reads every operation starts from (a visible question, a claim through the guard).
 import { canSee } from '../domain/access.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
+import type { EscalationStep } from '../domain/escalation.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import {
@@ -44,6 +45,8 @@ export interface EngineContext {
   channels: ChannelPort;
   /** Resume-webhook endpoint names an ask may `notify`. */
   webhooks: ReadonlySet<string>;
+  /** The manifest's escalation policies an ask may name (API.md §18). */
+  escalationPolicies?: ReadonlyMap<string, readonly EscalationStep[]>;
   observer: EngineObserver;
   retentionMs: number;
   waiters: WaiterRegistry;

@@ -103,6 +103,9 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
       if (c.type === 'ASKED') {
         if (known.has(id)) continue;
         known.add(id);
+      } else if (c.type === 'UPDATED') {
+        // A change of a question this feed holds; one it does not hold arrives with its ASKED.
+        if (!known.has(id)) continue;
       } else {
         if (!known.has(id)) continue;
         known.delete(id);

@@ -4,10 +4,12 @@
 // (the one subscription to the store, the reaper, the live feeds).
 import { canSee } from '../domain/access.ts';
 import { holdSecondsOf } from '../domain/call-args.ts';
+import type { EscalationStep } from '../domain/escalation.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
+import { createAnswerHere } from './answer-here.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
 import { createCallbacks } from './callbacks.ts';
@@ -46,6 +48,8 @@ export interface EngineDeps {
   channels?: ChannelPort;
   /** Resume-webhook endpoint names (the manifest's `webhooks`) an ask may `notify`. */
   webhooks?: readonly string[];
+  /** The manifest's `escalationPolicies` (API.md §18), checked when it was read. */
+  escalationPolicies?: Readonly<Record<string, readonly EscalationStep[]>>;
   observer?: EngineObserver;
   /** Signs decision receipts; without it no receipt is given. */
   receipts?: ReceiptPort;
@@ -76,6 +80,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     verifiers: deps.verifiers ?? NO_VERIFIERS,
     channels: deps.channels ?? NO_CHANNELS,
     webhooks: new Set(deps.webhooks ?? []),
+    escalationPolicies: new Map(Object.entries(deps.escalationPolicies ?? {})),
     observer: deps.observer ?? NO_OBSERVER,
     waiters: createWaiterRegistry(),
     announced: createAnnounced(),
@@ -120,6 +125,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   return {
     ...createAsking(ctx, waiting),
     ...createAnswering(ctx),
+    ...createAnswerHere(ctx),
     ...createListing(ctx),
 
     async awaitAnswer(p, id, opts = {}) {
@@ -142,7 +148,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
           ctx.observer.announced(e);
           // Only a consumer with an interest in this question reads e.question (decoding it).
           if (e.type === 'ASKED') announced.observe(e.type, e.question);
-          else announced.forget(e.head.id);
+          else if (e.type !== 'UPDATED') announced.forget(e.head.id);
           if (waiters.has(e.head.id)) waiters.notify(e.question);
           for (const f of feeds) {
             if (canSee(f.principal, e.question)) f.listener.event(e);
@@ -180,6 +186,16 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callbackPage: (ticket) => callbacks.page(ticket),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
+    async escalations(question) {
+      const steps = question.escalation ?? [];
+      if (steps.length === 0) return [];
+      const fired = await store.escalations(question.id);
+      return steps.map((s, i) => ({
+        ...s,
+        firedAt: fired.get(i)?.firedAt ?? null,
+        outcome: fired.get(i)?.outcome ?? null,
+      }));
+    },
     waiterCount: () => waiters.size(),
     heldCount: () => waiters.held(),
     feedCount: () => feeds.size,

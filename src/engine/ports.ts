@@ -59,6 +59,8 @@ export interface EngineObserver {
   outboxDeadLetter(kind: string): void;
   /** An ask refused because the outbox is at INTERACTIONS_OUTBOX_MAX. */
   outboxFull(): void;
+  /** A fired escalation step (API.md §18), by its action and whether it was delivered. */
+  escalationStep?(action: 'remind' | 'reroute', outcome: 'delivered' | 'failed'): void;
 }
 
 export const NO_OBSERVER: EngineObserver = {

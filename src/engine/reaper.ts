@@ -1,5 +1,5 @@
 // Background upkeep of one engine: time out due questions (through the claim guard, so
-// once across every instance), prune expired history, and re-read every local waiter's
+// once across every instance), move due escalation steps into the outbox (API.md §18), prune expired history, and re-read every local waiter's
 // question now and then in case an announcement was lost (or the record itself was).
 import type { QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
@@ -13,6 +13,8 @@ export interface ReaperOptions {
   retentionMs: number;
   intervalMs: number;
   sweepIntervalMs: number;
+  /** Escalation steps were moved into the outbox (wake its worker). */
+  onEscalated?: () => void;
 }
 
 const EXPIRE_BATCH = 500;
@@ -41,6 +43,15 @@ export function createReaper(o: ReaperOptions): Reaper {
     }
   }
 
+  /** Due escalation steps into the outbox (each exactly once, across every instance). */
+  async function escalate(): Promise<void> {
+    for (;;) {
+      const n = await o.store.escalateDue(o.clock(), EXPIRE_BATCH);
+      if (n > 0) o.onEscalated?.();
+      if (n < EXPIRE_BATCH) return;
+    }
+  }
+
   async function sweep(): Promise<void> {
     const ids = o.waiters.ids();
     for (let i = 0; i < ids.length; i += SWEEP_BATCH) {
@@ -57,6 +68,8 @@ export function createReaper(o: ReaperOptions): Reaper {
 
   async function tick(): Promise<void> {
     await expire();
+    // After the timeouts: a step never fires for a question that is already past its deadline.
+    await escalate();
     const now = o.clock();
     if (now - lastSweep >= o.sweepIntervalMs) {
       lastSweep = now;

@@ -2,6 +2,7 @@
 
 import type { InboundRequest } from '../channels/types.ts';
 import type { DeadLetterList } from '../domain/dead-letter.ts';
+import type { EscalationStep } from '../domain/escalation.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
@@ -83,6 +84,10 @@ export interface Interactions {
   awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
   answer(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
   cancel(principal: Principal, id: string, reason?: string | null): Promise<QuestionRecord>;
+  /** The asker's own user answers in the asker's MCP client (answeredBy `mcp:<principal id>`). */
+  answerHere(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
+  /** True the first time this principal uses `key` within `ttlMs` (a signed state's nonce). */
+  useOnce(principal: Principal, key: string, ttlMs: number): Promise<boolean>;
   get(principal: Principal, id: string): Promise<QuestionRecord | null>;
   list(principal: Principal, filter: ListFilter, page: PageRequest): Promise<QuestionPage>;
   /** Every pending question the principal may see, oldest first. */
@@ -119,4 +124,17 @@ export interface Interactions {
   receipt(question: QuestionRecord): Promise<string | null>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
   nameOf(principalId: string): Promise<string | null>;
+  /**
+   * The question's escalation ladder (API.md §18) with what each fired step recorded; empty
+   * without a ladder (then nothing is read).
+   */
+  escalations(question: QuestionRecord): Promise<EscalationView[]>;
+}
+
+/** One step of a question's ladder as the surfaces show it. */
+export interface EscalationView extends EscalationStep {
+  /** When the step fired (epoch ms); null while it has not. */
+  firedAt: number | null;
+  /** `DELIVERED`, or `FAILED: <why>`; null while it has not fired. */
+  outcome: string | null;
 }

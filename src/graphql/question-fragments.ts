@@ -88,6 +88,14 @@ function makePlan(document: DocumentNode, operationName: string | null | undefin
   };
 }
 
+/**
+ * A pending question without an escalation ladder never changes while pending; one with a
+ * ladder does (its `escalations` record each fired step, API.md §18), so it is never kept.
+ */
+function cacheable(q: QuestionRecord): boolean {
+  return q.status === 'PENDING' && !q.escalation?.length;
+}
+
 function remember(key: string, entry: Entry): void {
   if (entry.size > MAX_ENTRY) return;
   const old = cache.get(key);
@@ -132,7 +140,7 @@ export function executeByQuestion(
   if (typeof shellRoot !== 'object' || shellRoot === null) return null;
 
   const entries: (Entry | undefined)[] = event.questions.map((q) =>
-    q.status === 'PENDING' ? recall(`${resultKey}\n${q.id}`) : undefined,
+    cacheable(q) ? recall(`${resultKey}\n${q.id}`) : undefined,
   );
   const missing: QuestionRecord[] = event.questions.filter((_q, i) => !entries[i]);
   if (missing.length > 0) {
@@ -160,7 +168,7 @@ export function executeByQuestion(
       const entry: Entry = { data, json, size };
       entries[i] = entry;
       const q = event.questions[i]!;
-      if (q.status === 'PENDING') remember(`${resultKey}\n${q.id}`, entry);
+      if (cacheable(q)) remember(`${resultKey}\n${q.id}`, entry);
       m++;
     }
   }

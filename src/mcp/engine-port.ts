@@ -34,5 +34,11 @@ export function createEnginePort(engine: Interactions, principal: Principal): In
     async cancel(id, reason) {
       return questionView(await engine.cancel(principal, id, reason ?? null));
     },
+    here: {
+      async answer(id, answer) {
+        await engine.answerHere(principal, id, answer);
+      },
+      useOnce: (key, ttlMs) => engine.useOnce(principal, key, ttlMs),
+    },
   };
 }

@@ -51,7 +51,8 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
       const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
       // Every request passes the authentication below first; a missing principal is a bug.
       if (!principal) throw new Error('MCP request without a principal');
-      return createMcpTools(createEnginePort(o.engine, principal), o);
+      // Elicitation states are bound to the principal they were minted for (elicitation.ts).
+      return createMcpTools(createEnginePort(o.engine, principal), { ...o, caller: principal.id });
     },
     { legacy: 'stateless', maxRequestBodySize: o.maxBodyBytes, ...(o.onError ? { onerror: o.onError } : {}) },
   );

@@ -5,11 +5,24 @@ export type WaitStatus = 'PENDING' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 /**
  * A question as the tools return it: the GraphQL `Question` shape (camelCase fields), as the
- * engine's view or the SDK's `Question` gives it; the tools read only these two fields.
+ * engine's view or the SDK's `Question` gives it; the tools read only these fields.
  */
 export interface McpQuestion {
   readonly id: string;
   readonly status: WaitStatus;
+  /** RFC 3339 times; a task (tasks.ts) is created with its question and kept until its timeout. */
+  readonly createdAt: string;
+  readonly timeoutAt: string;
+  readonly closedAt: string | null;
+  readonly cancelReason: string | null;
+}
+
+/** What an elicitation needs of a question to put it to the client's user (elicitation.ts). */
+export interface ElicitedQuestion extends McpQuestion {
+  readonly text: string;
+  readonly format: string;
+  readonly options: readonly string[] | null;
+  readonly schema: Record<string, unknown> | null;
 }
 
 /** What `ask_user` and `await_answer` return as structured content. */
@@ -48,4 +61,14 @@ export interface InteractionsPort {
   get(id: string): Promise<McpQuestion | null>;
   list(request: ListRequest): Promise<QuestionList>;
   cancel(id: string, reason: string | undefined): Promise<McpQuestion>;
+  /**
+   * Answering in the asker's own client (elicitation, API.md §13.1); absent where the port cannot
+   * (the stdio bridge acts through the public API, which has no such door).
+   */
+  here?: {
+    /** Records the answer of the client's user, by `mcp:<principal id>`. */
+    answer(id: string, answer: unknown): Promise<void>;
+    /** True the first time `key` is used within `ttlMs`. */
+    useOnce(key: string, ttlMs: number): Promise<boolean>;
+  };
 }

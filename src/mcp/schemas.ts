@@ -62,7 +62,30 @@ export const askUserInput = z.strictObject({
     .string()
     .optional()
     .describe('A resume-webhook endpoint named in the server manifest, called when the question resolves.'),
+  escalation: z
+    .array(
+      z.strictObject({
+        after_seconds: z.number().int(),
+        action: z.enum(['REMIND', 'REROUTE']),
+        channel: z.string().optional(),
+        recipient: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe(
+      'Reminders and escalation while nobody answers: up to 10 steps, each at least 10 s after the ask, increasing, before the timeout. REROUTE delivers to another channel as well.',
+    ),
+  escalation_policy: z
+    .string()
+    .optional()
+    .describe('A named escalation policy of the server manifest (not with escalation).'),
   wait_seconds: waitSeconds,
+  answer_here: z
+    .boolean()
+    .optional()
+    .describe(
+      'Also ask the user of this MCP client, in the client (form elicitation), when the client supports it. Not for sensitive questions or media.',
+    ),
 });
 
 export const awaitAnswerInput = z.strictObject({

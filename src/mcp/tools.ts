@@ -1,11 +1,27 @@
 // The five MCP tools (API.md §13), defined once over an InteractionsPort: the /mcp endpoint
 // and `tai mcp` build the same server, each over its own adapter.
-import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
+import {
+  type CallToolResult,
+  inputRequired,
+  McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { ERROR_STATUS } from '../domain/errors.ts';
 import { VERSION } from '../domain/version.ts';
 import { checkedArguments, refusalOf } from './arguments.ts';
-import type { InteractionsPort, WaitOutcome } from './port.ts';
+import {
+  ANSWER_KEY,
+  answerOf,
+  clientElicitsForms,
+  createElicitStateCodec,
+  type ElicitState,
+  elicitationRefusal,
+  elicitParamsOf,
+  elicitResponseOf,
+} from './elicitation.ts';
+import type { ElicitedQuestion, InteractionsPort, WaitOutcome } from './port.ts';
 import {
   askUserInput,
   awaitAnswerInput,
@@ -19,10 +35,26 @@ import {
   WAIT_DEFAULT_SECONDS,
   waitOutput,
 } from './schemas.ts';
+import {
+  createTaskResult,
+  declaresTasks,
+  registerTaskMethods,
+  TASK_POLL_INTERVAL_MS,
+  TASKS_EXTENSION,
+} from './tasks.ts';
 
 export interface McpToolsOptions {
   /** Interval of the progress heartbeat while a call waits (default 10 s; tests shorten it). */
   progressIntervalMs?: number;
+  /** The polling interval a task suggests (default 2 s; tests shorten it). */
+  taskPollIntervalMs?: number;
+  /**
+   * The HMAC key that signs elicitation states (API.md §13.1, at least 32 characters); absent,
+   * or without `caller`, `answer_here` puts nothing to the client.
+   */
+  requestStateKey?: string;
+  /** Who the states are bound to: the principal id of this request (set per request). */
+  caller?: string;
   /** Called with an unexpected failure before the tool answers INTERNAL (for the log). */
   onInternalError?: (err: unknown) => void;
 }
@@ -69,6 +101,20 @@ function waitResult(o: WaitOutcome): CallToolResult {
   };
 }
 
+/**
+ * A still-pending question as a task when the client declared the Tasks extension (API.md §13.1):
+ * the client polls tasks/get instead of holding this call. Any other outcome is the tool result.
+ */
+async function taskOrResult(port: InteractionsPort, o: WaitOutcome, pollMs: number): Promise<CallToolResult> {
+  const result = waitResult(o);
+  if (o.status !== 'PENDING') return result;
+  const q = await port.get(o.id);
+  if (!q) return result;
+  // The SDK's tool-result type has no task variant; the wire takes it as it is (tools/call may
+  // return any resultType on 2026-07-28).
+  return createTaskResult(q, result, pollMs) as unknown as CallToolResult;
+}
+
 /** Sends a progress notification every interval while `work` runs, if the client asked. */
 async function withProgress<T>(ctx: ServerContext, intervalMs: number, work: () => Promise<T>): Promise<T> {
   const token = ctx.mcpReq._meta?.progressToken;
@@ -93,7 +139,7 @@ async function withProgress<T>(ctx: ServerContext, intervalMs: number, work: () 
 }
 
 /** snake_case tool arguments to the camelCase AskUserInput; undefined fields are left out. */
-function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown> {
+function askInputOf(args: AskArgs): Record<string, unknown> {
   const input: Record<string, unknown> = {
     text: args.text,
     format: args.format,
@@ -111,6 +157,13 @@ function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown>
     idempotencyKey: args.idempotency_key,
     metadata: args.metadata,
     notify: args.notify,
+    escalation: args.escalation?.map((s) => ({
+      afterSeconds: s.after_seconds,
+      action: s.action,
+      ...(s.channel === undefined ? {} : { channel: s.channel }),
+      ...(s.recipient === undefined ? {} : { recipient: s.recipient }),
+    })),
+    escalationPolicy: args.escalation_policy,
   };
   for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
   return input;
@@ -122,13 +175,83 @@ function askInputOf(args: z.infer<typeof askUserInput>): Record<string, unknown>
  */
 type Guard = (args: object, run: () => Promise<CallToolResult>) => Promise<CallToolResult>;
 
-/** ask_user and await_answer: the calls that hold, with progress while they wait. */
-function registerWaitingTools(
-  server: McpServer,
+/** What ask_user and await_answer work with. */
+interface WaitingSetup {
+  port: InteractionsPort;
+  guard: Guard;
+  /** Progress heartbeat while a call holds. */
+  interval: number;
+  /** The polling interval a task suggests. */
+  pollMs: number;
+  /** Signs elicitation states; null: answer_here puts nothing to the client. */
+  states: ReturnType<typeof createElicitStateCodec> | null;
+}
+
+type AskArgs = z.infer<typeof askUserInput>;
+
+/**
+ * The retry after the client's user was asked (its state already verified: signature, caller,
+ * expiry, first use). An accepted answer is recorded unless another door answered first; a
+ * declined or cancelled elicitation leaves the question pending for everyone else.
+ */
+async function answerFromClient(
   port: InteractionsPort,
-  guard: Guard,
-  interval: number,
-): void {
+  state: ElicitState,
+  ctx: ServerContext,
+): Promise<void> {
+  const response = elicitResponseOf(ctx);
+  if (response?.action !== 'accept' || !port.here) return;
+  const q = (await port.get(state.q)) as ElicitedQuestion | null;
+  if (q?.status !== 'PENDING') return;
+  try {
+    await port.here.answer(state.q, answerOf(q.format, response.content));
+  } catch (err) {
+    // First answer anywhere wins; an answer that does not fit leaves the question to the others.
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code !== 'ALREADY_ANSWERED' && code !== 'QUESTION_CLOSED' && code !== 'BAD_USER_INPUT') throw err;
+  }
+}
+
+async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Promise<CallToolResult> {
+  const { port } = w;
+  const signal = ctx.mcpReq.signal;
+  const tasks = declaresTasks(ctx);
+  const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
+  // With tasks nothing is held: the task is handed back at once and the client polls it.
+  const waitFor = (id: string) =>
+    tasks ? port.await(id, 0, signal) : withProgress(ctx, w.interval, () => port.await(id, wait, signal));
+  const finish = (o: WaitOutcome) => (tasks ? taskOrResult(port, o, w.pollMs) : waitResult(o));
+
+  const state = w.states ? ctx.mcpReq.requestState<ElicitState>() : undefined;
+  if (state !== undefined && typeof state === 'object') {
+    await answerFromClient(port, state, ctx);
+    return finish(await waitFor(state.q));
+  }
+  if (args.answer_here) {
+    const refused = elicitationRefusal(args);
+    if (refused !== null) return errorResult('BAD_USER_INPUT', `answer_here: ${refused}`);
+  }
+  const here = w.states !== null && args.answer_here === true && clientElicitsForms(ctx);
+  const outcome =
+    tasks || here
+      ? await port.ask(askInputOf(args), 0, signal)
+      : await withProgress(ctx, w.interval, () => port.ask(askInputOf(args), wait, signal));
+  if (here && w.states && outcome.status === 'PENDING') {
+    // Multi-round-trip: the client asks its user and calls again with the answer and this state.
+    const requestState = await w.states.mint({ q: outcome.id, n: randomUUID() }, ctx);
+    const elicit = inputRequired.elicit(elicitParamsOf(args));
+    // The SDK's tool-result type has no input_required variant; the seam takes it as it is.
+    return inputRequired({
+      inputRequests: { [ANSWER_KEY]: elicit },
+      requestState,
+    }) as unknown as CallToolResult;
+  }
+  return finish(outcome);
+}
+
+/** ask_user and await_answer: the calls that hold, with progress while they wait. */
+function registerWaitingTools(server: McpServer, w: WaitingSetup): void {
+  const { port, guard } = w;
   server.registerTool(
     'ask_user',
     {
@@ -138,14 +261,7 @@ function registerWaitingTools(
       inputSchema: checkedArguments(askUserInput),
       outputSchema: waitOutput,
     },
-    (args, ctx) =>
-      guard(args, async () => {
-        const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
-        const outcome = await withProgress(ctx, interval, () =>
-          port.ask(askInputOf(args), wait, ctx.mcpReq.signal),
-        );
-        return waitResult(outcome);
-      }),
+    (args, ctx) => guard(args, () => askUser(w, args, ctx)),
   );
 
   server.registerTool(
@@ -159,8 +275,12 @@ function registerWaitingTools(
     },
     (args, ctx) =>
       guard(args, async () => {
+        if (declaresTasks(ctx))
+          return taskOrResult(port, await port.await(args.id, 0, ctx.mcpReq.signal), w.pollMs);
         const wait = args.wait_seconds ?? WAIT_DEFAULT_SECONDS;
-        const outcome = await withProgress(ctx, interval, () => port.await(args.id, wait, ctx.mcpReq.signal));
+        const outcome = await withProgress(ctx, w.interval, () =>
+          port.await(args.id, wait, ctx.mcpReq.signal),
+        );
         return waitResult(outcome);
       }),
   );
@@ -234,9 +354,17 @@ function registerRecordTools(server: McpServer, port: InteractionsPort, guard: G
 }
 
 export function createMcpTools(port: InteractionsPort, options: McpToolsOptions = {}): McpServer {
+  const states =
+    options.requestStateKey && options.caller !== undefined && port.here
+      ? createElicitStateCodec(options.requestStateKey, options.caller, port.here.useOnce)
+      : null;
   const server = new McpServer(SERVER_INFO, {
+    capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     instructions:
       'Ask a person a question and wait for the typed answer. ask_user waits a while; when it returns PENDING, call await_answer with the id until the status is no longer PENDING.',
+    // Every echoed requestState is checked before a tool runs: a forged, expired, foreign or
+    // replayed one is refused there (-32602), never reaching ask_user.
+    ...(states ? { requestState: { verify: states.verify } } : {}),
   });
   const interval = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   const guard: Guard = async (args, run) => {
@@ -248,7 +376,13 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
       return toErrorResult(err, options);
     }
   };
-  registerWaitingTools(server, port, guard, interval);
+  const pollMs = options.taskPollIntervalMs ?? TASK_POLL_INTERVAL_MS;
+  registerWaitingTools(server, { port, guard, interval, pollMs, states });
   registerRecordTools(server, port, guard);
+  registerTaskMethods(server, port, {
+    pollIntervalMs: pollMs,
+    resultOf: (o) => waitResult(o) as Record<string, unknown>,
+    ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+  });
   return server;
 }

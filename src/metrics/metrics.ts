@@ -120,6 +120,12 @@ export function createMetrics(): Metrics {
     labelNames: ['kind'] as const,
     registers: [registry],
   });
+  const escalations = new Counter({
+    name: `${PREFIX}escalation_steps_total`,
+    help: 'Escalation steps this instance fired (API.md §18), by action (remind, reroute) and outcome (delivered, failed).',
+    labelNames: ['action', 'outcome'] as const,
+    registers: [registry],
+  });
   const outboxFull = new Counter({
     name: `${PREFIX}outbox_full_total`,
     help: 'Asks refused because the outbox was at INTERACTIONS_OUTBOX_MAX.',
@@ -167,6 +173,8 @@ export function createMetrics(): Metrics {
         created.inc({ format: q.format, channel: q.channel ?? NO_CHANNEL });
         return;
       }
+      // A pending question that changed is not a resolution.
+      if (e.type === 'UPDATED') return;
       // The head, not the question: a resolution's question is decoded only on demand.
       const q = e.head;
       resolved.inc({ format: q.format, outcome: e.type.toLowerCase() });
@@ -178,6 +186,7 @@ export function createMetrics(): Metrics {
     webhookDelivery: (endpoint, result) => webhooks.inc({ endpoint, result }),
     outboxDeadLetter: (kind) => deadLetters.inc({ kind }),
     outboxFull: () => outboxFull.inc(),
+    escalationStep: (action, outcome) => escalations.inc({ action, outcome }),
     observe(s) {
       sources = s;
     },

@@ -10,6 +10,8 @@ import {
 } from './receipts.ts';
 
 const indexKey = (channel: string, key: string): string => `${channel}\n${key}`;
+/** Where a receipt is kept: the question's own channel under its id, another place beside it. */
+const slotOf = (id: string, place: string | null): string => (place === null ? id : `${id}\n${place}`);
 
 export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
   const receipts = new Map<string, string>();
@@ -21,18 +23,33 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
   function live(id: string | undefined): string | null {
     if (id === undefined) return null;
     if (t.entry(id)) return id;
-    receipts.delete(id);
-    delivered.delete(id);
+    for (const k of [...receipts.keys()]) {
+      if (k === id || k.startsWith(`${id}\n`)) {
+        receipts.delete(k);
+        delivered.delete(k);
+      }
+    }
     return null;
   }
 
   return {
-    async save(id, receipt, deliveredAt) {
+    async save(id, receipt, deliveredAt, place) {
       const e = t.entry(id);
-      const channel = e?.spec.channel;
+      const own = place === undefined || place === e?.spec.channel;
+      const channel = own ? e?.spec.channel : place;
       if (!e || !channel) return false;
-      receipts.set(id, encodeReceipt(receipt));
-      if (deliveredAt !== undefined) delivered.set(id, deliveredAt);
+      const slot = slotOf(id, own ? null : channel);
+      receipts.set(slot, encodeReceipt(receipt));
+      // Its audit entry in the same step, as receipt-save.lua writes it.
+      t.audit.append(
+        receipt === null ? 'DELIVERY_FAILED' : 'DELIVERED',
+        id,
+        null,
+        `channel:${channel}`,
+        { channel },
+        t.clock(),
+      );
+      if (deliveredAt !== undefined) delivered.set(slot, deliveredAt);
       const { ref, recipient } = receiptKeys(receipt);
       if (ref !== null) refs.set(indexKey(channel, ref), id);
       if (recipient !== null) {
@@ -43,10 +60,12 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
       return true;
     },
 
-    async get(id) {
-      const text = live(id) ? receipts.get(id) : undefined;
+    async get(id, place) {
+      if (!live(id)) return undefined;
+      const slot = slotOf(id, place === undefined || place === t.entry(id)?.spec.channel ? null : place);
+      const text = receipts.get(slot);
       if (text === undefined) return undefined;
-      return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: delivered.get(id) ?? null };
+      return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: delivered.get(slot) ?? null };
     },
 
     async byRef(channel, ref) {
@@ -58,7 +77,9 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
 
     async latestFor(channel, recipient, deliveredBy) {
       const ids = recipients.get(indexKey(channel, recipient)) ?? [];
-      const sentInTime = (id: string) => deliveredBy === undefined || (delivered.get(id) ?? 0) <= deliveredBy;
+      const slot = (id: string) => slotOf(id, t.entry(id)?.spec.channel === channel ? null : channel);
+      const sentInTime = (id: string) =>
+        deliveredBy === undefined || (delivered.get(slot(id)) ?? 0) <= deliveredBy;
       // Saved newest first; a later ask delivered earlier still counts by when it was asked.
       const pending = ids
         .filter(sentInTime)

@@ -1,7 +1,9 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
+import { askedAuditDetail } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
+import { DELIVERED } from '../domain/escalation.ts';
 import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
@@ -11,7 +13,7 @@ import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
-import { resolutionOf, timedOutResolution } from './resolution.ts';
+import { claimAuditOf, resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
   ClaimInput,
   ClaimResult,
@@ -28,6 +30,8 @@ import { checkSeenKey, eventOf, REPLY_GRACE_MS } from './types.ts';
 
 export interface MemoryStoreOptions {
   clock?: () => number;
+  /** Internal (the bench's "log off"): false records no audit entries. */
+  audit?: boolean;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
   replyGraceMs?: number;
 }
@@ -79,7 +83,17 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   if (limit) return { kind: 'limit', limit };
   if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
   const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
-  const e: Entry = { spec, resolution: null, expiresAt, ticketHash, idemKey, followUps, mediaBytes };
+  const e: Entry = {
+    spec,
+    resolution: null,
+    expiresAt,
+    ticketHash,
+    idemKey,
+    followUps,
+    mediaBytes,
+    fired: new Map(),
+  };
+  for (const [i, due] of (o.escalationDue ?? []).entries()) t.escalations.set(`${spec.id}#${i}`, due);
   t.entries.set(spec.id, e);
   t.pendingIds.add(spec.id);
   t.hold(e);
@@ -92,6 +106,7 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   }
   const q = record(e);
   t.announce(eventOf('ASKED', q));
+  t.audit.append('ASKED', spec.id, spec.askedBy, 'api', askedAuditDetail(spec), spec.createdAt);
   return { kind: 'created', question: q };
 }
 
@@ -131,7 +146,7 @@ function createRateCounters() {
 }
 
 export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore {
-  const t = createMemoryTables(opts.clock ?? Date.now);
+  const t = createMemoryTables(opts.clock ?? Date.now, opts.audit ?? true);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   let closed = false;
 
@@ -150,7 +165,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     if (r.status === 'ANSWERED' && input.reply !== undefined) {
       t.replies.set(id, { value: input.reply, expiresAt: input.now + input.retentionMs });
     }
-    return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now) };
+    return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now, claimAuditOf(input)) };
   }
 
   return {
@@ -159,6 +174,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     receipts: createMemoryReceipts(t),
     links: createMemoryLinks(t),
     people: createMemoryPeople(t.clock),
+    audit: t.audit.log,
 
     create: async (spec, o) => createQuestion(t, spec, o),
 
@@ -241,6 +257,58 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
         }
       }
       return n;
+    },
+
+    async addTicket(id, ticketHash) {
+      const e = t.entry(id);
+      if (!e || e.resolution) return false;
+      t.tickets.set(ticketHash, { value: id, expiresAt: e.expiresAt });
+      return true;
+    },
+
+    async escalateDue(now, limit) {
+      const due = [...t.escalations]
+        .filter(([, at]) => at <= now)
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, limit);
+      let n = 0;
+      for (const [member] of due) {
+        t.escalations.delete(member);
+        const at = member.lastIndexOf('#');
+        const id = member.slice(0, at);
+        const e = t.entry(id);
+        if (!e || e.resolution) continue;
+        const before = t.outbox.size();
+        t.outbox.enqueue(id, [`escalate:${member.slice(at + 1)}`], now);
+        if (t.outbox.size() > before) n++;
+      }
+      return n;
+    },
+
+    async recordEscalation(id, step, fired, audit) {
+      const e = t.entry(id);
+      if (!e || e.fired.has(step)) return false;
+      e.fired.set(step, { firedAt: fired.firedAt, outcome: fired.outcome });
+      if (!e.resolution) t.announce(eventOf('UPDATED', record(e)));
+      // Its audit entry in the same step, as escalation-record.lua writes it.
+      t.audit.append(
+        audit.action === 'REROUTE' ? 'ESCALATED' : 'REMINDED',
+        id,
+        null,
+        null,
+        {
+          step,
+          action: audit.action,
+          delivered: fired.outcome === DELIVERED,
+          ...(audit.channel ? { channel: audit.channel } : {}),
+        },
+        fired.firedAt,
+      );
+      return true;
+    },
+
+    async escalations(id) {
+      return new Map(t.entry(id)?.fired ?? []);
     },
 
     prune: async () => t.prune(),

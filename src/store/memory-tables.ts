@@ -1,9 +1,13 @@
 // The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
 // read, and the steps every operation shares (read a live entry, resolve, announce, sort).
+
+import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
+import type { FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
 import { compareOldestFirst, matchesFilter, onlyPending } from './listing.ts';
+import { createMemoryAudit } from './memory-audit.ts';
 import { createMemoryOutbox, type MemoryOutbox } from './memory-outbox.ts';
 import { eventOf, type ListFilter, type StoreEvent, type StoreListener } from './types.ts';
 
@@ -16,6 +20,8 @@ export interface Entry {
   followUps: readonly string[];
   /** What its media counts against its asker's and the server's media caps while pending. */
   mediaBytes: number;
+  /** What each fired escalation step recorded, by step index (§18). */
+  fired: Map<number, FiredStep>;
 }
 
 /** One asker's share of the pending backlog. */
@@ -40,7 +46,7 @@ export function record(e: Entry): QuestionRecord {
   return recordOf(e.spec, e.resolution);
 }
 
-export function createMemoryTables(clock: () => number) {
+export function createMemoryTables(clock: () => number, auditOn = true) {
   const entries = new Map<string, Entry>();
   const pendingIds = new Set<string>();
   const tickets = new Map<string, Expiring<string>>();
@@ -50,7 +56,11 @@ export function createMemoryTables(clock: () => number) {
   /** seenOnce: inbound message keys → when first seen. */
   const seen = new Map<string, Expiring<number>>();
   const listeners = new Set<StoreListener>();
+  /** Escalation steps not yet fired, `<id>#<index>` → when due (the Redis `escalations` set). */
+  const escalations = new Map<string, number>();
   const outbox: MemoryOutbox = createMemoryOutbox(clock);
+  /** The audit log: append inside a step that changes a question (the twin of audit_append). */
+  const audit = createMemoryAudit(auditOn);
   const held = new Map<string, Held>();
   const totals = { mediaBytes: 0 };
   /** Each owner's live prepareExternal reservations: reservation key → expiresAt. */
@@ -126,11 +136,23 @@ export function createMemoryTables(clock: () => number) {
     });
   }
 
-  /** The one place a question leaves PENDING: status, TTLs, follow-ups, announcement. */
-  function resolve(id: string, e: Entry, r: Resolution, retentionMs: number, now: number): QuestionRecord {
+  /**
+   * The one place a question leaves PENDING: status, TTLs, follow-ups, announcement, audit entry
+   * (as resolve() in common.lua: the format added, a decision kept for APPROVAL and CONFIRM only).
+   */
+  function resolve(
+    id: string,
+    e: Entry,
+    r: Resolution,
+    retentionMs: number,
+    now: number,
+    auditOf?: { actor: string | null; detail: AuditDetail },
+  ): QuestionRecord {
     e.resolution = r;
     e.expiresAt = now + retentionMs;
     if (pendingIds.delete(id)) release(e);
+    // Its ladder stops here: no step fires after the question left PENDING.
+    for (let i = 0; i < (e.spec.escalation?.length ?? 0); i++) escalations.delete(`${id}#${i}`);
     const t = e.ticketHash ? tickets.get(e.ticketHash) : undefined;
     if (t) t.expiresAt = now + retentionMs;
     const k = e.idemKey ? idem.get(e.idemKey) : undefined;
@@ -138,6 +160,12 @@ export function createMemoryTables(clock: () => number) {
     outbox.enqueue(id, e.followUps, now);
     const q = record(e);
     announce(eventOf(r.status, q));
+    const actor = auditOf?.actor ?? null;
+    const detail: AuditDetail = { ...(auditOf?.detail ?? {}) };
+    const format: string = e.spec.format;
+    if (format !== 'APPROVAL' && format !== 'CONFIRM') delete detail.decision;
+    detail.format = e.spec.format;
+    audit.append(r.status, id, actor, auditViaOf(actor, e.spec.channel), detail, now);
     return q;
   }
 
@@ -170,7 +198,9 @@ export function createMemoryTables(clock: () => number) {
     replies,
     seen,
     listeners,
+    escalations,
     outbox,
+    audit,
     totals,
     heldBy,
     hold,

@@ -24,10 +24,19 @@ export interface ChannelReceipts {
    * within the question's channel. `null` records that delivery failed (nothing was sent).
    * False when the question is gone or has no channel. `deliveredAt` (epoch ms) is when the
    * channel took the message, so a reply can be matched only to questions sent before it.
+   * `place`: the channel a REROUTE step delivered to (API.md §18), when it is not the
+   * question's own; its receipt is kept beside the first and indexed within that channel.
    */
-  save(id: string, receipt: StoredReceipt | null, deliveredAt?: number): Promise<boolean>;
-  /** What was recorded; undefined while nothing is (delivery may still be in flight). */
-  get(id: string): Promise<{ receipt: StoredReceipt | null; deliveredAt: number | null } | undefined>;
+  save(id: string, receipt: StoredReceipt | null, deliveredAt?: number, place?: string): Promise<boolean>;
+  /**
+   * What was recorded; undefined while nothing is (delivery may still be in flight). With
+   * `place` (a channel name other than the question's own): what a REROUTE step's delivery
+   * there recorded (API.md §18); the question's own channel reads the first receipt.
+   */
+  get(
+    id: string,
+    place?: string,
+  ): Promise<{ receipt: StoredReceipt | null; deliveredAt: number | null } | undefined>;
   /** The question of `channel` whose receipt has this `ref`, while it lives. */
   byRef(channel: string, ref: string): Promise<string | null>;
   /**

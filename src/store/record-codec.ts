@@ -1,6 +1,7 @@
 // How a question travels through Redis and announcements: the spec as JSON written once at
 // ask time, and the resolution as JSON written by the claim. Lua only moves these strings
 // (cjson would mangle numbers and empty arrays in answers), so they are encoded here.
+import type { FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, QuestionStatus, Resolution } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import { eventOf, type StoreEvent, type StoreEventType } from './types.ts';
@@ -24,7 +25,27 @@ export function decodeRecord(
   return recordOf(s, { ...r, status: status as Exclude<QuestionStatus, 'PENDING'> });
 }
 
-const EVENT_TYPES = new Set<StoreEventType>(['ASKED', 'ANSWERED', 'TIMED_OUT', 'CANCELLED']);
+const EVENT_TYPES = new Set<StoreEventType>(['ASKED', 'UPDATED', 'ANSWERED', 'TIMED_OUT', 'CANCELLED']);
+
+/** A fired escalation step as the record keeps it (JSON, written once). */
+export function encodeFired(f: FiredStep): string {
+  return JSON.stringify({ firedAt: f.firedAt, outcome: f.outcome });
+}
+
+/** The fired steps from the record's `e0`…`e9` fields (in step order; absent: not fired). */
+export function decodeFired(fields: readonly (string | null | undefined)[]): Map<number, FiredStep> {
+  const out = new Map<number, FiredStep>();
+  fields.forEach((text, i) => {
+    if (!text) return;
+    try {
+      const f = JSON.parse(text) as FiredStep;
+      if (typeof f.firedAt === 'number' && typeof f.outcome === 'string') out.set(i, f);
+    } catch {
+      // Written by encodeFired only; a field that does not parse is left out, not fatal.
+    }
+  });
+  return out;
+}
 
 /** The first line of a resolution's announcement (common.lua): what can be read without the spec. */
 interface ResolutionHead {
@@ -56,7 +77,14 @@ export function decodeEvent(message: string): StoreEvent | null {
 }
 
 function lazyEvent(h: ResolutionHead, spec: string): StoreEvent | null {
-  if (!EVENT_TYPES.has(h.type) || h.type === 'ASKED' || !h.res || typeof h.id !== 'string') return null;
+  if (
+    !EVENT_TYPES.has(h.type) ||
+    h.type === 'ASKED' ||
+    h.type === 'UPDATED' ||
+    !h.res ||
+    typeof h.id !== 'string'
+  )
+    return null;
   let question: QuestionRecord | undefined;
   return {
     type: h.type,

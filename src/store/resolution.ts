@@ -1,4 +1,5 @@
 // The resolution a claim writes, built once for both stores so they cannot drift.
+import { type AuditDetail, answerAuditDetail } from '../domain/audit.ts';
 import type { Resolution } from '../domain/question.ts';
 import type { ClaimInput } from './types.ts';
 
@@ -18,4 +19,19 @@ export function resolutionOf(input: ClaimInput): Resolution {
 /** The resolution of a question whose deadline passed (the reaper's, or a late claim's). */
 export function timedOutResolution(now: number): Resolution {
   return resolutionOf({ status: 'TIMED_OUT', now, retentionMs: 0 });
+}
+
+/** What a claim's audit entry says of who and what (resolve() adds the format and the door). */
+export interface ClaimAudit {
+  actor: string | null;
+  detail: AuditDetail;
+}
+
+/** The audit facts of a claim: an answer's author, digest and decision; a cancel's author. */
+export function claimAuditOf(input: ClaimInput): ClaimAudit {
+  if (input.status === 'ANSWERED') {
+    return { actor: input.answeredBy ?? null, detail: answerAuditDetail(input.answer) };
+  }
+  if (input.status === 'CANCELLED') return { actor: input.actor ?? null, detail: {} };
+  return { actor: null, detail: {} };
 }

@@ -1,5 +1,7 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
+
+import type { EscalationAction, FiredStep } from '../domain/escalation.ts';
 import type {
   ClosedStatus,
   JsonObject,
@@ -8,6 +10,7 @@ import type {
   QuestionStatus,
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
+import type { AuditLog } from './audit.ts';
 import type { ShortLinks } from './links.ts';
 import type { PeopleStore } from './people.ts';
 import type { ChannelReceipts } from './receipts.ts';
@@ -15,7 +18,8 @@ import type { ChannelReceipts } from './receipts.ts';
 /** How long a sensitive answer stays readable by its asker after the first read. */
 export const REPLY_GRACE_MS = 60_000;
 
-export type StoreEventType = 'ASKED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
+/** UPDATED: the question changed but is still PENDING (e.g. an escalation step fired, §18). */
+export type StoreEventType = 'ASKED' | 'UPDATED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 /** What every consumer of an announcement may read without decoding the whole question. */
 export type EventHead = Pick<QuestionRecord, 'id' | 'format' | 'createdAt' | 'answeredAt' | 'closedAt'>;
@@ -43,6 +47,13 @@ export interface StoreListener {
   event(e: StoreEvent): void;
   /** Announcements may have been lost (the subscriber reconnected): re-read what you hold. */
   resync(): void;
+}
+
+/** What a fired step's audit entry says besides its outcome (never a failure's text). */
+export interface EscalationAudit {
+  action: EscalationAction;
+  /** REROUTE: the channel it delivered to. */
+  channel: string | null;
 }
 
 export interface CreateOptions {
@@ -75,6 +86,11 @@ export interface CreateOptions {
    * items or more; no cap when absent. Resolutions always enqueue (see outbox.ts).
    */
   maxOutbox?: number;
+  /**
+   * When each step of the question's escalation ladder is due (epoch ms, step order): each is
+   * a durable timer written in the same step, moved to the outbox by `escalateDue`.
+   */
+  escalationDue?: readonly number[] | null;
 }
 
 export type CreateResult =
@@ -93,6 +109,8 @@ export interface ClaimInput {
   /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
   reply?: unknown;
   answeredBy?: string | null;
+  /** Who cancelled (for the audit entry; answers name answeredBy). */
+  actor?: string | null;
   cancelReason?: string | null;
   now: number;
   retentionMs: number;
@@ -272,6 +290,8 @@ export interface QuestionStore {
   readonly links: ShortLinks;
   /** Sign-in sessions, logins in flight, principals' names and push subscriptions (API.md §19). */
   readonly people: PeopleStore;
+  /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
+  readonly audit: AuditLog;
   /**
    * Atomically: idempotency check, the pending and media caps, write record + indexes + ticket,
    * count the question against its asker, publish ASKED. The resolution releases the count.
@@ -315,6 +335,29 @@ export interface QuestionStore {
   takeReply(id: string): Promise<{ value: unknown } | undefined>;
   /** Claim every question whose deadline has passed as TIMED_OUT (at most `limit`); returns how many. */
   expireDue(now: number, retentionMs: number, limit: number): Promise<number>;
+  /**
+   * A further callback ticket (SHA-256 hex) for a question still PENDING, living as long as its
+   * record: an escalation step's new delivery hands out a callback URL of its own. False when
+   * the question is no longer pending or gone (nothing stored).
+   */
+  addTicket(id: string, ticketHash: string): Promise<boolean>;
+  /**
+   * The escalation steps due at `now` (at most `limit`), each in one atomic step shared by every
+   * instance: a step of a question still PENDING becomes the outbox item
+   * `<id>:escalate:<index>` (due now, so exactly one worker performs it); a step of a question
+   * that is no longer pending (or gone) is dropped. Returns how many were moved. A resolution
+   * drops its question's steps that are not yet due in the same step as the claim.
+   */
+  escalateDue(now: number, limit: number): Promise<number>;
+  /**
+   * Records a fired step's firedAt and outcome once (a second record of the same step changes
+   * nothing and returns false), in one step that announces UPDATED while the question is
+   * PENDING and appends its audit entry (REMINDED or ESCALATED, API.md §17). False too when the
+   * question is gone.
+   */
+  recordEscalation(id: string, step: number, fired: FiredStep, audit: EscalationAudit): Promise<boolean>;
+  /** What each fired step recorded, by step index (steps not fired yet are absent). */
+  escalations(id: string): Promise<ReadonlyMap<number, FiredStep>>;
   /** Drop index entries and history past retention. */
   prune(now: number, retentionMs: number): Promise<void>;
   /**

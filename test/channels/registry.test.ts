@@ -15,8 +15,15 @@ function module(name: string, source: string): string {
 }
 
 describe('channel plugin registry and loader', () => {
-  it('the built-ins are slack, telegram, twilio and webhook', () => {
-    expect([...builtinChannelPlugins().keys()].sort()).toEqual(['slack', 'telegram', 'twilio', 'webhook']);
+  it('the built-ins are discord, slack, teams, telegram, twilio and webhook', () => {
+    expect([...builtinChannelPlugins().keys()].sort()).toEqual([
+      'discord',
+      'slack',
+      'teams',
+      'telegram',
+      'twilio',
+      'webhook',
+    ]);
   });
 
   it('a built-in name wins over anything else', async () => {

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VERSION } from '../../src/domain/version.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -43,9 +43,22 @@ describe('tai-interactions doctor', () => {
     );
     expect(r.stdout).toMatch(/^warn {2}keys: no INTERACTIONS_API_KEYS/m);
     expect(r.stdout).toMatch(/^warn {2}receipt keys: INTERACTIONS_RECEIPT_KEYS_FILE is not set/m);
+    expect(r.stdout).toMatch(/^ok {4}mcp state key: generated at each start \(one instance/m);
     expect(r.stdout).toMatch(/no problems found\n$/);
     // Names of variables, never their values.
     expect(r.stdout).not.toContain('secret-value');
+  });
+
+  it('warns about an unset MCP state key once instances share a Redis, and never shows a set one', async () => {
+    const shared = { INTERACTIONS_REDIS_URL: inject('redisUrl'), INTERACTIONS_PUBLIC_BASE_URL: base };
+    const unset = await runCliInProcess(['doctor', '--timeout', '3'], { env: shared });
+    expect(unset.stdout).toMatch(/^warn {2}mcp state key: INTERACTIONS_MCP_STATE_KEY is not set/m);
+    const key = 'mcp-state-secret-value-0123456789';
+    const set = await runCliInProcess(['doctor', '--timeout', '3'], {
+      env: { ...shared, INTERACTIONS_MCP_STATE_KEY: key },
+    });
+    expect(set.stdout).toMatch(/^ok {4}mcp state key: INTERACTIONS_MCP_STATE_KEY is set/m);
+    expect(set.stdout).not.toContain(key);
   });
 
   it('fails a channel whose credentials are missing, and one without a public URL off loopback', async () => {

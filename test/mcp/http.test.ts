@@ -182,7 +182,7 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     };
     await expectBadAsk(
       { text: 'Typo?', wait_second: 0 },
-      /^BAD_USER_INPUT: unknown argument "wait_second" \(the arguments are: text, format, .*, wait_seconds\)$/,
+      /^BAD_USER_INPUT: unknown argument "wait_second" \(the arguments are: text, format, .*, wait_seconds, answer_here\)$/,
     );
     await expectBadAsk(
       { text: 'Typo?', media: [{ kind: 'LINK', url: 'https://example.com', capton: 'x' }] },
@@ -213,6 +213,27 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
       notify: null,
     });
     await expectBadAsk({ text: 'Resume?', notify: 'nowhere', wait_seconds: 0 }, /^BAD_USER_INPUT: /);
+  });
+
+  it('ask_user takes an escalation ladder (API.md §18) and refuses a step under 10 s and an unknown policy', async () => {
+    const asked = await client.callTool({
+      name: 'ask_user',
+      arguments: {
+        text: 'Still there?',
+        timeout_seconds: 600,
+        escalation: [{ after_seconds: 10, action: 'REMIND' }],
+        wait_seconds: 0,
+      },
+    });
+    expect(asked.structuredContent).toMatchObject({ status: 'PENDING' });
+    await expectBadAsk(
+      { text: 'x', escalation: [{ after_seconds: 9, action: 'REMIND' }], wait_seconds: 0 },
+      /^BAD_USER_INPUT: afterSeconds must be at least 10/,
+    );
+    await expectBadAsk(
+      { text: 'x', escalation_policy: 'none-such', wait_seconds: 0 },
+      /^BAD_USER_INPUT: unknown escalation policy/,
+    );
   });
 
   it('wait_seconds at the limit (300) is accepted', async () => {

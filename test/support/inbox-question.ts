@@ -28,6 +28,7 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       sensitive: false,
       metadata: null,
       notify: null,
+      escalations: [],
       status: 'PENDING',
       askedBy: 'agent',
       createdAt: new Date(Date.UTC(2025, 0, 1, 12, 0, seq)).toISOString(),

@@ -59,6 +59,7 @@ describe('validateAskInput: the input object', () => {
       idempotencyKey: null,
       metadata: null,
       notify: null,
+      escalation: null,
     });
   });
 
@@ -79,6 +80,8 @@ describe('validateAskInput: the input object', () => {
       idempotencyKey: null,
       metadata: null,
       notify: null,
+      escalation: null,
+      escalationPolicy: null,
     };
     expect(ask({ text: 'hi', ...nulls })).toEqual(ask({ text: 'hi' }));
   });

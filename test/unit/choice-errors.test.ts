@@ -86,7 +86,9 @@ describe('refusals list the valid choices', () => {
 
   it('an unknown field of the input, of a media item or of a verifier config lists the known ones', () => {
     const input = refusal(() => validateAskInput({ text: 'x', txet: 'y' }, ctx), 'input.txet');
-    expect(input).toMatch(/^unknown field \(expected: "text", "format", "options", .*"notify"\)$/);
+    expect(input).toMatch(
+      /^unknown field \(expected: "text", "format", "options", .*"notify", "escalation", "escalationPolicy"\)$/,
+    );
     const media = refusal(
       () =>
         validateAskInput({ text: 'x', media: [{ kind: 'LINK', url: 'https://a.example', alt: 'a' }] }, ctx),

@@ -63,6 +63,7 @@ describe('defaults', () => {
       logLevel: 'info',
       reaperIntervalMs: 1000,
       receiptKeys: null,
+      mcpStateKey: null,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       verifierSecretNames: [],
@@ -94,6 +95,19 @@ describe('defaults', () => {
     expect(loadConfig({ HOST: '0.0.0.0', INTERACTIONS_GRAPHIQL: 'true' }).graphiql).toBe(true);
     expect(loadConfig({ INTERACTIONS_GRAPHIQL: 'false' }).graphiql).toBe(false);
     expect(() => loadConfig({ INTERACTIONS_GRAPHIQL: 'maybe' })).toThrow(/^INTERACTIONS_GRAPHIQL: /);
+  });
+
+  it('INTERACTIONS_MCP_STATE_KEY: 32 characters at least, and the value is never echoed', () => {
+    const key = 's'.repeat(32);
+    expect(loadConfig({ INTERACTIONS_MCP_STATE_KEY: key }).mcpStateKey).toBe(key);
+    let message = '';
+    try {
+      loadConfig({ INTERACTIONS_MCP_STATE_KEY: 'z'.repeat(31) });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^INTERACTIONS_MCP_STATE_KEY: expected at least 32 characters/);
+    expect(message).not.toContain('zzz');
   });
 
   it('parses INTERACTIONS_CORS_ORIGINS: unset none, * any, or a list of origins', () => {

@@ -84,6 +84,8 @@ describe('receiptClaimsOf', () => {
       answeredAt: T0,
     });
     expect(receiptClaimsOf(ch, 'x')?.outcome.via).toBe('channel:ops-slack');
+    const here = question({ status: 'ANSWERED', answer: 'y', answeredBy: 'mcp:agent', answeredAt: T0 });
+    expect(receiptClaimsOf(here, 'x')?.outcome.via).toBe('mcp');
   });
 
   it('gives no digest of a sensitive answer (a yes or a no would show through it)', () => {

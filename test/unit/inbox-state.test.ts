@@ -57,6 +57,30 @@ describe('the pending list', () => {
     expect(s.announcement.seq).toBe(2);
   });
 
+  it('replaces a pending card on UPDATED without announcing it, and ignores one it never showed', () => {
+    const a = q();
+    const fired = {
+      ...a,
+      escalations: [
+        {
+          afterSeconds: 10,
+          action: 'REMIND' as const,
+          channel: null,
+          recipient: null,
+          firedAt: '2025-01-01T12:00:10.000Z',
+          outcome: 'DELIVERED',
+        },
+      ],
+    };
+    const before = run(feed('SNAPSHOT', a));
+    const after = inboxReducer(before, feed('UPDATED', fired));
+    expect(after.pending.get(a.id)?.escalations).toEqual(fired.escalations);
+    expect(after.announcement).toEqual(before.announcement);
+    expect(after.settled.size).toBe(0);
+    const stranger = inboxReducer(after, feed('UPDATED', q()));
+    expect(ids(stranger)).toEqual([a.id]);
+  });
+
   it('takes a backlog in parts without announcing them, loading until the first event without more', () => {
     const [a, b, c, d] = [q(), q(), q(), q({ text: 'Really new' })];
     const first = run(more('SNAPSHOT', a));

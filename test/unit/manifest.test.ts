@@ -98,7 +98,7 @@ describe('loadManifest', () => {
     [
       'an unknown top-level key, listing the known ones',
       'modulez: {}\n',
-      'modulez: unknown key (known: modules, verifiers, channels, webhooks)',
+      'modulez: unknown key (known: modules, verifiers, channels, webhooks, escalationPolicies)',
     ],
     [
       'an unknown module, listing the modules',
@@ -125,7 +125,7 @@ describe('loadManifest', () => {
     [
       'a plugin name that is no built-in, package or path, listing the built-ins',
       `channels:\n  ops: { plugin: "Slack Bot" }\n`,
-      'channels.ops.plugin: plugin "Slack Bot" is not a built-in plugin (slack, telegram, twilio, webhook), a package name or a ./path',
+      'channels.ops.plugin: plugin "Slack Bot" is not a built-in plugin (slack, telegram, twilio, discord, teams, webhook), a package name or a ./path',
     ],
     [
       'a plugin path that does not exist',

@@ -36,6 +36,29 @@ export async function postQuestion(
   return { recipient, channel: res.channel, ts: res.ts };
 }
 
+/** An escalation REMIND (API.md §18): a reply in the question's thread, the buttons staying above. */
+export async function postReminder(
+  client: WebClient,
+  message: { channel: string; ts: string },
+  question: ChannelQuestion,
+): Promise<void> {
+  try {
+    await client.chat.postMessage({
+      channel: message.channel,
+      thread_ts: message.ts,
+      text: escapeMrkdwn(
+        cut(`Reminder: still waiting for an answer to "${question.text}"`, SECTION_MAX_CHARS),
+      ),
+      unfurl_links: false,
+      unfurl_media: false,
+      link_names: false,
+      parse: 'none',
+    });
+  } catch (err) {
+    throw failure('chat.postMessage', err);
+  }
+}
+
 /** Replaces the message's buttons with the line from `resolvedLine`. */
 export async function showResolved(
   client: WebClient,

@@ -14,7 +14,7 @@ import type {
 import { BLOCK_KIT_LIMITS, SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 import { OK, toInboundEvent } from './events.ts';
 import { interpret, parsePayload } from './inbound.ts';
-import { postQuestion, resolvedLine, showResolved } from './messages.ts';
+import { postQuestion, postReminder, resolvedLine, showResolved } from './messages.ts';
 import { createNotifier } from './notifier.ts';
 import { checkSlackSignature } from './signature.ts';
 import { createSlackWebApi } from './web-api.ts';
@@ -64,6 +64,14 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
         return { kind: 'reject', status: 400, reason: 'not a Slack interactivity payload' };
       if (parsed.type === 'other') return { kind: 'ignore', response: OK };
       return toInboundEvent(parsed, notify);
+    },
+
+    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
+      const { channel, ts } = receipt;
+      if (typeof channel !== 'string' || typeof ts !== 'string') {
+        throw new Error('the delivery receipt names no slack message');
+      }
+      await postReminder(web(), { channel, ts }, question);
     },
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {

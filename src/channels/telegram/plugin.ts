@@ -146,6 +146,24 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       return toInboundEvent(event, { acknowledge, tell });
     },
 
+    // An escalation REMIND (API.md §18): a reply to the question's message, which keeps its buttons.
+    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
+      const { chatId, messageId } = receipt;
+      if (typeof chatId !== 'string' || typeof messageId !== 'number') {
+        throw new Error('the delivery receipt names no telegram message');
+      }
+      const line = `Reminder: still waiting for an answer to "${question.text}"`;
+      try {
+        await api().sendMessage(chatId, escapeHtml(cutUnits(line, 1000)), {
+          parse_mode: 'HTML',
+          link_preview_options: { is_disabled: true },
+          reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+        });
+      } catch (err) {
+        throw failure('sendMessage', err);
+      }
+    },
+
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
       const chatId = receipt?.chatId;
       const messageId = receipt?.messageId;

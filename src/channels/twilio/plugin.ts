@@ -114,6 +114,23 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
       };
     },
 
+    // An escalation REMIND (API.md §18): a short SMS naming the question by its reference, so a
+    // reply like "K7 yes" still finds it.
+    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
+      const { recipient: to, short } = receipt;
+      if (typeof to !== 'string' || typeof short !== 'string') {
+        throw new Error('the delivery receipt names no twilio message');
+      }
+      const text = question.text.length > 80 ? `${question.text.slice(0, 79)}…` : question.text;
+      const params = new URLSearchParams({
+        To: to,
+        From: from,
+        Body: `Reminder [${short}]: still waiting for your answer to "${text}". Reply ${short} <answer>.`,
+      });
+      const url = `${apiRoot}/2010-04-01/Accounts/${encodeURIComponent(rest.accountSid())}/Messages.json`;
+      await rest.create('Messages', url, params);
+    },
+
     async inbound(req: InboundRequest): Promise<InboundEvent> {
       const token = ctx.secret(cfg.authTokenEnv);
       if (!token) return { kind: 'reject', status: 500, reason: `${cfg.authTokenEnv} is not set` };

@@ -27,6 +27,10 @@ export type AskUserInput = {
   audience?: string | null | undefined;
   /** A registered channel that delivers the question (see `channels`). */
   channel?: string | null | undefined;
+  /** Reminders and escalation (API.md §18): steps fired while nobody answers. Not with `escalationPolicy`. */
+  escalation?: Array<EscalationStepInput> | null | undefined;
+  /** A named escalation policy of the server manifest (`escalationPolicies`). Not with `escalation`. */
+  escalationPolicy?: string | null | undefined;
   /** What kind of answer it takes. */
   format?: AnswerFormat | null | undefined;
   /** A label to group related questions. */
@@ -57,6 +61,25 @@ export type AskUserInput = {
   verifier?: VerifierInput | null | undefined;
 };
 
+/** What an escalation step does when it fires. */
+export type EscalationAction =
+  /** Remind every place the question was delivered to. */
+  | 'REMIND'
+  /** Deliver the question to another channel and recipient as well. */
+  | 'REROUTE';
+
+/** One step of an escalation ladder: at most 10 steps, each at least 10 s after the ask, strictly increasing, before the timeout. */
+export type EscalationStepInput = {
+  /** What the step does. */
+  action: EscalationAction;
+  /** Seconds after the question was asked: at least 10, more than the step before, before timeoutAt. */
+  afterSeconds: number;
+  /** REROUTE: a configured channel that delivers the question as well. */
+  channel?: string | null | undefined;
+  /** REROUTE: who that channel delivers to (its defaultRecipient when omitted). */
+  recipient?: string | null | undefined;
+};
+
 /** What an inbox feed event says. */
 export type InboxEventType =
   /** A question was answered. */
@@ -68,7 +91,9 @@ export type InboxEventType =
   /** Every pending question the caller may see, sent first on every (re)connect. */
   | 'SNAPSHOT'
   /** A question timed out. */
-  | 'TIMED_OUT';
+  | 'TIMED_OUT'
+  /** A pending question changed and is still pending (e.g. an escalation step fired). */
+  | 'UPDATED';
 
 /** An image or link to show with the question in the inbox. */
 export type MediaItemInput = {
@@ -148,6 +173,14 @@ export type ClientAskResultFieldsFragment = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -188,6 +221,14 @@ export type ClientAskUserMutation = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     };
   };
 };
@@ -228,6 +269,14 @@ export type ClientAwaitAnswerQuery = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     };
   };
 };
@@ -272,6 +321,14 @@ export type ClientAnswerMutation = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -307,6 +364,14 @@ export type ClientCancelQuestionMutation = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -341,6 +406,14 @@ export type ClientQuestionQuery = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   } | null;
 };
 
@@ -388,6 +461,14 @@ export type ClientQuestionsQuery = {
         closedAt: string | null;
         cancelReason: string | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        escalations: Array<{
+          afterSeconds: number;
+          action: EscalationAction;
+          channel: string | null;
+          recipient: string | null;
+          firedAt: string | null;
+          outcome: string | null;
+        }>;
       };
     }>;
   };
@@ -466,6 +547,14 @@ export type ClientPendingQuestionsSubscription = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     }>;
   };
 };
@@ -506,6 +595,14 @@ export type InboxFeedSubscription = {
       closedAt: string | null;
       cancelReason: string | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      escalations: Array<{
+        afterSeconds: number;
+        action: EscalationAction;
+        channel: string | null;
+        recipient: string | null;
+        firedAt: string | null;
+        outcome: string | null;
+      }>;
     }>;
   };
 };
@@ -542,6 +639,14 @@ export type InboxAnswerMutation = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   };
 };
 
@@ -576,6 +681,14 @@ export type InboxQuestionQuery = {
     closedAt: string | null;
     cancelReason: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
   } | null;
 };
 
@@ -615,6 +728,14 @@ export type InboxHistoryQuery = {
         closedAt: string | null;
         cancelReason: string | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        escalations: Array<{
+          afterSeconds: number;
+          action: EscalationAction;
+          channel: string | null;
+          recipient: string | null;
+          firedAt: string | null;
+          outcome: string | null;
+        }>;
       };
     }>;
   };
@@ -646,6 +767,14 @@ export type QuestionFieldsFragment = {
   closedAt: string | null;
   cancelReason: string | null;
   media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+  escalations: Array<{
+    afterSeconds: number;
+    action: EscalationAction;
+    channel: string | null;
+    recipient: string | null;
+    firedAt: string | null;
+    outcome: string | null;
+  }>;
 };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -698,6 +827,14 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }
     `,
   { fragmentName: 'QuestionFields' },
@@ -742,6 +879,14 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
@@ -789,6 +934,14 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAskUserMutation, ClientAskUserMutationVariables>;
 export const ClientAwaitAnswerDocument = new TypedDocumentString(`
     query ClientAwaitAnswer($id: ID!, $holdSeconds: Int) {
@@ -834,6 +987,14 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAwaitAnswerQuery, ClientAwaitAnswerQueryVariables>;
 export const ClientPrepareExternalDocument = new TypedDocumentString(`
     mutation ClientPrepareExternal($timeoutSeconds: Int) {
@@ -883,6 +1044,14 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientAnswerMutation, ClientAnswerMutationVariables>;
 export const ClientCancelQuestionDocument = new TypedDocumentString(`
     mutation ClientCancelQuestion($id: ID!, $reason: String) {
@@ -920,6 +1089,14 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientCancelQuestionMutation, ClientCancelQuestionMutationVariables>;
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
@@ -957,6 +1134,14 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
 export const ClientReceiptDocument = new TypedDocumentString(`
     query ClientReceipt($id: ID!) {
@@ -1011,6 +1196,14 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<ClientQuestionsQuery, ClientQuestionsQueryVariables>;
 export const ClientChannelsDocument = new TypedDocumentString(`
     query ClientChannels {
@@ -1095,6 +1288,14 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<
   ClientPendingQuestionsSubscription,
   ClientPendingQuestionsSubscriptionVariables
@@ -1148,6 +1349,14 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxFeedSubscription, InboxFeedSubscriptionVariables>;
 export const InboxAnswerDocument = new TypedDocumentString(`
     mutation InboxAnswer($id: ID!, $answer: JSON!) {
@@ -1185,6 +1394,14 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxAnswerMutation, InboxAnswerMutationVariables>;
 export const InboxQuestionDocument = new TypedDocumentString(`
     query InboxQuestion($id: ID!) {
@@ -1222,6 +1439,14 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxQuestionQuery, InboxQuestionQueryVariables>;
 export const InboxHistoryDocument = new TypedDocumentString(`
     query InboxHistory($first: Int!, $after: String) {
@@ -1272,4 +1497,12 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;

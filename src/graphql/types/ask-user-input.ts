@@ -3,6 +3,7 @@ import { builder } from '../builder.ts';
 import { timeoutSecondsRange } from '../ranges.ts';
 import { JSONObjectScalar } from '../scalars.ts';
 import { AnswerFormat } from './enums.ts';
+import { EscalationStepInput } from './escalation.ts';
 import { MediaItemInput } from './media-item-input.ts';
 import { VerifierInput } from './verifier-input.ts';
 
@@ -61,6 +62,15 @@ export const AskUserInput = builder.inputType('AskUserInput', {
     notify: t.string({
       description:
         'A resume-webhook endpoint named in the server manifest: it is called, signed, when the question resolves.',
+    }),
+    escalation: t.field({
+      type: [EscalationStepInput],
+      description:
+        'Reminders and escalation (API.md §18): steps fired while nobody answers. Not with `escalationPolicy`.',
+    }),
+    escalationPolicy: t.string({
+      description:
+        'A named escalation policy of the server manifest (`escalationPolicies`). Not with `escalation`.',
     }),
   }),
 });

@@ -38,6 +38,9 @@ export const InboxEventType = builder.enumType('InboxEventType', {
   values: {
     SNAPSHOT: { description: 'Every pending question the caller may see, sent first on every (re)connect.' },
     ASKED: { description: 'A question was asked.' },
+    UPDATED: {
+      description: 'A pending question changed and is still pending (e.g. an escalation step fired).',
+    },
     ANSWERED: { description: 'A question was answered.' },
     TIMED_OUT: { description: 'A question timed out.' },
     CANCELLED: { description: 'A question was cancelled.' },

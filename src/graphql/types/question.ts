@@ -4,6 +4,7 @@ import { isServerVerified, type QuestionRecord } from '../../domain/question.ts'
 import { builder } from '../builder.ts';
 import { DateTime, JSONObjectScalar, JSONScalar } from '../scalars.ts';
 import { AnswerFormat, QuestionStatus } from './enums.ts';
+import { EscalationStep } from './escalation.ts';
 import { MediaItem } from './media-item.ts';
 
 /** Optional labels shown as given; null when absent. */
@@ -69,6 +70,11 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
         nullable: true,
         description: 'The resume-webhook endpoint called when it resolves, or null.',
         resolve: (q) => q.notify ?? null,
+      }),
+      escalations: t.field({
+        type: [EscalationStep],
+        description: 'The escalation ladder with what each fired step recorded; empty without one.',
+        resolve: (q, _args, ctx) => ctx.engine.escalations(q),
       }),
       status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),
       askedBy: t.exposeString('askedBy', { description: 'The principal id of the asker.' }),

@@ -17,6 +17,8 @@ export interface StreamRouteOptions {
 
 const FRAME_OF: Record<Exclude<FeedEvent['type'], 'SNAPSHOT'>, string> = {
   ASKED: 'interaction.add',
+  // A pending question changed: the same frame as its first add replaces the card (§18).
+  UPDATED: 'interaction.add',
   ANSWERED: 'interaction.answered',
   TIMED_OUT: 'interaction.removed',
   CANCELLED: 'interaction.removed',

@@ -1,6 +1,7 @@
 // One question: its text, media, badges and time left, then the control to answer it; once it
 // leaves the pending list, what became of it (answered here or elsewhere, timed out, cancelled).
 import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { ladderLine } from '../../client/escalation-ladder.ts';
 import { OUTCOME_LABEL } from '../lib/answers.ts';
 import type { Card } from '../lib/arrange.ts';
 import type { Settled } from '../lib/inbox-state.ts';
@@ -73,6 +74,15 @@ function Deadline({ timeoutAt }: { timeoutAt: string }) {
       </time>
     </p>
   );
+}
+
+/** The escalation ladder (API.md §18): what fired last and what comes next. */
+function Ladder({ question: q }: { question: Question }) {
+  const now = useNow();
+  const steps = q.escalations ?? [];
+  if (steps.length === 0) return null;
+  const ladder = steps.map((s) => ({ ...s, firedAt: s.firedAt === null ? null : timeOf(s.firedAt) }));
+  return <p className="ladder">{ladderLine(ladder, timeOf(q.createdAt), now, q.status === 'PENDING')}</p>;
 }
 
 function SettledView({
@@ -239,6 +249,7 @@ export const QuestionCard = memo(function QuestionCard({
         {q.text}
       </p>
       {q.media && q.media.length > 0 && <MediaList items={q.media} />}
+      {!card.settled && <Ladder question={q} />}
       {card.settled ? (
         <SettledView
           settled={card.settled}

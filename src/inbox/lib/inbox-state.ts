@@ -164,6 +164,16 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
         announcement: first ? announce(state, `New question: ${preview(first.text)}`) : state.announcement,
       };
     }
+    case 'UPDATED': {
+      // A pending question changed (an escalation step fired): its card shows the new copy.
+      let changed = false;
+      for (const q of event.questions) {
+        if (!pending.has(q.id)) continue;
+        pending.set(q.id, q);
+        changed = true;
+      }
+      return changed ? { ...state, version: state.version + 1 } : state;
+    }
     default: {
       let settled: ReadonlyMap<string, Settled> = state.settled;
       let announcement = state.announcement;

@@ -1,5 +1,5 @@
 -- ARGV: prefix, ticketHash, now, retentionMs, resolution ('' = look up only), counterKey ('' =
--- none), windowMs, max. The callback door in one round trip. First the client's rate-limit
+-- none), windowMs, max, auditDetail (JSON: the answer's audit facts). The callback door in one round trip. First the client's rate-limit
 -- counter when asked (a fixed window: INCR, expiry set by the first hit), and over its max
 -- nothing else happens. Then the question a live ticket names and, when a resolution is given
 -- and it is a plain EXTERNAL question (no schema, no verifier, not sensitive: the caller has
@@ -34,5 +34,5 @@ if tonumber(now) >= tonumber(cur[4]) then
   resolve(id, 'TIMED_OUT', timed_out(now), now, retention)
   return {'lost', count, ttl, 'TIMED_OUT'}
 end
-resolve(id, 'ANSWERED', resolution, now, retention)
+resolve(id, 'ANSWERED', resolution, now, retention, {actor = 'callback', detail = cjson.decode(ARGV[9])})
 return {'won', count, ttl}

@@ -1,4 +1,5 @@
--- ARGV: prefix, id, status, resolution, now, retentionMs, reply, hasReply ('1'/'0')
+-- ARGV: prefix, id, status, resolution, now, retentionMs, reply, hasReply ('1'/'0'), actor ('' =
+--       none), auditDetail (JSON: the audit entry's facts, see claimAuditOf)
 -- Exactly one claim of a pending question wins. A question past its deadline times out
 -- here instead of accepting a late answer or cancel.
 local id, status, res, now, retention = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -13,5 +14,7 @@ if status ~= 'TIMED_OUT' and tonumber(now) >= tonumber(cur[4]) then
 end
 
 if ARGV[8] == '1' then redis.call('SET', prefix .. 'reply:' .. id, ARGV[7], 'PX', retention) end
-resolve(id, status, res, now, retention)
+local actor = ARGV[9]
+if actor == '' then actor = nil end
+resolve(id, status, res, now, retention, {actor = actor, detail = cjson.decode(ARGV[10])})
 return {'won', cur[1], status, res}

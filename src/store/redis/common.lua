@@ -109,17 +109,59 @@ local function enqueue_follow_ups(id, fu, ttl, now)
   end
 end
 
--- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement.
-local function resolve(id, status, res, now, retention)
+-- Escalation steps (API.md §18) are durable timers: the sorted set `escalations` holds one
+-- member <id>#<step index> per step not yet fired, scored by when it is due, beside
+-- `deadlines`. The record's `en` is how many steps it has; `e<index>` what a fired step
+-- recorded (JSON {firedAt, outcome}, written once).
+local function drop_escalations(id, en)
+  local n = tonumber(en or '0') or 0
+  for i = 0, n - 1 do redis.call('ZREM', prefix .. 'escalations', id .. '#' .. i) end
+end
+
+-- The audit log (API.md §17), appended by the same script as the change it records. Entries
+-- are JSON in the hash audit:e (field = seq; seq from INCR audit:seq, gap-free), indexed per
+-- question in the sorted set audit:q:<id>. Lua has no SHA-256: Node chains them right after
+-- (audit-chain.lua writes prev and hash, advancing audit:head "<seq> <hash>"), so an entry
+-- written here has neither yet. detail: a table of small facts (digests, format, channel,
+-- decision; never an answer value or a secret) or nil. at: epoch ms. Returns the seq (0 when
+-- the store runs with the log off, an internal switch for the bench: AUDIT_ON is prepended).
+local function audit_append(type, question_id, actor, via, detail, at)
+  if not AUDIT_ON then return 0 end
+  local seq = redis.call('INCR', prefix .. 'audit:seq')
+  local e = {
+    seq = seq, at = tonumber(at), type = type,
+    questionId = question_id or cjson.null, actor = actor or cjson.null, via = via or cjson.null,
+    detail = detail or cjson.null,
+  }
+  redis.call('HSET', prefix .. 'audit:e', seq, cjson.encode(e))
+  if question_id then redis.call('ZADD', prefix .. 'audit:q:' .. question_id, seq, seq) end
+  return seq
+end
+
+-- The door a change came through, from who made it (mirrors auditViaOf in domain/audit.ts).
+local function audit_via(actor, chan)
+  if not actor then return nil end
+  if actor == 'callback' then return 'callback' end
+  if chan and chan ~= '' and string.sub(actor, 1, #chan + 1) == chan .. ':' then return 'channel:' .. chan end
+  return 'api'
+end
+
+-- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement,
+-- and its audit entry. audit (optional): {actor = who made the change, detail = table of facts
+-- computed by the caller (an answer's digest and decision)}; the format is added here and a
+-- decision kept only for APPROVAL and CONFIRM.
+local function resolve(id, status, res, now, retention, audit)
   local q = qkey(id)
   -- Every field this needs in one call (a Redis call from Lua costs more than its work here).
-  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec')
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec', 'en')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   redis.call('HSET', q, 'st', status, 'res', res)
   local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
   index_rem(id, 'PENDING', vals)
   index_add(id, status, held[6] or now, vals)
   redis.call('ZREM', prefix .. 'deadlines', id)
+  -- Its ladder stops here: no step fires after the question left PENDING.
+  drop_escalations(id, held[13])
   redis.call('ZADD', prefix .. 'history', now, id)
   redis.call('PEXPIRE', q, retention)
   if held[10] then redis.call('PEXPIRE', prefix .. 'ticket:' .. held[10], retention) end
@@ -136,6 +178,14 @@ local function resolve(id, status, res, now, retention)
     msg = '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}'
   end
   redis.call('PUBLISH', prefix .. 'events', msg)
+  local actor, detail = nil, {}
+  if audit then
+    actor = audit.actor
+    detail = audit.detail or {}
+  end
+  if held[7] ~= 'APPROVAL' and held[7] ~= 'CONFIRM' then detail.decision = nil end
+  detail.format = held[7]
+  audit_append(status, id, actor, audit_via(actor, held[5]), detail, now)
 end
 
 local function timed_out(now)

@@ -2,7 +2,9 @@
 --       channel, askedBy, ticketHash, idempotencySlot, preparedId, followUps (targets
 --       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
 --       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format,
---       maxOutbox ('' = no cap), askFollowUps (targets enqueued at once, joined by newlines)
+--       maxOutbox ('' = no cap), askedDetail (the ASKED audit entry's detail, JSON),
+--       escalation due times (epoch ms in step order, joined by commas; '' = no ladder),
+--       askFollowUps (targets enqueued at once, joined by newlines)
 local id, spec = ARGV[2], ARGV[3]
 local followUps, maxOutbox = ARGV[15], ARGV[22]
 local idem, prepared = ARGV[13], ARGV[14]
@@ -71,10 +73,19 @@ if followUps ~= '' then redis.call('HSET', q, 'fu', followUps, 'fttl', ARGV[16])
 redis.call('PEXPIRE', q, ARGV[6])
 index_add(id, 'PENDING', ARGV[4], {ARGV[8], ARGV[9], ARGV[10], ARGV[11]}, mb)
 redis.call('ZADD', prefix .. 'deadlines', ARGV[5], id)
+if ARGV[24] ~= '' then
+  local i = 0
+  for due in string.gmatch(ARGV[24], '[^,]+') do
+    redis.call('ZADD', prefix .. 'escalations', due, id .. '#' .. i)
+    i = i + 1
+  end
+  redis.call('HSET', q, 'en', i)
+end
 redis.call('ZADD', prefix .. 'all', ARGV[4], id)
 -- Follow-ups due at once (pushes of the new question), unless the outbox is at its cap.
-if ARGV[23] ~= '' and not over(redis.call('ZCARD', prefix .. 'outbox'), 1, maxOutbox) then
-  enqueue_follow_ups(id, ARGV[23], ARGV[16], tonumber(ARGV[4]))
+if ARGV[25] ~= '' and not over(redis.call('ZCARD', prefix .. 'outbox'), 1, maxOutbox) then
+  enqueue_follow_ups(id, ARGV[25], ARGV[16], tonumber(ARGV[4]))
 end
 redis.call('PUBLISH', prefix .. 'events', '{"type":"ASKED","spec":' .. spec .. ',"res":null}')
+audit_append('ASKED', id, ARGV[11], 'api', cjson.decode(ARGV[23]), ARGV[4])
 return {'created'}

@@ -8,7 +8,9 @@ local by = tonumber(ARGV[4])
 local ids = redis.call('ZREVRANGE', k, 0, -1)
 local newest, count = false, 0
 for _, id in ipairs(ids) do
-  local cur = redis.call('HMGET', qkey(id), 'st', 'rd')
+  local cur = redis.call('HMGET', qkey(id), 'st', 'rd', 'chan', 'rd:' .. ARGV[2])
+  -- Delivered here by a REROUTE step (another place than its own channel): that delivery's time.
+  if cur[3] ~= ARGV[2] then cur[2] = cur[4] end
   local st = cur[1]
   if not st then
     redis.call('ZREM', k, id)

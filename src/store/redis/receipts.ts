@@ -15,7 +15,7 @@ import type { ScriptRunner } from './scripts.ts';
 
 export function createRedisReceipts(redis: RedisClient, prefix: string, run: ScriptRunner): ChannelReceipts {
   return {
-    async save(id, receipt, deliveredAt) {
+    async save(id, receipt, deliveredAt, place) {
       const { ref, recipient } = receiptKeys(receipt);
       const args = [
         id,
@@ -24,12 +24,25 @@ export function createRedisReceipts(redis: RedisClient, prefix: string, run: Scr
         recipient ?? '',
         RECIPIENT_INDEX_DEPTH,
         deliveredAt ?? '',
+        deliveredAt ?? Date.now(),
+        place ?? '',
       ];
       return Number(await run('receiptSave', args)) === 1;
     },
 
-    async get(id) {
-      const [text, at] = await redis.hmget(`${prefix}q:${id}`, 'rc', 'rd');
+    async get(id, place) {
+      const [chan, rc, rd, prc, prd] = await redis.hmget(
+        `${prefix}q:${id}`,
+        'chan',
+        'rc',
+        'rd',
+        `rc:${place ?? ''}`,
+        `rd:${place ?? ''}`,
+      );
+      // Another place than the question's own channel: what its REROUTE delivery recorded.
+      const other = place !== undefined && place !== chan;
+      const text = other ? prc : rc;
+      const at = other ? prd : rd;
       if (text === null || text === undefined) return undefined;
       return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: at ? Number(at) : null };
     },

@@ -3,13 +3,15 @@
 // process (owned by the composition root) feeds the listeners.
 
 import type { Redis } from 'ioredis';
+import { answerAuditDetail, askedAuditDetail } from '../../domain/audit.ts';
+import { DELIVERED, ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
 import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
 import { idempotencySlot } from '../idempotency.ts';
 import { decodeCursor, encodeCursor } from '../listing.ts';
 import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
-import { decodeRecord, encodeResolution, encodeSpec } from '../record-codec.ts';
-import { resolutionOf } from '../resolution.ts';
+import { decodeFired, decodeRecord, encodeFired, encodeResolution, encodeSpec } from '../record-codec.ts';
+import { claimAuditOf, resolutionOf } from '../resolution.ts';
 import {
   type CreateOptions,
   type CreateResult,
@@ -20,6 +22,7 @@ import {
   type QuestionStore,
   REPLY_GRACE_MS,
 } from '../types.ts';
+import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
@@ -38,6 +41,8 @@ export interface RedisStoreOptions {
   subscriber: RedisClient;
   /** Key prefix; on a Cluster it gets a hash tag when it has none (see key-prefix.ts). */
   prefix: string;
+  /** Internal (the bench's "log off"): false records no audit entries. */
+  audit?: boolean;
   /** Longest a ping may take before the store counts as unreachable. */
   pingTimeoutMs?: number;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
@@ -101,6 +106,8 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     mediaBytesOf(spec.media),
     spec.format,
     o.maxOutbox ?? '',
+    JSON.stringify(askedAuditDetail(spec)),
+    (o.escalationDue ?? []).join(','),
     checkFollowUps(o.askFollowUps).join('\n'),
   ];
 }
@@ -159,7 +166,7 @@ async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolea
 export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
   const { redis } = opts;
   const prefix = redis.isCluster ? hashTaggedPrefix(opts.prefix) : opts.prefix;
-  const run = createScriptRunner(redis, prefix);
+  const run = createScriptRunner(redis, prefix, opts.audit ?? true);
   const replyGraceMs = opts.replyGraceMs ?? REPLY_GRACE_MS;
   const waitReplicas = opts.waitReplicas ?? 0;
   const subscription = createSubscription(opts.subscriber, `${prefix}events`);
@@ -171,6 +178,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
     people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
+    audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {
       return createResult(spec, (await run('create', createArgs(spec, o))) as Reply[]);
@@ -178,6 +186,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
 
     async claim(id, input) {
       const hasReply = input.status === 'ANSWERED' && input.reply !== undefined;
+      const audit = claimAuditOf(input);
       const reply = (await run('claim', [
         id,
         input.status,
@@ -186,6 +195,8 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         input.retentionMs,
         hasReply ? JSON.stringify(input.reply) : '',
         hasReply ? '1' : '0',
+        audit.actor ?? '',
+        JSON.stringify(audit.detail),
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
       // WAIT covers every earlier write of this connection, the claim's among them.
@@ -206,6 +217,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         count?.key ?? '',
         count?.windowMs ?? 0,
         count?.max ?? 0,
+        JSON.stringify(answer ? answerAuditDetail(answer.answer) : {}),
       ])) as Reply[];
       const hits = count ? { count: Number(reply[1]), ttlMs: Math.max(Number(reply[2]), 0) } : null;
       switch (reply[0]) {
@@ -280,6 +292,32 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
 
     async expireDue(now, retentionMs, limit) {
       return Number(await run('expire', [now, retentionMs, limit]));
+    },
+
+    async addTicket(id, ticketHash) {
+      return Number(await run('ticketAdd', [id, ticketHash])) === 1;
+    },
+
+    async escalateDue(now, limit) {
+      return Number(await run('escalate', [now, limit, OUTBOX_ITEM_TTL_MS]));
+    },
+
+    async recordEscalation(id, step, fired, audit) {
+      const args = [
+        id,
+        step,
+        encodeFired(fired),
+        fired.firedAt,
+        audit.action,
+        audit.channel ?? '',
+        fired.outcome === DELIVERED ? '1' : '0',
+      ];
+      return Number(await run('escalationRecord', args)) === 1;
+    },
+
+    async escalations(id) {
+      const fields = Array.from({ length: ESCALATION_MAX_STEPS }, (_, i) => `e${i}`);
+      return decodeFired(await redis.hmget(`${prefix}q:${id}`, ...fields));
     },
 
     async prune(now, retentionMs) {

@@ -9,17 +9,25 @@ const common = readFileSync(new URL('./common.lua', import.meta.url), 'utf8');
 interface Script {
   source: string;
   sha: string;
+  /** The same script with the audit log off (an internal switch for the bench). */
+  quiet: { source: string; sha: string };
 }
 
 function script(name: string): Script {
-  const source = `${common}\n${readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8')}`;
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
+  const body = `${common}\n${readFileSync(new URL(`./${name}.lua`, import.meta.url), 'utf8')}`;
+  const variant = (on: boolean) => {
+    const source = `local AUDIT_ON = ${on}\n${body}`;
+    return { source, sha: createHash('sha1').update(source).digest('hex') };
+  };
+  return { ...variant(true), quiet: variant(false) };
 }
 
 const SCRIPTS = {
   create: script('create'),
   claim: script('claim'),
   expire: script('expire'),
+  escalate: script('escalate'),
+  escalationRecord: script('escalation-record'),
   indexBackfill: script('index-backfill'),
   list: script('list'),
   prune: script('prune'),
@@ -33,7 +41,11 @@ const SCRIPTS = {
   linkSave: script('link-save'),
   peopleMapSet: script('people-map-set'),
   ticket: script('ticket'),
+  ticketAdd: script('ticket-add'),
   answerTicket: script('answer-ticket'),
+  auditAppend: script('audit-append'),
+  auditChain: script('audit-chain'),
+  auditTrim: script('audit-trim'),
 };
 
 export type ScriptName = keyof typeof SCRIPTS;
@@ -48,9 +60,9 @@ export type ScriptRunner = (name: ScriptName, args: (string | number)[]) => Prom
  * deployment's slot (all its keys share the prefix's hash tag, and Redis 7 lets a script touch
  * undeclared keys of its declared key's slot).
  */
-export function createScriptRunner(redis: RedisClient, prefix: string): ScriptRunner {
+export function createScriptRunner(redis: RedisClient, prefix: string, audit = true): ScriptRunner {
   return async (name, args) => {
-    const s = SCRIPTS[name];
+    const s = audit ? SCRIPTS[name] : SCRIPTS[name].quiet;
     try {
       return (await redis.evalsha(s.sha, 1, prefix, prefix, ...args)) as Reply;
     } catch (err) {

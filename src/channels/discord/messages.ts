@@ -1,0 +1,69 @@
+// The question's message in Discord: posted with its components, and edited once the question is
+// closed (from Discord or anywhere else) so the buttons give way to a line saying how it ended.
+import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import { cut, escapeMarkdown, questionMessage, resolvedMessage } from './components.ts';
+import { type DiscordRest, failure } from './rest.ts';
+
+/** Posts the question; the receipt names the message (channel + message id) for the later edit. */
+export async function postQuestion(
+  rest: DiscordRest,
+  channelId: string,
+  question: ChannelQuestion,
+  callbackUrl: string,
+): Promise<DeliveryReceipt> {
+  const bot = rest.bot();
+  let res: { id?: unknown; channel_id?: unknown };
+  try {
+    res = (await bot.post(`/channels/${channelId}/messages`, {
+      body: questionMessage(question, callbackUrl),
+    })) as typeof res;
+  } catch (err) {
+    throw failure('create message', err);
+  }
+  if (typeof res?.id !== 'string' || typeof res.channel_id !== 'string') {
+    throw new Error('discord create message returned no message reference');
+  }
+  return { recipient: channelId, channel: res.channel_id, message: res.id };
+}
+
+/** Replaces the message's components with the line from `resolvedLine`. */
+export async function showResolved(
+  rest: DiscordRest,
+  message: { channel: string; message: string },
+  question: ChannelQuestion,
+  line: string,
+): Promise<void> {
+  const bot = rest.bot();
+  try {
+    await bot.patch(`/channels/${message.channel}/messages/${message.message}`, {
+      body: resolvedMessage(question, line),
+    });
+  } catch (err) {
+    throw failure('edit message', err);
+  }
+}
+
+function answerText(q: ChannelQuestion): string {
+  if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
+  const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
+  return cut(text, 500);
+}
+
+/** The line that replaces the components once the question is closed. */
+export function resolvedLine(q: ChannelQuestion, channelName: string): string {
+  if (q.status === 'TIMED_OUT') return 'Timed out';
+  if (q.status === 'CANCELLED') {
+    return q.cancelReason ? `Cancelled: ${escapeMarkdown(cut(q.cancelReason, 500))}` : 'Cancelled';
+  }
+  if (q.sensitive) return 'Answered';
+  const by = q.answeredBy ?? '';
+  const prefix = `${channelName}:`;
+  if (by.startsWith(prefix)) {
+    const userId = by.slice(prefix.length);
+    // A user id from Discord renders as the person's name (allowed_mentions keeps it from pinging).
+    const who = /^\d{15,25}$/.test(userId) ? `<@${userId}>` : escapeMarkdown(userId);
+    return `Answered by ${who}: ${escapeMarkdown(answerText(q))}`;
+  }
+  if (by === 'callback') return `Answered on the answer page: ${escapeMarkdown(answerText(q))}`;
+  return `Answered in the inbox by ${escapeMarkdown(by || 'someone')}`;
+}

@@ -1,0 +1,120 @@
+// The audit log's entries (API.md §17): what happened to a question, by whom, through which
+// door, as digests and small facts only. Each entry is chained to the one before it: `hash` is
+// `sha256:` over the JCS canonical JSON of the entry without `hash`, and `prev` is the previous
+// entry's hash, so removing, editing or reordering one entry breaks every hash after it.
+import { jcsDigest } from './digest.ts';
+import { isoTime } from './question-view.ts';
+
+export const AUDIT_ENTRY_TYPES = [
+  'ASKED',
+  'DELIVERED',
+  'DELIVERY_FAILED',
+  'REMINDED',
+  'ESCALATED',
+  'VOTED',
+  'ANSWERED',
+  'TIMED_OUT',
+  'CANCELLED',
+  'CALLBACK_REFUSED',
+] as const;
+
+export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];
+
+/** Small facts about an entry: digests, formats, channel names, decisions — never a value or a secret. */
+export type AuditDetail = Record<string, string | number | boolean | null>;
+
+/**
+ * An entry as the step that made the change writes it: numbered, timed (epoch ms) and not yet
+ * chained. On Redis the Lua script writes it; the chain is added by Node right after (Lua has
+ * no SHA-256), in seq order (see store/audit.ts).
+ */
+export interface AuditDraft {
+  seq: number;
+  at: number;
+  type: AuditEntryType;
+  questionId: string | null;
+  actor: string | null;
+  via: string | null;
+  detail: AuditDetail | null;
+}
+
+/** An entry of the log, as read, exported and hashed. */
+export interface AuditEntry {
+  seq: number;
+  /** ISO 8601 UTC with milliseconds. */
+  at: string;
+  type: AuditEntryType;
+  questionId: string | null;
+  actor: string | null;
+  via: string | null;
+  detail: AuditDetail | null;
+  /** The previous entry's hash; null for the very first entry. */
+  prev: string | null;
+  hash: string;
+}
+
+/** The last entry of the chain: what the export signs so a cut export is detectable. */
+export interface AuditHead {
+  seq: number;
+  hash: string;
+}
+
+/** The hash an entry must carry: over every field but `hash` itself. */
+export function auditHashOf(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string {
+  const { hash: _ignored, ...rest } = entry as AuditEntry;
+  return jcsDigest(rest);
+}
+
+/** A draft chained after `prev` (the hash of the entry before it, null for the first). */
+export function chainAuditEntry(d: AuditDraft, prev: string | null): AuditEntry {
+  const body: Omit<AuditEntry, 'hash'> = {
+    seq: d.seq,
+    at: isoTime(d.at),
+    type: d.type,
+    questionId: d.questionId,
+    actor: d.actor,
+    via: d.via,
+    detail: d.detail,
+    prev,
+  };
+  return { ...body, hash: auditHashOf(body) };
+}
+
+/**
+ * The door a change came through, from who made it: `callback` (a callback URL), `channel:<name>`
+ * (a channel user of the question's channel) or `api` (a key). Mirrors resolve() in common.lua.
+ */
+export function auditViaOf(actor: string | null, channel: string | null): string | null {
+  if (actor === null) return null;
+  if (actor === 'callback') return 'callback';
+  if (channel !== null && channel !== '' && actor.startsWith(`${channel}:`)) return `channel:${channel}`;
+  return 'api';
+}
+
+/**
+ * What an answer's entry may say about it: its digest and, for a decision (an APPROVAL's
+ * `decision`, a CONFIRM's yes or no), the decision. Nothing for a sensitive question (its answer
+ * is not stored; even a digest of a yes/no would give it away).
+ */
+export function answerAuditDetail(answer: unknown): AuditDetail {
+  if (answer === null || answer === undefined) return {};
+  const detail: AuditDetail = { answerDigest: jcsDigest(answer) };
+  if (answer === true) detail.decision = 'APPROVED';
+  else if (answer === false) detail.decision = 'REJECTED';
+  else if (typeof answer === 'object' && !Array.isArray(answer)) {
+    const d = (answer as Record<string, unknown>).decision;
+    if (d === 'APPROVED' || d === 'REJECTED') detail.decision = d;
+  }
+  return detail;
+}
+
+/** What an ASKED entry says of the question: its format, the digest of its text, its channel. */
+export function askedAuditDetail(spec: {
+  format: string;
+  text: string;
+  channel: string | null;
+}): AuditDetail {
+  const detail: AuditDetail = { format: spec.format, textDigest: jcsDigest(spec.text) };
+  if (spec.channel) detail.channel = spec.channel;
+  return detail;
+}
