@@ -192,7 +192,7 @@ export async function createHttpApp({
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
-  if (signIn) await app.register(authRoutes, { ...signIn, logger });
+  if (signIn) await app.register(authRoutes, { ...signIn, logger, rateLimit });
   if (jwks) await app.register(jwksRoutes, { jwks });
   if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });

@@ -289,4 +289,32 @@ describe('OIDC sign-in against oidc-provider', () => {
     const who = await (await fetch(`${a.url}/auth/session`, { headers: { cookie } })).json();
     expect(who.signedIn).toBeNull();
   });
+
+  it('limits sign-ins per address: at the limit a login starts, one past it is 429', async () => {
+    const port = await freePort();
+    const c = await startServer({
+      store: 'memory',
+      env: {
+        PORT: String(port),
+        INTERACTIONS_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        INTERACTIONS_RATE_LIMIT_PER_MINUTE: '3',
+        INTERACTIONS_OIDC_ISSUER: provider.issuer,
+        INTERACTIONS_OIDC_CLIENT_ID: provider.clientId,
+        INTERACTIONS_OIDC_CLIENT_SECRET_ENV: 'TEST_OIDC_SECRET',
+        TEST_OIDC_SECRET: provider.clientSecret,
+      },
+    });
+    try {
+      const url = await c.listen();
+      const login = () => fetch(`${url}/auth/login`, { redirect: 'manual' });
+      for (let i = 0; i < 3; i++) expect((await login()).status).toBe(302);
+      const refused = await login();
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).code).toBe('RATE_LIMITED');
+      // The session check is not limited: the inbox asks it at every load.
+      expect((await fetch(`${url}/auth/session`)).status).toBe(200);
+    } finally {
+      await c.close();
+    }
+  });
 });

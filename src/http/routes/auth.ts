@@ -4,7 +4,9 @@
 // flight is kept in the store under its state (ten minutes, taken once) and bound to the
 // browser that started it by a short cookie holding the same state, so a callback URL planted
 // in someone else's browser signs nobody in.
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Cluster, Redis } from 'ioredis';
 import { type OidcRoleRules, principalFromClaims } from '../../auth/oidc-principal.ts';
 import {
   cookieValue,
@@ -15,10 +17,12 @@ import {
   type SessionAuth,
   setCookie,
 } from '../../auth/session-cookie.ts';
+import { DomainError } from '../../domain/errors.ts';
 import type { Logger } from '../../engine/logger.ts';
 import type { People } from '../../engine/people.ts';
 import { sendRestError } from '../errors.ts';
 import type { OidcClient } from '../oidc-client.ts';
+import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';
 import { ownOriginsOf } from '../session-auth.ts';
 
 export interface AuthRouteOptions {
@@ -32,6 +36,11 @@ export interface AuthRouteOptions {
   publicOrigin: string | null;
   logger: Logger;
   clock?: () => number;
+  /**
+   * The public doors' rate limit, applied to /auth/login and /auth/callback: each login writes
+   * to the store before anyone is signed in, so an address may start only so many a minute.
+   */
+  rateLimit?: { perMinute: number; redis: Redis | Cluster | null; prefix: string };
 }
 
 /** How long a person may take at the provider's pages. */
@@ -62,12 +71,10 @@ function single(value: unknown): string | null {
 }
 
 export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Promise<void> {
-  const clock = o.clock ?? Date.now;
   /** Our own origin as the browser sees it: the public one, else the request's Host. */
   const ownOrigin = (req: FastifyRequest): string =>
     o.publicOrigin ?? `${req.protocol}://${req.headers.host ?? ''}`;
   const secure = (req: FastifyRequest): boolean => ownOrigin(req).startsWith('https:');
-  const redirectUri = (req: FastifyRequest): string => `${ownOrigin(req)}/auth/callback`;
 
   app.get('/auth/session', async (req, reply) => {
     const session = await o.sessions({ method: req.method, headers: req.headers });
@@ -93,7 +100,28 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
   });
 
   const client = o.client;
-  if (!client) return;
+  // Their own scope: the rate limit applies to these two doors only.
+  if (client) await app.register((scope) => loginRoutes(scope, o, client));
+}
+
+async function loginRoutes(app: FastifyInstance, o: AuthRouteOptions, client: OidcClient): Promise<void> {
+  const clock = o.clock ?? Date.now;
+  const ownOrigin = (req: FastifyRequest): string =>
+    o.publicOrigin ?? `${req.protocol}://${req.headers.host ?? ''}`;
+  const secure = (req: FastifyRequest): boolean => ownOrigin(req).startsWith('https:');
+  const redirectUri = (req: FastifyRequest): string => `${ownOrigin(req)}/auth/callback`;
+  if (o.rateLimit) {
+    const { perMinute, redis, prefix } = o.rateLimit;
+    await app.register(rateLimit, {
+      max: perMinute,
+      timeWindow: 60_000,
+      ...(redis ? { store: redisRateLimitStore(redis, `${prefix}ratelimit:auth:`) } : {}),
+      keyGenerator: (req) => rateLimitKey(req.ip),
+      skipOnError: false,
+      errorResponseBuilder: (_req, ctx) =>
+        new DomainError('RATE_LIMITED', `too many sign-ins; retry in ${Math.ceil(ctx.ttl / 1000)} s`),
+    });
+  }
 
   app.get('/auth/login', async (req, reply) => {
     const checks = client.newChecks();
