@@ -3,6 +3,7 @@
 // and bench/RESULTS.md. `npm run bench -- resume fanout` runs only those figures and writes
 // no files (a partial run must not replace the full record).
 import { answerValidation } from './figures/answer-validation.ts';
+import { auditCost } from './figures/audit-cost.ts';
 import { callbackDoor } from './figures/callback-door.ts';
 import { fanout, fanout10k } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
@@ -26,6 +27,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   validation: answerValidation,
   'replica-wait': replicaWait,
   listing,
+  audit: auditCost,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */

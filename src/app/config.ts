@@ -17,6 +17,7 @@
 // it would hide a broken deployment.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { type AuditSettings, auditSettings } from './settings/audit.ts';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
@@ -40,7 +41,8 @@ export interface Config
     ReceiptSettings,
     OidcSettings,
     PushSettings,
-    McpSettings {}
+    McpSettings,
+    AuditSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -55,6 +57,7 @@ const envSchema = z.object({
   ...oidcSettings.env,
   ...pushSettings.env,
   ...mcpSettings.env,
+  ...auditSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -105,5 +108,16 @@ export function loadConfig(
   const oidc = oidcSettings.read(e, io);
   const push = pushSettings.read(e, io);
   const mcp = mcpSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...oidc, ...push, ...mcp });
+  const audit = auditSettings.read(e, io);
+  return Object.freeze({
+    ...server,
+    ...store,
+    ...limits,
+    ...keys,
+    ...receipts,
+    ...oidc,
+    ...push,
+    ...mcp,
+    ...audit,
+  });
 }

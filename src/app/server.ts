@@ -98,6 +98,7 @@ function engineSettingsOf(config: Config): EngineSettings {
     publicBaseUrl: config.publicBaseUrl,
     publicBaseUrlLocal: config.publicBaseUrlDefaulted,
     reaperIntervalMs: config.reaperIntervalMs,
+    auditRetentionDays: config.auditRetentionDays,
   };
 }
 

@@ -11,6 +11,7 @@ export const DOORS = [
   'health',
   'mcp',
   'metrics',
+  'audit',
 ] as const;
 export type Door = (typeof DOORS)[number];
 
@@ -34,6 +35,7 @@ export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
   health: 'public',
   mcp: 'authenticated',
   metrics: 'authenticated',
+  audit: 'authenticated',
 });
 
 function isDoor(name: string): name is Door {
@@ -66,6 +68,9 @@ export function parseDoorPolicy(obj: unknown): DoorPolicy {
       throw new Error(`door "${name}": expected public or authenticated, got ${shown}`);
     }
     if (name === 'health' && value !== 'public') throw new Error('door "health": is always public');
+    // The audit export is every question's history: never open to callers without a key.
+    if (name === 'audit' && value !== 'authenticated')
+      throw new Error('door "audit": is always authenticated');
     policy[name] = value;
   }
   return Object.freeze(policy);

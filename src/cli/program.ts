@@ -7,6 +7,7 @@ import { InteractionsError, ReceiptVerificationError } from '../client/index.ts'
 import { VERSION } from '../domain/version.ts';
 import { answerCommand } from './commands/answer.ts';
 import { askCommand } from './commands/ask.ts';
+import { AuditVerificationError, auditCommand } from './commands/audit.ts';
 import { cancelCommand } from './commands/cancel.ts';
 import { channelsCommand } from './commands/channels.ts';
 import { doctorCommand } from './commands/doctor.ts';
@@ -51,11 +52,12 @@ const ROLE_NEEDED: Readonly<Record<string, string>> = {
   'tai interactions ask': 'asking needs a key with the agent or admin role',
   'tai interactions answer': 'answering needs a key with the operator or admin role',
   'tai interactions cancel': 'cancelling needs the agent that asked, or the operator or admin role',
-  'tai interactions list': 'reading questions needs the agent, operator or admin role',
-  'tai interactions show': 'reading questions needs the agent, operator or admin role',
+  'tai interactions list': 'reading questions needs the agent, operator, auditor or admin role',
+  'tai interactions show': 'reading questions needs the agent, operator, auditor or admin role',
   'tai interactions stream': 'the live feed needs the agent, operator or admin role',
   'tai channels list': 'listing channels needs the agent, operator or admin role',
   'tai outbox dead': "the outbox's dead letters need the admin role",
+  'tai audit export': 'the audit log needs the auditor or admin role',
 };
 
 /** The name the program was started under (`tai-interactions`, or `tai` in an installed package). */
@@ -89,6 +91,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(channelsCommand(ctx))
     .addCommand(outboxCommand(ctx))
     .addCommand(receiptsCommand(ctx))
+    .addCommand(auditCommand(ctx))
     .addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));
   program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
@@ -120,6 +123,10 @@ export async function runCli(argv: readonly string[], io: CliIO, name: ProgramNa
       io.err(
         `error: ${err.code}: ${oneLineMessage(err.message)}${err.field ? ` (at ${err.field})` : ''}${role}\n`,
       );
+      return 1;
+    }
+    if (err instanceof AuditVerificationError) {
+      io.err(`error: AUDIT_BROKEN: ${oneLineMessage(err.message)}\n`);
       return 1;
     }
     if (err instanceof ReceiptVerificationError) {

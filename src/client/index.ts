@@ -1,5 +1,11 @@
 // tai-interactions/client: the typed SDK for agents and tools. HTTP only; see docs/sdk-and-cli.md.
 
+export {
+  type AuditExportSummary,
+  AuditVerificationError,
+  type VerifyAuditOptions,
+  verifyAuditExport,
+} from './audit.ts';
 export type { RetryPolicy } from './backoff.ts';
 export {
   type ClientOptions,

@@ -7,7 +7,8 @@ import type { QuestionRecord } from './question.ts';
 
 export function canSee(p: Principal, q: Pick<QuestionRecord, 'audience' | 'askedBy'>): boolean {
   if (p.restricted) return q.audience === p.id;
-  if (hasRole(p, 'operator')) return true;
+  // An auditor reads every question (API.md §2) but may not ask, answer or cancel.
+  if (hasRole(p, 'operator', 'auditor')) return true;
   return hasRole(p, 'agent') && q.askedBy === p.id;
 }
 
@@ -29,7 +30,7 @@ export function canAsk(p: Principal): boolean {
  */
 export function visibilityScope(p: Principal): { audience?: string; askedBy?: string } | 'none' {
   if (p.restricted) return { audience: p.id };
-  if (hasRole(p, 'operator')) return {};
+  if (hasRole(p, 'operator', 'auditor')) return {};
   if (hasRole(p, 'agent')) return { askedBy: p.id };
   return 'none';
 }

@@ -81,12 +81,15 @@ export function chainAuditEntry(d: AuditDraft, prev: string | null): AuditEntry 
 }
 
 /**
- * The door a change came through, from who made it: `callback` (a callback URL), `channel:<name>`
- * (a channel user of the question's channel) or `api` (a key). Mirrors resolve() in common.lua.
+ * The door a change came through, from who made it: `callback` (a callback URL), `mcp` (an MCP
+ * client's own user), `channel:<name>` (a channel user of the question's channel) or `api` (a
+ * key). Mirrors audit_via in common.lua and the receipt's via.
  */
 export function auditViaOf(actor: string | null, channel: string | null): string | null {
   if (actor === null) return null;
   if (actor === 'callback') return 'callback';
+  // Put to the asker's own user by its MCP client (elicitation, API.md §13.1), as in receipts.
+  if (actor.startsWith('mcp:')) return 'mcp';
   if (channel !== null && channel !== '' && actor.startsWith(`${channel}:`)) return `channel:${channel}`;
   return 'api';
 }

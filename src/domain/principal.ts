@@ -1,6 +1,6 @@
 // Who is calling, and what each role may do (API.md §2). Pure rules; keys live in src/auth/.
 
-export const ROLES = ['agent', 'operator', 'admin'] as const;
+export const ROLES = ['agent', 'operator', 'auditor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Principal {
@@ -22,4 +22,12 @@ export const ANONYMOUS_OPEN: Principal = Object.freeze({
 
 export function hasRole(p: Principal, ...roles: Role[]): boolean {
   return p.roles.includes('admin') || roles.some((r) => p.roles.includes(r));
+}
+
+/**
+ * The audit log (API.md §17) is read by admins and auditors. A restricted principal is confined
+ * to its own audience, and the log covers every question: it may not read it.
+ */
+export function canReadAudit(p: Principal): boolean {
+  return !p.restricted && hasRole(p, 'auditor');
 }

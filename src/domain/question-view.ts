@@ -1,8 +1,27 @@
 // The public shape of a question (API.md §4 `Question`), shared by every surface that
 // writes a question as JSON: times as RFC 3339, no verifier config, no idempotency key,
 // the link hidden when a verifier is bound, never a sensitive answer.
+import type { EscalationStep } from './escalation.ts';
 import type { MediaItem, QuestionRecord } from './question.ts';
 import { isServerVerified } from './question.ts';
+
+/** A ladder step with what it recorded when it fired (epoch ms), as the engine reads it. */
+export interface EscalationState extends EscalationStep {
+  firedAt: number | null;
+  outcome: string | null;
+}
+
+/** One step of the question's escalation ladder (API.md §18 `EscalationStep`). */
+export interface EscalationStepView {
+  afterSeconds: number;
+  action: EscalationStep['action'];
+  channel: string | null;
+  recipient: string | null;
+  /** When it fired; null while it has not. */
+  firedAt: string | null;
+  /** `DELIVERED` or `FAILED: …`; null while it has not fired. */
+  outcome: string | null;
+}
 
 export interface QuestionView {
   id: string;
@@ -29,6 +48,11 @@ export interface QuestionView {
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
+  /**
+   * The escalation ladder (§18), empty without one. Present when the caller read the fired steps
+   * (`questionView(q, escalations)`); the view never guesses that a step has not fired.
+   */
+  escalations?: EscalationStepView[];
 }
 
 export function isoTime(ms: number): string {
@@ -39,7 +63,19 @@ function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : isoTime(ms);
 }
 
-export function questionView(q: QuestionRecord): QuestionView {
+export function escalationStepView(s: EscalationState): EscalationStepView {
+  return {
+    afterSeconds: s.afterSeconds,
+    action: s.action,
+    channel: s.channel,
+    recipient: s.recipient,
+    firedAt: isoOrNull(s.firedAt),
+    outcome: s.outcome,
+  };
+}
+
+/** The view; `escalations` (what `Interactions.escalations` read for `q`) adds the ladder. */
+export function questionView(q: QuestionRecord, escalations?: readonly EscalationState[]): QuestionView {
   const serverVerified = isServerVerified(q);
   return {
     id: q.id,
@@ -66,5 +102,6 @@ export function questionView(q: QuestionRecord): QuestionView {
     answeredAt: isoOrNull(q.answeredAt),
     closedAt: isoOrNull(q.closedAt),
     cancelReason: q.cancelReason,
+    ...(escalations === undefined ? {} : { escalations: escalations.map(escalationStepView) }),
   };
 }

@@ -85,7 +85,7 @@ export function createCallbacks(d: CallbackDeps) {
     return d.store.questionForTicket(hashTicket(ticket));
   }
 
-  function verify(q: QuestionRecord, req: CallbackRequest): void {
+  async function verify(q: QuestionRecord, req: CallbackRequest): Promise<void> {
     const v = q.verifier;
     if (!v) return;
     if (d.verifiers.signsBody(v.name) && req.body.length === 0) {
@@ -96,7 +96,19 @@ export function createCallbacks(d: CallbackDeps) {
       headers: req.headers,
       now: d.clock(),
     });
-    if (outcome === 'failed') throw new DomainError('UNAUTHENTICATED', 'webhook verification failed');
+    if (outcome === 'failed') {
+      // On the record, with no change to the question: who tried is unknown, so only the door
+      // and the verifier's name (API.md §17).
+      await d.store.audit.append({
+        type: 'CALLBACK_REFUSED',
+        questionId: q.id,
+        actor: null,
+        via: 'callback',
+        detail: { verifier: v.name, reason: 'signature' },
+        at: d.clock(),
+      });
+      throw new DomainError('UNAUTHENTICATED', 'webhook verification failed');
+    }
     if (outcome === 'unavailable') {
       d.logger.error({ verifier: v.name, questionId: q.id }, 'webhook verifier cannot run (missing secret?)');
       throw new DomainError('INTERNAL', 'webhook verifier is not available');
@@ -112,7 +124,7 @@ export function createCallbacks(d: CallbackDeps) {
 
   /** Steps 3–6 for a question in hand: verifier, state, payload, claim. */
   async function answer(q: QuestionRecord, req: CallbackRequest): Promise<CallbackOutcome> {
-    verify(q, req);
+    await verify(q, req);
     if (q.status === 'ANSWERED') return 'already_answered';
     if (q.status !== 'PENDING') throw closed(q.status);
     const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));

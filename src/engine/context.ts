@@ -34,6 +34,8 @@ export interface EngineSettings {
   reaperIntervalMs: number;
   /** How often every local waiter re-reads its question (a net under lost announcements). */
   sweepIntervalMs?: number;
+  /** Days audit entries are kept (default 400); trimmed by the reaper's prune. */
+  auditRetentionDays?: number;
 }
 
 export interface EngineContext {

@@ -12,6 +12,7 @@ import { createAnnounced } from './announced.ts';
 import { createAnswerHere } from './answer-here.ts';
 import { createAnswering } from './answering.ts';
 import { createAsking } from './asking.ts';
+import { createAuditReader } from './audit.ts';
 import { createCallbacks } from './callbacks.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
@@ -31,7 +32,7 @@ import {
   type ReceiptPort,
   type VerifierPort,
 } from './ports.ts';
-import { createReaper } from './reaper.ts';
+import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
 import { createShortLinks } from './short-links.ts';
 import type { FeedListener, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
@@ -99,6 +100,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     clock,
     logger,
     retentionMs,
+    auditRetentionMs: (settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS) * 86_400_000,
     intervalMs: settings.reaperIntervalMs,
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
   });
@@ -186,6 +188,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callbackPage: (ticket) => callbacks.page(ticket),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
+    audit: createAuditReader(store),
+    signObject: async (payload) => (deps.receipts?.signObject ? deps.receipts.signObject(payload) : null),
     async escalations(question) {
       const steps = question.escalation ?? [];
       if (steps.length === 0) return [];

@@ -45,6 +45,8 @@ export type { ChannelDetail } from '../domain/channel-detail.ts';
 export interface ReceiptPort {
   /** The receipt of a resolved question; null while it is pending. */
   sign(question: QuestionRecord): Promise<string | null>;
+  /** A compact JWS over any small JSON object (the audit export's signed head). */
+  signObject?(payload: Record<string, unknown>): Promise<string>;
 }
 
 /** What the engine reports as it works (the metrics). Calls must be cheap and never throw. */

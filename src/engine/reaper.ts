@@ -11,6 +11,8 @@ export interface ReaperOptions {
   clock: () => number;
   logger: Logger;
   retentionMs: number;
+  /** How long audit entries are kept (API.md §17); absent: DEFAULT_AUDIT_RETENTION_DAYS. */
+  auditRetentionMs?: number;
   intervalMs: number;
   sweepIntervalMs: number;
   /** Escalation steps were moved into the outbox (wake its worker). */
@@ -20,6 +22,7 @@ export interface ReaperOptions {
 const EXPIRE_BATCH = 500;
 const SWEEP_BATCH = 500;
 const PRUNE_EVERY_MS = 60_000;
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 
 export interface Reaper {
   start(): void;
@@ -78,6 +81,8 @@ export function createReaper(o: ReaperOptions): Reaper {
     if (now - lastPrune >= PRUNE_EVERY_MS) {
       lastPrune = now;
       await o.store.prune(now, o.retentionMs);
+      // The audit log outlives the questions: its own retention, trimmed from the oldest end.
+      await o.store.audit.trim(now - (o.auditRetentionMs ?? DEFAULT_AUDIT_RETENTION_DAYS * 86_400_000));
     }
   }
 

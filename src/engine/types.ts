@@ -7,6 +7,7 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
+import type { AuditReader } from './audit.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
 import type { ChannelInboundResult } from './channel-inbound.ts';
 import type { ChannelDetail } from './ports.ts';
@@ -124,6 +125,13 @@ export interface Interactions {
   receipt(question: QuestionRecord): Promise<string | null>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
   nameOf(principalId: string): Promise<string | null>;
+  /** The audit log (API.md §17), for admins and auditors: pages and exports. */
+  readonly audit: AuditReader;
+  /**
+   * A compact JWS over a small JSON object with the receipt key (the audit export's head);
+   * null when the server signs nothing.
+   */
+  signObject(payload: Record<string, unknown>): Promise<string | null>;
   /**
    * The question's escalation ladder (API.md §18) with what each fired step recorded; empty
    * without a ladder (then nothing is read).

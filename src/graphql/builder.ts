@@ -4,7 +4,7 @@ import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type { Principal } from '../domain/principal.ts';
-import { hasRole } from '../domain/principal.ts';
+import { canReadAudit, hasRole } from '../domain/principal.ts';
 import type { Interactions } from '../engine/types.ts';
 import { forbidden, invalidArgument } from './errors.ts';
 import type { HeldCall } from './held-calls.ts';
@@ -29,6 +29,8 @@ export const builder = new SchemaBuilder<{
     authenticated: boolean;
     agent: boolean;
     operator: boolean;
+    /** Reads the audit log: admins and (unrestricted) auditors. */
+    auditor: boolean;
     admin: boolean;
   };
   Scalars: {
@@ -47,6 +49,7 @@ export const builder = new SchemaBuilder<{
       authenticated: principal.roles.length > 0,
       agent: hasRole(principal, 'agent'),
       operator: hasRole(principal, 'operator'),
+      auditor: canReadAudit(principal),
       admin: hasRole(principal, 'admin'),
     }),
     unauthorizedError: () => forbidden(),

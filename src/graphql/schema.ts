@@ -14,6 +14,7 @@ import './types/media-item-input.ts';
 import './types/verifier-input.ts';
 import './types/ask-user-input.ts';
 import './types/question-filter.ts';
+import './types/audit.ts';
 import './operations/query.ts';
 import './operations/mutation.ts';
 import './operations/subscription.ts';

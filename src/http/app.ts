@@ -25,6 +25,7 @@ import { useDoorAuth } from './door-auth.ts';
 import { handleError, sendRestError } from './errors.ts';
 import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { type AuthRouteOptions, authRoutes } from './routes/auth.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -202,6 +203,7 @@ export async function createHttpApp({
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
     if (push) await app.register(pushRoutes, { push });
+    await app.register(auditRoutes, { engine });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });

@@ -130,6 +130,19 @@ const question = z.looseObject({
   createdAt: z.string(),
   timeoutAt: z.string(),
   answer: z.unknown(),
+  /** The escalation ladder (API.md §18): each step and, once fired, when and how it went. */
+  escalations: z
+    .array(
+      z.looseObject({
+        afterSeconds: z.number().int(),
+        action: z.enum(['REMIND', 'REROUTE']),
+        channel: z.string().nullable(),
+        recipient: z.string().nullable(),
+        firedAt: z.string().nullable(),
+        outcome: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 export const getQuestionOutput = z.object({ question: question.nullable() });

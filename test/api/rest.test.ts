@@ -52,6 +52,19 @@ for (const store of ['memory', 'redis'] as const) {
       expect(r.statusCode).toBe(200);
       expect(r.json().data).toMatchObject({ id, status: 'ANSWERED', answer: 'Ada', answeredBy: 'ops' });
       expect(r.json().data.answeredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(r.json().data.escalations).toEqual([]);
+    });
+
+    it('the answered question shows its escalation ladder (API.md §18)', async () => {
+      const id = await ask({
+        text: 'Name?',
+        timeoutSeconds: 600,
+        escalation: [{ afterSeconds: 30, action: 'REMIND' }],
+      });
+      const r = await answer(id, { answer: 'Ada' });
+      expect(r.json().data.escalations).toEqual([
+        { afterSeconds: 30, action: 'REMIND', channel: null, recipient: null, firedAt: null, outcome: null },
+      ]);
     });
 
     it('401 without a key or with an unknown one', async () => {

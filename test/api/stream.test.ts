@@ -121,6 +121,46 @@ for (const store of ['memory', 'redis'] as const) {
       expect(ready.data).toEqual({ pending: 5 });
     });
 
+    it('shows the escalation ladder (API.md §18), and a fired step as a live interaction.add', async () => {
+      const q = await ask({
+        text: 'Escalate?',
+        timeoutSeconds: 600,
+        escalation: [
+          { afterSeconds: 10, action: 'REMIND' },
+          { afterSeconds: 20, action: 'REMIND' },
+        ],
+      });
+      const plain = await ask({ text: 'No ladder' });
+      const { sse } = await stream();
+      const { adds } = await backlog(sse);
+      const unfired = { action: 'REMIND', channel: null, recipient: null, firedAt: null, outcome: null };
+      expect(adds.find((f) => f.data.id === q.id)!.data.escalations).toEqual([
+        { afterSeconds: 10, ...unfired },
+        { afterSeconds: 20, ...unfired },
+      ]);
+      expect(adds.find((f) => f.data.id === plain.id)!.data.escalations).toEqual([]);
+
+      const firedAt = Date.UTC(2026, 11, 1, 12, 0, 0);
+      await t.server.store.recordEscalation(
+        q.id,
+        0,
+        { firedAt, outcome: 'FAILED: ops-discord: discord reply to message failed: HTTP 403 50013' },
+        { action: 'REMIND', channel: null },
+      );
+      const updated = await frame(sse);
+      expect(updated.event).toBe('interaction.add');
+      expect(updated.data.id).toBe(q.id);
+      expect(updated.data.escalations).toEqual([
+        {
+          ...unfired,
+          afterSeconds: 10,
+          firedAt: '2026-12-01T12:00:00.000Z',
+          outcome: 'FAILED: ops-discord: discord reply to message failed: HTTP 403 50013',
+        },
+        { afterSeconds: 20, ...unfired },
+      ]);
+    });
+
     it('streams interaction.add, interaction.answered and interaction.removed (cancelled, timed out) live', async () => {
       const { sse } = await stream();
       await backlog(sse);

@@ -147,6 +147,22 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       ).toBe('INTERNAL');
     });
 
+    it('a refused signature is on the audit log (CALLBACK_REFUSED) and changes nothing', async () => {
+      const q = await external({ verifier: { name: 'test-sig', config: { secretEnv: 'S' } } });
+      const bad = { body: json({ ok: 'forged-value' }), headers: { 'x-test-signature': 'bad' } };
+      expect(await codeOf(call(q.ticket, bad))).toBe('UNAUTHENTICATED');
+      const log = await set.stores[0]!.audit.page({ first: 10, questionId: q.id });
+      expect(log.entries.map((e) => e.type)).toEqual(['ASKED', 'CALLBACK_REFUSED']);
+      expect(log.entries[1]).toMatchObject({
+        actor: null,
+        via: 'callback',
+        detail: { verifier: 'test-sig', reason: 'signature' },
+      });
+      expect(JSON.stringify(log.entries)).not.toContain('forged-value');
+      expect(JSON.stringify(log.entries)).not.toContain(q.ticket);
+      expect((await engine.get(OPS, q.id))?.status).toBe('PENDING');
+    });
+
     it('binding an unknown verifier or a bad config is BAD_USER_INPUT at ask time', async () => {
       expect(await codeOf(external({ verifier: { name: 'nope' } }))).toBe('BAD_USER_INPUT');
       expect(await codeOf(external({ verifier: { name: 'test-sig', config: { secretEnv: 5 } } }))).toBe(
@@ -271,6 +287,30 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         'channel pager could not deliver the question: pager is down',
       ]);
       expect(await engine.pending(OPS)).toEqual([]);
+    });
+
+    it('the audit log records a delivery and a failed one (then its cancel)', async () => {
+      const ok = await engine.ask(AGENT, { text: 'Hi', channel: 'pager' }, { holdSeconds: 0 });
+      channel.failNext = true;
+      await engine.ask(AGENT, { text: 'Hi', channel: 'pager' }, { holdSeconds: 0 }).catch(() => null);
+      const entries = (await set.stores[0]!.audit.page({ first: 10 })).entries;
+      expect(entries.map((e) => e.type)).toEqual([
+        'ASKED',
+        'DELIVERED',
+        'ASKED',
+        'DELIVERY_FAILED',
+        'CANCELLED',
+      ]);
+      expect(entries[1]).toMatchObject({
+        questionId: ok.question.id,
+        via: 'channel:pager',
+        detail: { channel: 'pager' },
+      });
+      expect(entries[4]).toMatchObject({
+        questionId: entries[2]!.questionId,
+        actor: null,
+        detail: { format: 'TEXT' },
+      });
     });
 
     it('a verifier is not allowed with a channel; recipient needs a channel', async () => {

@@ -226,6 +226,24 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
       },
     });
     expect(asked.structuredContent).toMatchObject({ status: 'PENDING' });
+    // The question view shows the ladder as GraphQL does (camelCase), on every tool that returns it.
+    const { id } = asked.structuredContent as { id: string };
+    const ladder = [
+      { afterSeconds: 10, action: 'REMIND', channel: null, recipient: null, firedAt: null, outcome: null },
+    ];
+    const got = await client.callTool({ name: 'get_question', arguments: { id } });
+    expect((got.structuredContent as { question: { escalations: unknown } }).question.escalations).toEqual(
+      ladder,
+    );
+    const listed = await client.callTool({ name: 'list_questions', arguments: { status: ['PENDING'] } });
+    const questions = (listed.structuredContent as { questions: { id: string; escalations: unknown }[] })
+      .questions;
+    expect(questions.find((q) => q.id === id)?.escalations).toEqual(ladder);
+    expect(questions.filter((q) => q.id !== id).every((q) => Array.isArray(q.escalations))).toBe(true);
+    const cancelled = await client.callTool({ name: 'cancel_question', arguments: { id } });
+    expect(
+      (cancelled.structuredContent as { question: { escalations: unknown } }).question.escalations,
+    ).toEqual(ladder);
     await expectBadAsk(
       { text: 'x', escalation: [{ after_seconds: 9, action: 'REMIND' }], wait_seconds: 0 },
       /^BAD_USER_INPUT: afterSeconds must be at least 10/,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasHashTag, hashTaggedPrefix } from '../../src/store/redis/key-prefix.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { StoreEvent } from '../../src/store/types.ts';
+import { auditContract } from '../store/audit-contract.ts';
 import { storeContract } from '../store/contract.ts';
 import { listingContract } from '../store/listing-contract.ts';
 import { deferred, specOf, uniquePrefix } from '../support/fixtures.ts';
@@ -39,6 +40,21 @@ storeContract('redis cluster', async (o = {}) => {
 });
 
 listingContract('redis cluster', async () => {
+  const redis = clusterClient();
+  const subscriber = clusterClient();
+  const store = createRedisStore({ redis, subscriber, prefix: uniquePrefix() });
+  return {
+    store,
+    async close() {
+      await store.close();
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+});
+
+// The audit log's keys and scripts (drafts, chain head, per-question index) share the slot too.
+auditContract('redis cluster', async () => {
   const redis = clusterClient();
   const subscriber = clusterClient();
   const store = createRedisStore({ redis, subscriber, prefix: uniquePrefix() });

@@ -163,6 +163,20 @@ export function auditContract(name: string, make: () => Promise<AuditHarness>): 
       expect(text).not.toContain('a'.repeat(64));
     });
 
+    it('an answer given in an MCP client goes through the door mcp', async () => {
+      const s = specOf();
+      await store.create(s, opts);
+      await store.claim(s.id, {
+        status: 'ANSWERED',
+        answer: false,
+        answeredBy: 'mcp:agent',
+        now: Date.now(),
+        retentionMs: 60_000,
+      });
+      const [, answered] = (await store.audit.page({ first: 10 })).entries;
+      expect(answered).toMatchObject({ actor: 'mcp:agent', via: 'mcp', detail: { decision: 'REJECTED' } });
+    });
+
     it('a claim that loses writes no entry; a late answer writes the timeout only', async () => {
       const now = Date.now();
       const s = specOf({ createdAt: now, timeoutAt: now + 5 });

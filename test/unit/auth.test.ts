@@ -203,6 +203,11 @@ describe('door policy', () => {
     expect(parseDoorPolicy({ doors: {} })).toEqual(DEFAULT_DOOR_POLICY);
   });
 
+  it('keeps the audit export authenticated', () => {
+    expect(parseDoorPolicy({ doors: { audit: 'authenticated' } }).audit).toBe('authenticated');
+    expect(isPublic(DEFAULT_DOOR_POLICY, 'audit')).toBe(false);
+  });
+
   it('keeps health public', () => {
     expect(parseDoorPolicy({ doors: { health: 'public' } }).health).toBe('public');
     expect(isPublic({ ...DEFAULT_DOOR_POLICY, health: 'authenticated' }, 'health')).toBe(true);
@@ -218,6 +223,7 @@ describe('door policy', () => {
     [{ doors: { graphql: 'open' } }, 'open'],
     [{ doors: { graphql: true } }, 'graphql'],
     [{ doors: { health: 'authenticated' } }, 'health'],
+    [{ doors: { audit: 'public' } }, 'audit'],
   ])('refuses %j, naming %s', (doc, named) => {
     expect(() => parseDoorPolicy(doc)).toThrow(named);
   });

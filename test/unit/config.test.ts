@@ -64,6 +64,7 @@ describe('defaults', () => {
       reaperIntervalMs: 1000,
       receiptKeys: null,
       mcpStateKey: null,
+      auditRetentionDays: 400,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       verifierSecretNames: [],
@@ -225,6 +226,7 @@ describe('whole numbers', () => {
     ['INTERACTIONS_CALLBACK_MAX_BODY_BYTES', 'callbackMaxBodyBytes', 1, 16777216],
     ['INTERACTIONS_REAPER_INTERVAL_MS', 'reaperIntervalMs', 50, 60000],
     ['INTERACTIONS_RATE_LIMIT_PER_MINUTE', 'rateLimitPerMinute', 1, null],
+    ['INTERACTIONS_AUDIT_RETENTION_DAYS', 'auditRetentionDays', 1, 36500],
   ];
 
   for (const [variable, field, min, max] of ranges) {

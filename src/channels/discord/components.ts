@@ -163,6 +163,33 @@ export function questionMessage(q: ChannelQuestion, callbackUrl: string): Obj {
   };
 }
 
+/**
+ * An escalation REMIND (API.md §18): a reply to the question's message (`message_reference`, so
+ * Discord shows the original above it with a jump link) saying it still waits, and the question's
+ * own components, so the person answers from the reminder they were just notified of. A click
+ * there after the question closed shows how it ended, as on the original. Still no pings.
+ */
+export function reminderMessage(
+  q: ChannelQuestion,
+  callbackUrl: string,
+  original: { channel: string; message: string },
+): Obj {
+  const prefix = 'Reminder: still waiting for an answer to "';
+  const room = L.content - [...prefix].length - 1;
+  return {
+    content: `${prefix}${escapedCut(q.text, room)}"`,
+    components: answerRows(q, callbackUrl),
+    // Sent even when the original was deleted: the reminder carries what answers the question.
+    message_reference: {
+      message_id: original.message,
+      channel_id: original.channel,
+      fail_if_not_exists: false,
+    },
+    allowed_mentions: { parse: [], replied_user: false },
+    flags: SUPPRESS_EMBEDS,
+  };
+}
+
 /** The message once closed: the text, then how it ended; no components left to click. */
 export function resolvedMessage(q: ChannelQuestion, line: string): Obj {
   const room = L.content - [...line].length - 2;

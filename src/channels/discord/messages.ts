@@ -1,7 +1,7 @@
 // The question's message in Discord: posted with its components, and edited once the question is
 // closed (from Discord or anywhere else) so the buttons give way to a line saying how it ended.
 import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
-import { cut, escapeMarkdown, questionMessage, resolvedMessage } from './components.ts';
+import { cut, escapeMarkdown, questionMessage, reminderMessage, resolvedMessage } from './components.ts';
 import { type DiscordRest, failure } from './rest.ts';
 
 /** Posts the question; the receipt names the message (channel + message id) for the later edit. */
@@ -24,6 +24,23 @@ export async function postQuestion(
     throw new Error('discord create message returned no message reference');
   }
   return { recipient: channelId, channel: res.channel_id, message: res.id };
+}
+
+/** An escalation REMIND: a reply to the question's message in its channel (reminderMessage). */
+export async function postReminder(
+  rest: DiscordRest,
+  message: { channel: string; message: string },
+  question: ChannelQuestion,
+  callbackUrl: string,
+): Promise<void> {
+  const bot = rest.bot();
+  try {
+    await bot.post(`/channels/${message.channel}/messages`, {
+      body: reminderMessage(question, callbackUrl, message),
+    });
+  } catch (err) {
+    throw failure('reply to message', err);
+  }
 }
 
 /** Replaces the message's components with the line from `resolvedLine`. */

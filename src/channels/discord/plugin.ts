@@ -15,7 +15,7 @@ import type {
 import { DISCORD_LIMITS } from './components.ts';
 import { toInboundEvent } from './events.ts';
 import { interpret, parseInteraction } from './inbound.ts';
-import { postQuestion, resolvedLine, showResolved } from './messages.ts';
+import { postQuestion, postReminder, resolvedLine, showResolved } from './messages.ts';
 import { createDiscordRest, DISCORD_DEFAULT_API_URL, failure, splitApiUrl } from './rest.ts';
 import { checkDiscordSignature, discordPublicKey } from './signature.ts';
 
@@ -80,6 +80,15 @@ function createDiscordChannel(cfg: DiscordConfig, ctx: ChannelContext) {
         applicationId: cfg.applicationId,
         receivedAt: req.now,
       });
+    },
+
+    // An escalation REMIND (API.md §18): a reply to the question's message, with its components.
+    async remind(question: ChannelQuestion, receipt: DeliveryReceipt, callbackUrl: string): Promise<void> {
+      const { channel, message } = receipt;
+      if (typeof channel !== 'string' || typeof message !== 'string') {
+        throw new Error('the delivery receipt names no discord message');
+      }
+      await postReminder(rest, { channel, message }, question, callbackUrl);
     },
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {

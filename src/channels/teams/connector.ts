@@ -1,4 +1,4 @@
-// The Bot Framework connector: proactive messages to a conversation and card updates, over plain
+// The Bot Framework connector: proactive messages to a conversation, replies and card updates, over plain
 // REST with the cached access token (auth.ts). Bounded time and bounded response reading.
 import { isAllowedEndpoint } from '../config-schema.ts';
 import { requestFailure } from '../failure-cause.ts';
@@ -13,6 +13,11 @@ export interface Connector {
   /** Posts an activity to the conversation; resolves with the new activity's id. */
   send(serviceUrl: string, conversationId: string, activity: Obj): Promise<string>;
   update(serviceUrl: string, conversationId: string, activityId: string, activity: Obj): Promise<void>;
+  /**
+   * Replies to an activity (the connector's ReplyToActivity): in a channel the reply lands in the
+   * activity's thread, in a chat after it. Resolves with the reply's id.
+   */
+  reply(serviceUrl: string, conversationId: string, activityId: string, activity: Obj): Promise<string>;
 }
 
 export const cardActivity = (content: Obj, extra: Obj = {}): Obj => ({
@@ -59,6 +64,13 @@ export function createConnector(ctx: ChannelContext, accessToken: () => Promise<
       const json = await call('send', 'POST', conversationUrl(serviceUrl, conversationId), activity);
       if (typeof json?.id !== 'string' || json.id === '')
         throw new Error('teams send returned no activity id');
+      return json.id;
+    },
+    async reply(serviceUrl, conversationId, activityId, activity) {
+      const url = `${conversationUrl(serviceUrl, conversationId)}/${encodeURIComponent(activityId)}`;
+      const json = await call('reply', 'POST', url, { ...activity, replyToId: activityId });
+      if (typeof json?.id !== 'string' || json.id === '')
+        throw new Error('teams reply returned no activity id');
       return json.id;
     },
     async update(serviceUrl, conversationId, activityId, activity) {

@@ -82,6 +82,11 @@ export function resolvedLine(
   return `Answered in the inbox by ${by || 'someone'}`;
 }
 
+/** The text of a reminder (plain text: Teams shows it as typed). */
+export function reminderLine(q: ChannelQuestion): string {
+  return `Reminder: still waiting for an answer to "${cut(q.text, 1000)}"`;
+}
+
 function refusal(outcome: ClaimOutcome): string | null {
   switch (outcome.kind) {
     case 'recorded':
@@ -197,6 +202,21 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
         },
         dedupe: { id: `activity:${a.id}`, repeat: OK },
       };
+    },
+
+    // An escalation REMIND (API.md §18): a plain-text reply to the question's card, in its
+    // thread in a channel; the card above keeps its inputs, and the reply is never a card that
+    // would stay live after the card is replaced.
+    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
+      const { conversation, activity, serviceUrl } = receipt;
+      if (
+        typeof conversation !== 'string' ||
+        typeof activity !== 'string' ||
+        typeof serviceUrl !== 'string'
+      ) {
+        throw new Error('the delivery receipt names no teams message');
+      }
+      await connector.reply(serviceUrl, conversation, activity, textActivity(reminderLine(question)));
     },
 
     async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {

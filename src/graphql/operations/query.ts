@@ -2,8 +2,9 @@
 import { DEFAULT_DEAD_LETTERS_LISTED } from '../../domain/dead-letter.ts';
 import { builder } from '../builder.ts';
 import { awaitAnswer } from '../held-calls.ts';
-import { deadLettersFirstRange, firstRange, holdSecondsRange } from '../ranges.ts';
+import { auditFirstRange, deadLettersFirstRange, firstRange, holdSecondsRange } from '../ranges.ts';
 import { AskResult } from '../types/ask-result.ts';
+import { AuditConnection, AuditFilter } from '../types/audit.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
 import { OutboxDeadLetters } from '../types/dead-letter.ts';
 import { Question } from '../types/question.ts';
@@ -84,6 +85,32 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, { first }, ctx) => ctx.engine.outboxDeadLetters(ctx.principal, first),
+  }),
+  auditLog: t.field({
+    type: AuditConnection,
+    description:
+      'The hash-chained audit log (every question’s history), oldest first. Needs the admin or auditor role. A filter that matches rarely may give a short page with `hasNextPage` true: go on with `endCursor`.',
+    authScopes: { auditor: true },
+    args: {
+      filter: t.arg({ type: AuditFilter, description: 'Which entries; all of them when omitted.' }),
+      first: t.arg.int({
+        defaultValue: 100,
+        description: 'Page size, 1 to 1000.',
+        validate: auditFirstRange,
+      }),
+      after: t.arg.string({ description: 'The `endCursor` of the previous page.' }),
+    },
+    resolve: (_root, { filter, first, after }, ctx) =>
+      ctx.engine.audit.page(
+        ctx.principal,
+        {
+          questionId: filter?.questionId == null ? null : String(filter.questionId),
+          since: filter?.since ? filter.since.getTime() : null,
+          until: filter?.until ? filter.until.getTime() : null,
+          types: filter?.types ?? null,
+        },
+        { first: first ?? 100, after: after ?? null },
+      ),
   }),
   viewer: t.field({
     type: Viewer,

@@ -8,7 +8,7 @@ export const Viewer = builder.objectRef<Principal>('Viewer').implement({
   fields: (t) => ({
     id: t.exposeString('id', { description: 'The principal id; questions record it as asker or answerer.' }),
     roles: t.stringList({
-      description: 'The roles of the key: agent, operator, admin.',
+      description: 'The roles of the key: agent, operator, auditor, admin.',
       resolve: (p) => [...p.roles],
     }),
     restricted: t.exposeBoolean('restricted', {

@@ -28,7 +28,7 @@ export async function answerRoutes(app: FastifyInstance, o: AnswerRouteOptions):
     { config: { door: 'answer' } },
     async (req, reply) => {
       const q = await o.engine.answer(req.principal, req.params.id, answerOf(req.body));
-      return reply.send({ data: questionView(q) });
+      return reply.send({ data: questionView(q, await o.engine.escalations(q)) });
     },
   );
 }

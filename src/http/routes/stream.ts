@@ -6,7 +6,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../domain/principal.ts';
-import { questionView } from '../../domain/question-view.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { type EscalationState, type QuestionView, questionView } from '../../domain/question-view.ts';
 import { openFeed } from '../../engine/feed.ts';
 import type { FeedEvent, Interactions } from '../../engine/types.ts';
 
@@ -28,16 +29,26 @@ function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/** The ladder of each question that has one (API.md §18), read once for the frames that show it. */
+export type LaddersOf = (q: QuestionRecord) => Promise<readonly EscalationState[]>;
+
+async function viewOf(q: QuestionRecord, ladders: LaddersOf): Promise<QuestionView> {
+  return questionView(q, q.escalation?.length ? await ladders(q) : []);
+}
+
 /**
  * A live change's frame, built once for every stream of this process: the feed hands each of
  * them the same event object for one change (engine/feed.ts), and the frame depends on nothing
- * else (the REST view is the same for every reader).
+ * else (the REST view is the same for every reader); the ladder is read once per change too.
  */
-const liveFrames = new WeakMap<FeedEvent, string>();
-function liveFrameOf(ev: FeedEvent): string {
+const liveFrames = new WeakMap<FeedEvent, Promise<string>>();
+function liveFrameOf(ev: FeedEvent, ladders: LaddersOf): Promise<string> {
   let text = liveFrames.get(ev);
   if (text === undefined) {
-    text = frame(FRAME_OF[ev.type as Exclude<FeedEvent['type'], 'SNAPSHOT'>], questionView(ev.questions[0]!));
+    const type = FRAME_OF[ev.type as Exclude<FeedEvent['type'], 'SNAPSHOT'>];
+    text = viewOf(ev.questions[0]!, ladders).then((view) => frame(type, view));
+    // A failed read is not kept: the next stream reads again.
+    text.catch(() => liveFrames.delete(ev));
     liveFrames.set(ev, text);
   }
   return text;
@@ -50,15 +61,20 @@ export interface StreamState {
 }
 
 /** The frames of one feed event; null when the stream must end (a second SNAPSHOT: resync). */
-export function framesOf(ev: FeedEvent, state: StreamState): string | null {
+export async function framesOf(
+  ev: FeedEvent,
+  state: StreamState,
+  ladders: LaddersOf,
+): Promise<string | null> {
   const isBacklog = ev.type === 'SNAPSHOT' || ev.backlog === true;
   if (ev.type === 'SNAPSHOT') {
     if (!state.first) return null;
     state.first = false;
   }
-  if (!isBacklog) return liveFrameOf(ev);
+  if (!isBacklog) return liveFrameOf(ev, ladders);
   state.replayed += ev.questions.length;
-  const adds = ev.questions.map((q) => frame('interaction.add', questionView(q))).join('');
+  const views = await Promise.all(ev.questions.map((q) => viewOf(q, ladders)));
+  const adds = views.map((view) => frame('interaction.add', view)).join('');
   return ev.more ? adds : adds + frame('interaction.ready', { pending: state.replayed });
 }
 
@@ -103,9 +119,10 @@ async function pump(
   res.flushHeaders();
   armKeepalive();
   const state: StreamState = { first: true, replayed: 0 };
+  const ladders: LaddersOf = (q) => o.engine.escalations(q);
   try {
     for await (const ev of feed) {
-      const text = framesOf(ev, state);
+      const text = await framesOf(ev, state, ladders);
       if (text === null) break;
       armKeepalive();
       // Backpressure: wait for the socket to drain before taking the next event; the

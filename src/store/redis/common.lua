@@ -142,6 +142,7 @@ end
 local function audit_via(actor, chan)
   if not actor then return nil end
   if actor == 'callback' then return 'callback' end
+  if string.sub(actor, 1, 4) == 'mcp:' then return 'mcp' end
   if chan and chan ~= '' and string.sub(actor, 1, #chan + 1) == chan .. ':' then return 'channel:' .. chan end
   return 'api'
 end

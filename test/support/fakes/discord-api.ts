@@ -128,6 +128,20 @@ function messageProblem(body: Obj): string | null {
   return componentsProblem(body.components);
 }
 
+/**
+ * The first reason Discord would refuse a reply's `message_reference`, or null: the referenced
+ * message must be in the channel posted to and, unless `fail_if_not_exists` is false, exist.
+ */
+function referenceProblem(ref: unknown, channel: string, posted: ReadonlySet<string>): string | null {
+  if (ref === undefined) return null;
+  if (!isObj(ref) || typeof ref.message_id !== 'string') return 'message_reference: invalid';
+  if (ref.channel_id !== undefined && ref.channel_id !== channel)
+    return 'message_reference: Cannot reply to a message in another channel';
+  if (ref.fail_if_not_exists !== false && !posted.has(`${channel}/${ref.message_id}`))
+    return 'message_reference: Unknown message';
+  return null;
+}
+
 // ---- The server ------------------------------------------------------------------------------
 
 const BOT_ROUTE = /^\/(channels|applications)\//;
@@ -138,6 +152,8 @@ export async function startFakeDiscord(token: string): Promise<FakeDiscord> {
   const failures: { status: number; code: number; message: string }[] = [];
   const waiters: { test: (c: DiscordCall) => boolean; resolve(c: DiscordCall): void }[] = [];
   let seq = 1_100_000_000_000_000_000n;
+  /** `<channel>/<message>` of every message posted, which a reply may reference. */
+  const posted = new Set<string>();
 
   function record(call: DiscordCall): void {
     calls.push(call);
@@ -181,9 +197,10 @@ export async function startFakeDiscord(token: string): Promise<FakeDiscord> {
     const post = /^\/channels\/(\d+)\/messages$/.exec(path);
     const edit = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
     if (method === 'POST' && post) {
-      const problem = messageProblem(body);
+      const problem = messageProblem(body) ?? referenceProblem(body.message_reference, post[1]!, posted);
       if (problem) return [400, { message: 'Invalid Form Body', code: 50035, errors: problem }];
       seq += 1n;
+      posted.add(`${post[1]}/${seq}`);
       return [200, { id: String(seq), channel_id: post[1], ...body }];
     }
     if (method === 'PATCH' && edit) {

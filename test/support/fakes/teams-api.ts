@@ -1,7 +1,7 @@
 // A local fake of the Microsoft side of a Teams bot, on loopback, speaking the Bot Framework's
 // wire format: OpenID metadata and its key set (a test RSA key, endorsed for `msteams`), the
 // OAuth client-credentials token endpoint, and the connector's conversation activities (send,
-// update), which check the access token it issued. It also signs activities as the Bot Framework
+// update, reply to an activity it handed out), which check the access token it issued. It also signs activities as the Bot Framework
 // does: a JWT (RS256, issuer, audience = app id, `serviceurl`) in `Authorization: Bearer`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +37,14 @@ export interface FakeTeams {
   close(): Promise<void>;
 }
 
+function replyToOf(raw: string): unknown {
+  try {
+    return (JSON.parse(raw) as { replyToId?: unknown }).replyToId;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startFakeTeams(appId: string, password: string): Promise<FakeTeams> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const other = await generateKeyPair('RS256');
@@ -46,6 +54,8 @@ export async function startFakeTeams(appId: string, password: string): Promise<F
   const waiters: { test: (c: TeamsCall) => boolean; resolve(c: TeamsCall): void }[] = [];
   const issued = new Set<string>();
   const failures: number[] = [];
+  /** Activity ids the connector handed out, which a reply may name. */
+  const sent = new Set<string>();
   let reads = 0;
   let seq = 0;
 
@@ -99,8 +109,21 @@ export async function startFakeTeams(appId: string, password: string): Promise<F
         return [401, { message: 'Authorization has been denied for this request.' }];
       const failure = failures.shift();
       if (failure) return [failure, { error: { code: 'ServiceError', message: 'failed' } }];
-      if (method === 'POST' && send) return [201, { id: `1:${++seq}` }];
+      if (method === 'POST' && send) {
+        const id = `1:${++seq}`;
+        sent.add(id);
+        return [201, { id }];
+      }
       if (method === 'PUT' && update) return [200, { id: decodeURIComponent(update[2]!) }];
+      // ReplyToActivity: the body's replyToId names the activity of the path, one the bot sent.
+      if (method === 'POST' && update) {
+        const to = decodeURIComponent(update[2]!);
+        if (!sent.has(to) || replyToOf(raw) !== to)
+          return [400, { error: { code: 'BadArgument', message: 'replyToId' } }];
+        const id = `1:${++seq}`;
+        sent.add(id);
+        return [201, { id }];
+      }
     }
     return [404, { message: 'not found' }];
   }
