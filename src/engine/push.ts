@@ -54,6 +54,8 @@ export interface Push {
   unsubscribe(p: Principal, body: unknown): Promise<boolean>;
   /** Pushes `question` to every subscribed person who may see it; resolves with how many were sent. */
   notify(question: QuestionRecord, reason: PushReason): Promise<number>;
+  /** A test notification to the caller's own devices; resolves with how many took it. */
+  test(p: Principal): Promise<number>;
   /**
    * Whether anyone has subscribed (read from the store at most every SUBSCRIBERS_CHECK_MS):
    * a new question gets a `push` outbox item only then, so a server nobody subscribed to
@@ -243,6 +245,18 @@ export function createPush(o: PushOptions): Push {
         throw bad('expected {"endpoint": "<the subscription endpoint>"}', 'endpoint');
       }
       return await o.people.mapDelete(owner(p.id), sha256(endpoint));
+    },
+    async test(p) {
+      const payload = JSON.stringify({
+        v: 1,
+        title: 'Test notification',
+        body: 'Notifications from the inbox reach this device.',
+        actions: [],
+      });
+      const results = await Promise.all(
+        (await subscriptionsOf(p.id)).map(([field, s]) => sendOne(p.id, field, s, payload)),
+      );
+      return results.filter(Boolean).length;
     },
     async notify(question, reason) {
       const people = Object.values(await o.people.mapAll(INDEX, clock()));

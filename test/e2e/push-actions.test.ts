@@ -5,9 +5,11 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPeople } from '../../src/engine/people.ts';
+import { type FakePushService, startFakePushService } from '../support/fake-push-service.ts';
 import {
   askAndWait,
   buildInbox,
+  KEYS,
   launchChromium,
   openPage,
   type RunningServer,
@@ -16,15 +18,21 @@ import {
 
 let browser: Browser;
 let srv: RunningServer;
+let pushService: FakePushService;
 
 beforeAll(async () => {
   await buildInbox();
-  [browser, srv] = await Promise.all([launchChromium(), startInboxServer()]);
+  pushService = await startFakePushService();
+  [browser, srv] = await Promise.all([
+    launchChromium(),
+    startInboxServer({ env: { INTERACTIONS_PUSH_HOSTS: '127.0.0.1' } }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await srv?.close();
+  await pushService?.close();
 });
 
 describe('notification actions', () => {
@@ -80,6 +88,29 @@ describe('notification actions', () => {
       const again = (await tap('reject')) as { ok: boolean; message: string };
       expect(again.ok).toBe(false);
       expect(again.message).toMatch(/already/i);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('the settings panel sends a test notification to the person’s devices', async () => {
+    const device = pushService.device('ops-laptop');
+    const saved = await fetch(`${srv.url}/api/interactions/push/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.ops}`, 'content-type': 'application/json' },
+      body: JSON.stringify(device.subscription),
+    });
+    expect(saved.status).toBe(201);
+    const w = await openPage(browser);
+    try {
+      await w.page.goto(`${srv.url}/#key=${KEYS.ops}`);
+      const panel = w.page.getByTestId('push-settings');
+      await panel.getByRole('button', { name: 'Turn on notifications' }).waitFor();
+      const arrives = pushService.next('ops-laptop');
+      await panel.getByRole('button', { name: 'Send a test notification' }).click();
+      expect((await arrives).payload).toMatchObject({ title: 'Test notification', actions: [] });
+      await panel.getByRole('status').filter({ hasText: 'Test notification sent to 1 device.' }).waitFor();
+      expect(w.problems).toEqual([]);
     } finally {
       await w.close();
     }

@@ -25,6 +25,10 @@ export async function pushRoutes(app: FastifyInstance, o: PushRouteOptions): Pro
     await o.push.subscribe(req.principal, bodyOf(req.body));
     return reply.status(201).send({ subscribed: true });
   });
+  // A test notification to the caller's own devices (the inbox's settings panel).
+  app.post('/api/interactions/push/test', door, async (req, reply) =>
+    reply.send({ sent: await o.push.test(req.principal) }),
+  );
   app.delete('/api/interactions/push/subscriptions', door, async (req, reply) => {
     const removed = await o.push.unsubscribe(req.principal, bodyOf(req.body));
     return reply.send({ removed });
