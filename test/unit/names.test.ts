@@ -2,6 +2,7 @@
 // channel message edits, the CLI's detail view, Telegram's sender names, and the engine reading
 // names from the store.
 import { describe, expect, it } from 'vitest';
+import { interpret } from '../../src/channels/slack/inbound.ts';
 import { resolvedLine as slackLine } from '../../src/channels/slack/messages.ts';
 import { resolvedLine as telegramLine } from '../../src/channels/telegram/format.ts';
 import { interpretUpdate } from '../../src/channels/telegram/inbound.ts';
@@ -68,6 +69,21 @@ describe('Telegram sender names', () => {
     });
     expect(interpretUpdate(update({ id: 42, username: 'grace' }))).toMatchObject({ byName: '@grace' });
     expect(interpretUpdate(update({ id: 42 }))).not.toHaveProperty('byName');
+  });
+});
+
+describe('Slack sender names', () => {
+  it('takes the user name Slack sends with a button press', () => {
+    const payload = {
+      type: 'block_actions',
+      user: { id: 'U123', name: 'grace' },
+      actions: [{ action_id: 'tai_confirm_yes', value: 'q1:1' }],
+    };
+    const parsed = interpret(payload);
+    expect(parsed).toMatchObject({ event: { kind: 'answer', by: 'U123', byName: 'grace' } });
+    const anonymous = interpret({ ...payload, user: { id: 'U123' } });
+    expect(anonymous).toMatchObject({ event: { by: 'U123' } });
+    expect((anonymous as { event: object }).event).not.toHaveProperty('byName');
   });
 });
 

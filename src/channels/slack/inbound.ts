@@ -4,7 +4,13 @@ import { z } from 'zod';
 import type { ChannelQuestion } from '../types.ts';
 import { ACTION, BLOCK_PREFIX, FIELD_ACTION, FIELD_PREFIX, FORM_CALLBACK_ID, formFields } from './blocks.ts';
 
-const user = z.object({ id: z.string().min(1).max(64) });
+// `name` (the user's handle) is optional and only shown (API.md §19), never trusted.
+const user = z.object({ id: z.string().min(1).max(64), name: z.string().max(256).optional() });
+
+/** The sender's name as Slack gave it, for the inbox and the CLI (`{}` when none). */
+function named(u: z.output<typeof user>): { byName?: string } {
+  return u.name && u.name.trim() !== '' ? { byName: u.name } : {};
+}
 
 const action = z.object({
   action_id: z.string().max(255),
@@ -42,7 +48,13 @@ export type BlockActions = z.output<typeof blockActions>;
 export type ViewSubmission = z.output<typeof viewSubmission>;
 
 export type SlackEvent =
-  | { kind: 'answer'; questionId: string; by: string; answer: (q: ChannelQuestion) => unknown }
+  | {
+      kind: 'answer';
+      questionId: string;
+      by: string;
+      byName?: string;
+      answer: (q: ChannelQuestion) => unknown;
+    }
   | { kind: 'open-form'; questionId: string; triggerId: string }
   | { kind: 'ignore' };
 
@@ -65,6 +77,7 @@ function splitValue(value: string | undefined): { questionId: string; index: num
 
 function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEvent | null {
   const by = payload.user.id;
+  const byName = named(payload.user);
   if (a.action_id.startsWith(ACTION.confirm)) {
     const v = splitValue(a.value);
     if (!v || v.index > 1) return null;
@@ -72,6 +85,7 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
       kind: 'answer',
       questionId: v.questionId,
       by,
+      ...byName,
       answer: (q) => (q.format === 'CONFIRM' ? v.index === 1 : undefined),
     };
   }
@@ -84,6 +98,7 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
       kind: 'answer',
       questionId: v.questionId,
       by,
+      ...byName,
       answer: (q) => (q.format === 'SELECT' ? q.options?.[v.index] : undefined),
     };
   }
@@ -147,6 +162,7 @@ export function interpret(payload: unknown): ParsedPayload {
         kind: 'answer',
         questionId: view.private_metadata,
         by: parsed.data.user.id,
+        ...named(parsed.data.user),
         answer: (q) => formAnswer(values, q),
       },
     };
