@@ -67,7 +67,11 @@ describe('OIDC settings', () => {
       'INTERACTIONS_OIDC_CLIENT_SECRET_ENV',
       /a setting of its own/,
     ],
-    [{ INTERACTIONS_OIDC_ROLE_MAP: '{"x":"root"}' }, 'INTERACTIONS_OIDC_ROLE_MAP', /agent, operator, auditor, admin/],
+    [
+      { INTERACTIONS_OIDC_ROLE_MAP: '{"x":"root"}' },
+      'INTERACTIONS_OIDC_ROLE_MAP',
+      /agent, operator, auditor, admin/,
+    ],
     [{ INTERACTIONS_OIDC_ROLE_MAP: '[1]' }, 'INTERACTIONS_OIDC_ROLE_MAP', /JSON object/],
     [{ INTERACTIONS_OIDC_ROLE_MAP: '{' }, 'INTERACTIONS_OIDC_ROLE_MAP', /not valid JSON/],
     [{ INTERACTIONS_OIDC_ROLES_CLAIM: 'a b' }, 'INTERACTIONS_OIDC_ROLES_CLAIM', /claim name/],
