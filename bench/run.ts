@@ -8,6 +8,8 @@ import { callbackDoor } from './figures/callback-door.ts';
 import { fanout, fanout10k } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
 import { listing } from './figures/listing.ts';
+import { mcpAsk } from './figures/mcp-ask.ts';
+import { outbox } from './figures/outbox.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { snapshot } from './figures/snapshot.ts';
@@ -27,6 +29,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   validation: answerValidation,
   'replica-wait': replicaWait,
   listing,
+  mcp: mcpAsk,
+  outbox,
   audit: auditCost,
 };
 

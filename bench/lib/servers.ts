@@ -142,8 +142,10 @@ export async function startFloorServer(
   name: string,
   script: string,
   env: Record<string, string> = {},
+  gcOnSignal = false,
 ): Promise<Instance> {
-  return launch(name, `bench/servers/${script}`, await freePort(), env);
+  const flags = gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
+  return launch(name, `bench/servers/${script}`, await freePort(), env, flags);
 }
 
 /** Lines a process printed that look like trouble (Node warnings, errors, pino warn and above). */

@@ -31,7 +31,13 @@ const plugin: ChannelPlugin<typeof config> = {
     return {
       // The person taps the notification and answers on the callback page.
       async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
-        await publish('A question for you', question.text, callbackUrl);
+        // The choices are part of the question: a SELECT shows its options under the text.
+        const options = question.options?.map((o, i) => `${i + 1}. ${o}`).join('\n');
+        await publish(
+          'A question for you',
+          options ? `${question.text}\n${options}` : question.text,
+          callbackUrl,
+        );
         return { topic: cfg.topicUrl };
       },
       async onResolved(question: ChannelQuestion): Promise<void> {

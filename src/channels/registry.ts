@@ -3,6 +3,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { discordPlugin } from './discord/plugin.ts';
+import { emailPlugin } from './email/plugin.ts';
 import { slackPlugin } from './slack/plugin.ts';
 import { teamsPlugin } from './teams/plugin.ts';
 import { telegramPlugin } from './telegram/plugin.ts';
@@ -19,6 +20,7 @@ export function builtinChannelPlugins(): ReadonlyMap<string, ChannelPlugin> {
     [discordPlugin.name, discordPlugin as ChannelPlugin],
     [teamsPlugin.name, teamsPlugin as ChannelPlugin],
     [webhookPlugin.name, webhookPlugin as ChannelPlugin],
+    [emailPlugin.name, emailPlugin as ChannelPlugin],
   ]);
 }
 

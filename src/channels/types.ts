@@ -10,7 +10,17 @@ import type { z } from 'zod';
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
 
-export type AnswerFormat = 'TEXT' | 'CONFIRM' | 'SELECT' | 'FORM' | 'EXTERNAL';
+export type AnswerFormat = 'TEXT' | 'CONFIRM' | 'SELECT' | 'FORM' | 'EXTERNAL' | 'APPROVAL';
+
+/** APPROVAL: what the agent proposes (API.md §15). */
+export interface ChannelAction {
+  name: string;
+  summary: string | null;
+  arguments: Record<string, unknown>;
+  argumentsSchema: Record<string, unknown> | null;
+  editable: boolean;
+  digest: string;
+}
 export type QuestionStatus = 'PENDING' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 /**
@@ -27,6 +37,8 @@ export interface ChannelQuestion {
   schema: Record<string, unknown> | null;
   /** EXTERNAL: the URL the person visits. */
   link: string | null;
+  /** APPROVAL: the proposed action; absent or null for other formats. */
+  action?: ChannelAction | null;
   /** The recipient after the channel's `defaultRecipient` was applied. */
   recipient: string | null;
   sensitive: boolean;

@@ -186,6 +186,21 @@ export async function promptAnswer(
       }
       return answer;
     }
+    case 'APPROVAL': {
+      const action = q.action;
+      note(`${q.text}\n`);
+      if (action) {
+        note(`Action: ${action.name}${action.summary ? ` — ${action.summary}` : ''}\n`);
+        note(`Arguments: ${JSON.stringify(action.arguments, null, 2)}\n`);
+      }
+      const approve = await prompter.confirm('Approve?');
+      const text = await prompter.input('Note [optional]', (t) =>
+        t.length > 2000 ? 'at most 2000 characters' : null,
+      );
+      const answer: Record<string, unknown> = { decision: approve ? 'APPROVED' : 'REJECTED' };
+      if (text.trim() !== '') answer.note = text;
+      return answer;
+    }
     default:
       throw new Error(`a ${q.format} question cannot be answered here`);
   }

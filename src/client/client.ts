@@ -33,6 +33,10 @@ import { type FetchLike, Transport } from './transport.ts';
 import type {
   AnswerOf,
   AnswerSchema,
+  Approval,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ArgumentsOf,
   AskExternalOptions,
   AskedQuestion,
   AskInput,
@@ -82,6 +86,16 @@ export interface InteractionsClient {
    */
   askUser<const I extends AskInput>(input: I, options?: AskUserOptions): Promise<AnswerOf<I>>;
   /**
+   * Asks for approval of a concrete action (format APPROVAL, API.md §15) and blocks until it is
+   * decided. Resolves with the decision and, when APPROVED, the arguments as approved (edits
+   * included), parsed and typed by `argumentsSchema` when it is a zod schema. A timeout throws
+   * TimedOutError: it is never a rejection.
+   */
+  askApproval<const S extends AnswerSchema | undefined = undefined>(
+    input: ApprovalRequest<S>,
+    options?: AskUserOptions,
+  ): Promise<Approval<ArgumentsOf<S>>>;
+  /**
    * Asks a question and returns at once with the recorded question (PENDING), without waiting:
    * for agents that cannot hold a connection. Learn the answer later with `waitFor(id)`, or be
    * called back by asking with `notify`.
@@ -107,7 +121,7 @@ export interface InteractionsClient {
   ): ExternalAsker<A, S>;
   /** Reserves a question id and callback URL for an EXTERNAL question asked later with `preparedId`. */
   prepareExternal(timeoutSeconds?: number): Promise<PreparedExternal>;
-  /** Answers a TEXT, CONFIRM, SELECT or FORM question. */
+  /** Answers a TEXT, CONFIRM, SELECT, FORM or APPROVAL question (a vote, with a quorum). */
   answer(id: string, answer: unknown): Promise<Question>;
   /** Cancels a pending question: its waiters get CANCELLED. */
   cancel(id: string, reason?: string): Promise<Question>;
@@ -140,7 +154,7 @@ function isZodSchema(schema: unknown): schema is z.ZodType {
 }
 
 /** A zod schema as JSON Schema (zod is loaded only when a zod schema is given: it is the caller's). */
-async function toJsonSchema(schema: AnswerSchema): Promise<Record<string, unknown>> {
+async function toJsonSchema(schema: AnswerSchema, field = 'input.schema'): Promise<Record<string, unknown>> {
   if (!isZodSchema(schema)) return { ...schema };
   try {
     const { z } = await import('zod');
@@ -148,7 +162,7 @@ async function toJsonSchema(schema: AnswerSchema): Promise<Record<string, unknow
   } catch (err) {
     throw new BadUserInputError(
       `the schema cannot be expressed as JSON Schema: ${err instanceof Error ? err.message : String(err)}`,
-      { field: 'input.schema', cause: err },
+      { field, cause: err },
     );
   }
 }
@@ -184,6 +198,20 @@ async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
       wire.schema = await toJsonSchema(input.schema);
       if (isZodSchema(input.schema)) parser = input.schema;
     }
+  }
+  if (input.format === 'CONFIRM' && input.quorum !== undefined) wire.quorum = input.quorum;
+  if (input.format === 'APPROVAL') {
+    const a = input.action;
+    wire.action = {
+      name: a.name,
+      arguments: a.arguments as Record<string, unknown>,
+      ...(a.summary !== undefined ? { summary: a.summary } : {}),
+      ...(a.editable !== undefined ? { editable: a.editable } : {}),
+      ...(input.argumentsSchema !== undefined
+        ? { argumentsSchema: await toJsonSchema(input.argumentsSchema, 'input.action.argumentsSchema') }
+        : {}),
+    };
+    if (input.quorum !== undefined) wire.quorum = input.quorum;
   }
   if (input.format === 'EXTERNAL') {
     if (input.link !== undefined) wire.link = input.link;
@@ -342,6 +370,45 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
 
     askUser<const I extends AskInput>(input: I, o?: AskUserOptions): Promise<AnswerOf<I>> {
       return ask(input, o) as Promise<AnswerOf<I>>;
+    },
+
+    async askApproval<const S extends AnswerSchema | undefined = undefined>(
+      input: ApprovalRequest<S>,
+      o: AskUserOptions = {},
+    ): Promise<Approval<ArgumentsOf<S>>> {
+      let question: Question | null = null;
+      const answer = (await ask({ ...input, format: 'APPROVAL' } as AskInput, {
+        ...o,
+        onAsked: (q, url) => {
+          question = q;
+          o.onAsked?.(q, url);
+        },
+      })) as ApprovalAnswer;
+      const asked = (await client.question(question!.id)) ?? question!;
+      const note = answer.note ?? null;
+      if (answer.decision !== 'APPROVED') {
+        return { decision: 'REJECTED', arguments: null, note, edited: false, question: asked };
+      }
+      const approved = answer.arguments ?? {};
+      const schema = input.argumentsSchema;
+      let args: unknown = approved;
+      if (schema !== undefined && isZodSchema(schema)) {
+        const parsed = schema.safeParse(approved);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new InvalidAnswerError(asked, answer, 'the approved arguments do not match argumentsSchema', {
+            field: issue ? ['answer', 'arguments', ...issue.path.map(String)].join('.') : 'answer.arguments',
+          });
+        }
+        args = parsed.data;
+      }
+      return {
+        decision: 'APPROVED',
+        arguments: args as ArgumentsOf<S>,
+        note,
+        edited: asked.edited === true,
+        question: asked,
+      };
     },
 
     async ask(input: AskInput, o: AskUserOptions = {}): Promise<AskedQuestion> {

@@ -12,6 +12,7 @@ import {
   ClientPendingQuestionsDocument,
   type ClientPendingQuestionsSubscription,
 } from './generated/graphql.ts';
+import { lineAlignedFetch } from './sse-lines.ts';
 import { errorFromResponse, type Transport } from './transport.ts';
 import type { InboxEvent, InboxSubscription, SubscribeInboxOptions } from './types.ts';
 
@@ -107,7 +108,8 @@ function subscribeOnce(
       singleConnection: false,
       retryAttempts: 0,
       headers: () => transport.authHeaders(),
-      fetchFn: transport.fetch,
+      // Each message as soon as its bytes are in, not when a chunk happens to end a line.
+      fetchFn: lineAlignedFetch(transport.fetch),
     });
     const unsubscribe = client.subscribe<ClientPendingQuestionsSubscription>(
       { query: String(ClientPendingQuestionsDocument) },

@@ -10,6 +10,7 @@ import type {
   QuestionFieldsFragment,
   QuestionFilter,
   QuestionStatus,
+  QuorumInput,
   VerifierInput,
 } from './generated/graphql.ts';
 
@@ -20,6 +21,7 @@ export type {
   MediaKind,
   QuestionFilter,
   QuestionStatus,
+  QuorumInput,
   VerifierInput,
 };
 
@@ -100,7 +102,58 @@ export interface ExternalQuestion extends AskBase {
   schema?: AnswerSchema | undefined;
 }
 
-export type AskInput = TextQuestion | ConfirmQuestion | SelectQuestion | FormQuestion | ExternalQuestion;
+export interface ConfirmQuorumQuestion extends ConfirmQuestion {
+  /** Several approvers: each answer is a vote (API.md §15). */
+  quorum?: QuorumInput | undefined;
+}
+
+/** What the agent proposes to do (API.md §15 `ActionInput`). */
+export interface ActionProposal<A = Readonly<Record<string, unknown>>> {
+  /** 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund"). */
+  name: string;
+  /** One line for people, at most 300 characters. */
+  summary?: string | undefined;
+  /** The proposed arguments (at most 64 KiB as JSON). */
+  arguments: A;
+  /** May an approver change the arguments? Needs `argumentsSchema`. */
+  editable?: boolean | undefined;
+}
+
+/** What `zod` gives for the arguments schema, or a plain object for a JSON Schema (or none). */
+export type ArgumentsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>;
+
+export interface ApprovalQuestion<S extends AnswerSchema | undefined = AnswerSchema | undefined>
+  extends AskBase {
+  format: 'APPROVAL';
+  action: ActionProposal<S extends z.ZodType ? z.input<S> : Readonly<Record<string, unknown>>>;
+  /** A zod object schema or a JSON Schema of the arguments (required when editable). */
+  argumentsSchema?: S;
+  quorum?: QuorumInput | undefined;
+}
+
+/** The answer of an APPROVAL question as the server records it. */
+export interface ApprovalAnswer {
+  decision: 'APPROVED' | 'REJECTED';
+  /** Present with APPROVED: the arguments as approved (after any edit). */
+  arguments?: Record<string, unknown>;
+  note?: string;
+}
+
+/** What `askApproval` resolves with: the decision, and with APPROVED the arguments to run. */
+export type Approval<T> =
+  | { decision: 'APPROVED'; arguments: T; note: string | null; edited: boolean; question: Question }
+  | { decision: 'REJECTED'; arguments: null; note: string | null; edited: false; question: Question };
+
+/** `askApproval`'s input: the format is implied. */
+export type ApprovalRequest<S extends AnswerSchema | undefined> = Omit<ApprovalQuestion<S>, 'format'>;
+
+export type AskInput =
+  | TextQuestion
+  | ConfirmQuorumQuestion
+  | SelectQuestion
+  | FormQuestion
+  | ExternalQuestion
+  | ApprovalQuestion;
 
 /**
  * The answer type of a question: CONFIRM → boolean, SELECT → the union of its options, FORM →
@@ -109,21 +162,23 @@ export type AskInput = TextQuestion | ConfirmQuestion | SelectQuestion | FormQue
  */
 export type AnswerOf<I> = I extends { format: 'CONFIRM' }
   ? boolean
-  : I extends { format: 'SELECT'; options: infer O extends readonly string[] }
-    ? O[number]
-    : I extends { format: 'FORM'; schema: infer S }
-      ? SchemaOutput<S>
-      : I extends { format: 'EXTERNAL' }
-        ? I extends { schema: infer S extends AnswerSchema }
-          ? SchemaOutput<S>
-          : Record<string, unknown>
-        : I extends { format: 'TEXT' | undefined }
-          ? string
-          : // No format at all is TEXT, the default. (Not `{ format?: 'TEXT' }`: an object type with
-            // only optional properties matches nothing that lacks them all.)
-            I extends { format: unknown }
-            ? unknown
-            : string;
+  : I extends { format: 'APPROVAL' }
+    ? ApprovalAnswer
+    : I extends { format: 'SELECT'; options: infer O extends readonly string[] }
+      ? O[number]
+      : I extends { format: 'FORM'; schema: infer S }
+        ? SchemaOutput<S>
+        : I extends { format: 'EXTERNAL' }
+          ? I extends { schema: infer S extends AnswerSchema }
+            ? SchemaOutput<S>
+            : Record<string, unknown>
+          : I extends { format: 'TEXT' | undefined }
+            ? string
+            : // No format at all is TEXT, the default. (Not `{ format?: 'TEXT' }`: an object type with
+              // only optional properties matches nothing that lacks them all.)
+              I extends { format: unknown }
+              ? unknown
+              : string;
 
 export interface WaitOptions {
   /** Stops waiting (the question stays pending); the call rejects with the signal's reason. */

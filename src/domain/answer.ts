@@ -1,5 +1,6 @@
 // An answer checked against its question (API.md §5.3). Errors are BAD_USER_INPUT at `answer`,
 // or at `answer.<path>` for FORM and EXTERNAL payloads that fail their schema.
+import { checkApprovalAnswer } from './approval.ts';
 import { badInput, isDomainError } from './errors.ts';
 import { compileJsonSchema, isJsonValue, isPlainObject, jsonDepth, validateAgainst } from './json-schema.ts';
 import { ANSWER_TEXT_MAX_CHARS, exceedsChars, isBlank, JSON_MAX_DEPTH } from './limits.ts';
@@ -8,7 +9,7 @@ import { listChoices } from './values.ts';
 
 export { jsonDepth };
 
-export type AnswerTarget = Pick<QuestionSpec, 'format' | 'options' | 'schema'>;
+export type AnswerTarget = Pick<QuestionSpec, 'format' | 'options' | 'schema' | 'action'>;
 
 const FIELD = 'answer';
 
@@ -45,6 +46,8 @@ function check(q: AnswerTarget, answer: unknown): unknown {
     case 'EXTERNAL':
       checkObject(q, answer);
       return answer;
+    case 'APPROVAL':
+      return checkApprovalAnswer(q.action, answer);
     default:
       throw badInput('the question has an unknown format', FIELD);
   }

@@ -2,6 +2,7 @@
 // Fields are checked one by one in a fixed order and the first failure wins; every error is
 // BAD_USER_INPUT with a `field` under `input.`.
 import { type ZodType, z } from 'zod';
+import { checkAction, checkQuorum } from './approval.ts';
 import { badInput, isDomainError } from './errors.ts';
 import { type EscalationStep, ladderOf } from './escalation.ts';
 import { compileJsonSchema, isJsonValue } from './json-schema.ts';
@@ -23,10 +24,12 @@ import {
 } from './limits.ts';
 import { checkWebUrl, validateMedia } from './media.ts';
 import {
+  type ActionSpec,
   ANSWER_FORMATS,
   type AnswerFormat,
   type JsonObject,
   type QuestionSpec,
+  type QuorumSpec,
   type VerifierBinding,
 } from './question.ts';
 import { clip, isPlainObject, listChoices, own } from './values.ts';
@@ -63,6 +66,8 @@ export type ValidatedAsk = Pick<
   | 'sensitive'
   | 'idempotencyKey'
 > & {
+  action: ActionSpec | null;
+  quorum: QuorumSpec | null;
   timeoutSeconds: number | null;
   metadata: JsonObject | null;
   notify: string | null;
@@ -93,6 +98,8 @@ const FIELD_TYPES = {
   idempotencyKey: z.string().nullish(),
   metadata: z.unknown(),
   notify: z.string().nullish(),
+  action: z.unknown(),
+  quorum: z.unknown(),
   escalation: z.unknown(),
   escalationPolicy: z.unknown(),
 } as const;
@@ -298,6 +305,7 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
   const format = typed(raw, 'format') ?? 'TEXT';
   const options = checkOptions(raw, format);
   const schema = checkSchema(raw, format);
+  const action = checkAction(own(raw, 'action'), format);
   const link = checkLink(raw, format, hasChannel, ctx.prepared);
   const verifier = checkVerifier(raw, format, hasChannel, ctx.verifiers);
   const channel = typed(raw, 'channel') ?? null;
@@ -324,8 +332,11 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
     channels: ctx.channels,
     policies: ctx.policies ?? new Map(),
   });
+  const quorum = checkQuorum(own(raw, 'quorum'), format, action, sensitive);
 
   return {
+    action,
+    quorum,
     text,
     format,
     options,
@@ -347,9 +358,10 @@ function validate(raw: unknown, ctx: AskContext): ValidatedAsk {
 }
 
 /**
- * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, link,
- * verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
- * sensitive, metadata, notify, escalation/escalationPolicy. `null` means absent for every optional field.
+ * Validates an `askUser` input. Order: unknown keys, text, format, options, schema, action,
+ * link, verifier, channel, recipient, timeoutSeconds, audience, groupId, idempotencyKey, media,
+ * sensitive, metadata, notify, escalation/escalationPolicy, quorum. `null` means absent for
+ * every optional field.
  */
 export function validateAskInput(raw: unknown, ctx: AskContext): ValidatedAsk {
   try {

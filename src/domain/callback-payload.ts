@@ -2,6 +2,8 @@
 // or the query parameters when the body is empty (coerced by the question's schema). Channel-delivered in-client formats:
 // {"answer": …}, and an empty body on CONFIRM means true (the confirm page's button); the
 // form page's form-encoded fields for FORM, and the text page's `answer` field for TEXT.
+import { approvalFromForm } from './approval-form.ts';
+import { choiceNamed, choicesOf } from './choice-link.ts';
 import { badInput } from './errors.ts';
 import { checkFormFieldCount, formFieldsToJson, queryToJson } from './form-fields.ts';
 import { isPlainObject } from './json-schema.ts';
@@ -25,7 +27,7 @@ export function isPlainExternal(
 const FORM_ENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 export function callbackPayload(
-  q: Pick<QuestionSpec, 'format' | 'schema'>,
+  q: Pick<QuestionSpec, 'format' | 'schema' | 'action'> & Partial<Pick<QuestionSpec, 'options'>>,
   body: Buffer,
   query: QueryParams,
   contentType?: string,
@@ -35,10 +37,30 @@ export function callbackPayload(
     checkFormFieldCount(q.schema, body);
     return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
   }
+  // The approval page's buttons post the decision (and the note, and any edited fields).
+  if (q.format === 'APPROVAL' && q.action && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
+    return approvalFromForm(q.action, body);
+  }
   if (q.format === 'TEXT' && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
     const answer = new URLSearchParams(body.toString('utf8')).get('answer');
     if (answer === null) throw badInput('the form has no answer field', 'answer');
     return answer;
+  }
+  // A choice link's confirm page posts the chosen index (choice-link.ts).
+  if (
+    (q.format === 'CONFIRM' || q.format === 'SELECT') &&
+    body.length > 0 &&
+    FORM_ENCODED.test(contentType ?? '')
+  ) {
+    const raw = new URLSearchParams(body.toString('utf8')).get('choice');
+    const choice = raw === null ? null : choiceNamed(q, raw);
+    if (choice === null) {
+      const valid = choicesOf(q)
+        .map((c) => `${c.index} (${c.label})`)
+        .join(', ');
+      throw badInput(`the form's choice must be one of: ${valid}`, 'answer');
+    }
+    return choice.answer;
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {

@@ -2,8 +2,9 @@
 // small facts only, never the answer itself (it may be sensitive). The claims are a pure
 // function of the resolved record, so any instance signs the same bytes for the same question,
 // at any time: `iat` is the moment it left PENDING and `jti` is derived from the question id.
+import { actionDigest, approvedArgumentsOf, decisionOf } from './approval.ts';
 import { jcsDigest } from './digest.ts';
-import type { ClosedStatus, QuestionRecord } from './question.ts';
+import type { ClosedStatus, Decision, QuestionRecord } from './question.ts';
 import { isoTime } from './question-view.ts';
 
 export interface ReceiptQuestionClaims {
@@ -11,10 +12,16 @@ export interface ReceiptQuestionClaims {
   askedBy: string;
   createdAt: string;
   textDigest: string;
+  /** APPROVAL: the digest of {name, arguments} as proposed (Action.digest). */
+  actionDigest?: string;
 }
 
 export interface ReceiptOutcomeClaims {
   status: ClosedStatus;
+  /** APPROVAL and CONFIRM, when ANSWERED (never after a timeout: a timeout decides nothing). */
+  decision?: Decision;
+  /** APPROVAL, when APPROVED: the digest of {name, arguments} as approved (after edits). */
+  approvedActionDigest?: string;
   /** The digest of the recorded answer; absent for sensitive questions and without an answer. */
   answerDigest?: string;
   answeredBy?: string;
@@ -22,6 +29,8 @@ export interface ReceiptOutcomeClaims {
   via?: string;
   /** When it left PENDING. */
   at: string;
+  /** Questions with a quorum: every vote cast, oldest first (notes are left out). */
+  votes?: { by: string; decision: Decision; at: string }[];
 }
 
 export interface ReceiptClaims {
@@ -61,6 +70,14 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
     const via = viaOf(q);
     if (q.answeredBy !== null) outcome.answeredBy = q.answeredBy;
     if (via !== undefined) outcome.via = via;
+    // A sensitive question's decision is its answer, so it stays out like the answer's digest.
+    const decision = q.sensitive ? null : decisionOf(q);
+    if (decision !== null) outcome.decision = decision;
+    const approved = q.sensitive ? null : approvedArgumentsOf(q);
+    if (approved !== null && q.action) outcome.approvedActionDigest = actionDigest(q.action.name, approved);
+  }
+  if (q.votes && q.votes.length > 0) {
+    outcome.votes = q.votes.map((v) => ({ by: v.by, decision: v.decision, at: isoTime(v.at) }));
   }
   return {
     iss: issuer,
@@ -72,6 +89,7 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
       askedBy: q.askedBy,
       createdAt: isoTime(q.createdAt),
       textDigest: jcsDigest(q.text),
+      ...(q.action ? { actionDigest: q.action.digest } : {}),
     },
     outcome,
   };

@@ -70,3 +70,13 @@ const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
 export function isBlank(s: string): boolean {
   return !VISIBLE.test(s);
 }
+
+/** APPROVAL (API.md §15): an action's name, summary and arguments, the answer's note, quorum. */
+export const ACTION_NAME_MAX_CHARS = 100;
+export const ACTION_SUMMARY_MAX_CHARS = 300;
+export const ACTION_ARGUMENTS_MAX_BYTES = 65536;
+export const APPROVAL_NOTE_MAX_CHARS = 2000;
+export const QUORUM_MIN = 1;
+export const QUORUM_MAX = 20;
+/** `quorum.voters`: entries, each a label (LABEL_MAX_CHARS). The contract names no cap. */
+export const QUORUM_VOTERS_MAX = 100;

@@ -1,8 +1,9 @@
 // The public shape of a question (API.md §4 `Question`), shared by every surface that
 // writes a question as JSON: times as RFC 3339, no verifier config, no idempotency key,
 // the link hidden when a verifier is bound, never a sensitive answer.
+import { decisionOf, editedOf } from './approval.ts';
 import type { EscalationStep } from './escalation.ts';
-import type { MediaItem, QuestionRecord } from './question.ts';
+import type { ActionSpec, Decision, MediaItem, QuestionRecord, QuorumSpec } from './question.ts';
 import { isServerVerified } from './question.ts';
 
 /** A ladder step with what it recorded when it fired (epoch ms), as the engine reads it. */
@@ -48,6 +49,11 @@ export interface QuestionView {
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
+  action: ActionSpec | null;
+  quorum: QuorumSpec | null;
+  votes: { by: string; via: string; decision: Decision; note: string | null; at: string }[];
+  decision: Decision | null;
+  edited: boolean | null;
   /**
    * The escalation ladder (§18), empty without one. Present when the caller read the fired steps
    * (`questionView(q, escalations)`); the view never guesses that a step has not fired.
@@ -102,6 +108,11 @@ export function questionView(q: QuestionRecord, escalations?: readonly Escalatio
     answeredAt: isoOrNull(q.answeredAt),
     closedAt: isoOrNull(q.closedAt),
     cancelReason: q.cancelReason,
+    action: q.action ?? null,
+    quorum: q.quorum ?? null,
+    votes: (q.votes ?? []).map((v) => ({ ...v, at: isoTime(v.at) })),
+    decision: q.sensitive ? null : decisionOf(q),
+    edited: q.sensitive ? null : editedOf(q),
     ...(escalations === undefined ? {} : { escalations: escalations.map(escalationStepView) }),
   };
 }

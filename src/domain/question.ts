@@ -2,7 +2,7 @@
 // Times are epoch milliseconds here; surfaces render them as RFC 3339.
 import type { EscalationStep } from './escalation.ts';
 
-export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'] as const;
+export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
 
 export const QUESTION_STATUSES = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'] as const;
@@ -24,6 +24,37 @@ export interface VerifierBinding {
 }
 
 export type JsonObject = Record<string, unknown>;
+
+export const DECISIONS = ['APPROVED', 'REJECTED'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** What an APPROVAL question proposes (API.md §15), as asked; `digest` covers {name, arguments}. */
+export interface ActionSpec {
+  name: string;
+  summary: string | null;
+  arguments: JsonObject;
+  argumentsSchema: JsonObject | null;
+  editable: boolean;
+  digest: string;
+}
+
+/** How many distinct approvals or rejections decide, and who may vote (null: anyone who may answer). */
+export interface QuorumSpec {
+  approvals: number;
+  rejections: number;
+  voters: string[] | null;
+}
+
+/** One vote on a question with a quorum. */
+export interface Vote {
+  /** The voter's identity: a principal id, `<channel>:<provider user id>`, or `callback`. */
+  by: string;
+  /** The door: `api`, `callback` or `channel:<name>`. */
+  via: string;
+  decision: Decision;
+  note: string | null;
+  at: number;
+}
 
 /** The part of a question fixed when it is asked. */
 export interface QuestionSpec {
@@ -47,6 +78,10 @@ export interface QuestionSpec {
   metadata?: JsonObject | null;
   /** The resume-webhook endpoint (a manifest name) called when it resolves. */
   notify?: string | null;
+  /** APPROVAL: the proposed action. */
+  action?: ActionSpec | null;
+  /** APPROVAL and CONFIRM: several approvers. */
+  quorum?: QuorumSpec | null;
   /** The escalation ladder (API.md §18), fixed at ask time; absent or null: none. */
   escalation?: EscalationStep[] | null;
   createdAt: number;
@@ -62,9 +97,13 @@ export interface Resolution {
   answeredAt: number | null;
   closedAt: number | null;
   cancelReason: string | null;
+  /** The votes cast before it resolved (questions with a quorum). */
+  votes?: Vote[];
 }
 
 export interface QuestionRecord extends QuestionSpec {
+  /** Votes so far (questions with a quorum); absent or empty otherwise. */
+  votes?: Vote[];
   status: QuestionStatus;
   answer: unknown;
   answeredBy: string | null;
@@ -83,10 +122,16 @@ const UNRESOLVED = {
   cancelReason: null,
 } as const;
 
-export function recordOf(spec: QuestionSpec, resolution: Resolution | null): QuestionRecord {
+export function recordOf(
+  spec: QuestionSpec,
+  resolution: Resolution | null,
+  votes?: Vote[] | null,
+): QuestionRecord {
   // Object.assign, not object spread: the same keys in the same order, but V8 builds a spread
   // of a parsed spec plus further keys about ten times slower, and every read decodes records.
-  return Object.assign({}, spec, resolution ?? UNRESOLVED);
+  const record: QuestionRecord = Object.assign({}, spec, resolution ?? UNRESOLVED);
+  if (votes && votes.length > 0) record.votes = votes;
+  return record;
 }
 
 export function isPending(record: QuestionRecord): boolean {

@@ -9,6 +9,7 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { type EngineContext, refusal } from './context.ts';
 import type { Interactions } from './types.ts';
+import { castVote, takesVotes } from './voting.ts';
 
 /** Where answers given in an MCP client are recorded as coming from. */
 export function mcpAnswerer(p: Principal): string {
@@ -30,6 +31,8 @@ export function createAnswerHere(ctx: EngineContext): Pick<Interactions, 'answer
       }
       if (q.status !== 'PENDING') throw refusal(q);
       const value = validateAnswer(q, answer);
+      // A quorum question takes it as one vote, by the client's user (API.md §15).
+      if (takesVotes(q)) return castVote(ctx, q, mcpAnswerer(p), 'mcp', value);
       const r = await ctx.claim(q.id, { status: 'ANSWERED', answer: value, answeredBy: mcpAnswerer(p) });
       if (r.kind === 'missing') throw notFound();
       if (r.kind === 'lost') throw refusal(r.question);

@@ -13,6 +13,7 @@ import type { QuestionRecord } from '../domain/question.ts';
 import type { ClaimResult } from '../store/types.ts';
 import { type EngineContext, refusal } from './context.ts';
 import type { Interactions } from './types.ts';
+import { castVote, takesVotes } from './voting.ts';
 
 /** UNAVAILABLE on an answer: the claim may be applied when the store resumes. */
 const ANSWER_UNKNOWN = 'the store did not respond; your answer may have been recorded — retrying is safe';
@@ -84,6 +85,7 @@ export function createAnswering(ctx: EngineContext): Pick<Interactions, 'answer'
         }
         throw err;
       }
+      if (takesVotes(q)) return castVote(ctx, q, p.id, 'api', value);
       const r = await claimAnswer(q, p, value);
       if (r.kind === 'lost') return closedFor(r.question, p, answer);
       return claimed(r);

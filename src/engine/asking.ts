@@ -73,7 +73,7 @@ interface SpecContext {
 function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
   const timeoutSeconds = timeoutSecondsOf(v.timeoutSeconds, c.defaultTimeoutSeconds);
   if (v.escalation) checkLadderTiming(v.escalation.steps, timeoutSeconds, v.escalation.field);
-  return {
+  const spec: QuestionSpec = {
     id: c.id,
     text: v.text,
     format: v.format,
@@ -96,6 +96,10 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
     timeoutAt: c.now + timeoutSeconds * 1000,
     ...(v.escalation ? { escalation: v.escalation.steps } : {}),
   };
+  // Only APPROVAL and quorum questions carry these, so every other record keeps its shape.
+  if (v.action) spec.action = v.action;
+  if (v.quorum) spec.quorum = v.quorum;
+  return spec;
 }
 
 export function createAsking(

@@ -2,14 +2,17 @@
 // cap): the ticket is the capability. Unknown, expired, pruned and not-yet-asked tickets are
 // one indistinguishable NOT_FOUND; a bound verifier runs on the raw bytes before anything
 // about the question is revealed; the claim guard makes provider retries idempotent.
+
 import { validateAnswer } from '../domain/answer.ts';
 import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
+import { choiceNamed } from '../domain/choice-link.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { JsonObject, QuestionRecord } from '../domain/question.ts';
+import type { ActionSpec, JsonObject, QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { HeaderBag, VerifierPort } from './ports.ts';
 import { hashTicket } from './tickets.ts';
+import { castVote, takesVotes } from './voting.ts';
 
 export type { RateHits };
 
@@ -35,10 +38,14 @@ export type CallbackOutcome = 'answered' | 'already_answered';
 
 export type CallbackPage =
   | { kind: 'confirm' }
+  /** A choice link's page (CONFIRM/SELECT): the question's label for the chosen index, posted back. */
+  | { kind: 'choice'; index: number; label: string }
   | { kind: 'reply-elsewhere' }
   /** TEXT: one field; a sensitive answer is typed here, never into a chat (API.md §9). */
   | { kind: 'text'; sensitive: boolean }
   | { kind: 'form'; schema: JsonObject }
+  /** APPROVAL: the action, Approve / Reject, and the edit form when the page can show it. */
+  | { kind: 'approval'; action: ActionSpec }
   | { kind: 'done' }
   | { kind: 'closed' }
   | { kind: 'not-found' };
@@ -128,6 +135,11 @@ export function createCallbacks(d: CallbackDeps) {
     if (q.status === 'ANSWERED') return 'already_answered';
     if (q.status !== 'PENDING') throw closed(q.status);
     const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
+    // A quorum's vote: the public door's identity is `callback` (API.md §15).
+    if (takesVotes(q)) {
+      await castVote(d, q, 'callback', 'callback', value);
+      return 'answered';
+    }
     const r = await d.store.claim(q.id, {
       status: 'ANSWERED',
       answer: q.sensitive ? null : value,
@@ -193,14 +205,17 @@ export function createCallbacks(d: CallbackDeps) {
     },
 
     /** Which page a GET shows; never changes anything. */
-    async page(ticket: string): Promise<CallbackPage> {
+    async page(ticket: string, choice?: string): Promise<CallbackPage> {
       const q = await lookup(ticket);
       if (!q || q.verifier) return { kind: 'not-found' };
       if (q.status === 'ANSWERED') return { kind: 'done' };
       if (q.status !== 'PENDING') return { kind: 'closed' };
+      const chosen = choice === undefined ? null : choiceNamed(q, choice);
+      if (chosen) return { kind: 'choice', index: chosen.index, label: chosen.label };
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
       if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };
+      if (q.format === 'APPROVAL' && q.action) return { kind: 'approval', action: q.action };
       return { kind: 'reply-elsewhere' };
     },
   };

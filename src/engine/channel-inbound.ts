@@ -8,6 +8,7 @@
 import type {
   AnswerHints,
   ChannelInstance,
+  ChannelQuestion,
   ChannelResponse,
   DeliveryReceipt,
   InboundEvent,
@@ -21,6 +22,7 @@ import type { QuestionRecord } from '../domain/question.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 import { cleanName, createPeople } from './people.ts';
+import { ALREADY_VOTED, castVote, takesVotes } from './voting.ts';
 
 /**
  * The most a plugin may ask its inbound door to read. Slack repeats the whole message or modal
@@ -160,6 +162,7 @@ export function createChannelInbound(ctx: EngineContext) {
       const message = isDomainError(err) ? err.message : 'invalid answer';
       return event.respond({ kind: 'invalid', message, question, receipt });
     }
+    if (takesVotes(q)) return voteFrom(name, q, answeredBy, value, question, receipt, event);
     const r = await ctx.claim(q.id, {
       status: 'ANSWERED',
       answer: q.sensitive ? null : value,
@@ -174,6 +177,35 @@ export function createChannelInbound(ctx: EngineContext) {
     const now = channelQuestionOf(atPlace(r.question, name), byName);
     if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
     return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });
+  }
+
+  /**
+   * A quorum's vote by the channel user (API.md §15): recorded (the question may stay pending),
+   * or refused with the reason the other doors give (already voted, not a voter, closed).
+   */
+  async function voteFrom(
+    name: string,
+    q: QuestionRecord,
+    by: string,
+    value: unknown,
+    question: ChannelQuestion,
+    receipt: DeliveryReceipt | null,
+    event: Extract<InboundEvent, { kind: 'answer' }>,
+  ): Promise<ChannelResponse> {
+    try {
+      const after = await castVote(ctx, q, by, `channel:${name}`, value);
+      return event.respond({ kind: 'recorded', question: channelQuestionOf(after), receipt });
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      if (err.code === 'NOT_FOUND') return event.respond({ kind: 'not-found' });
+      if (
+        err.code === 'QUESTION_CLOSED' ||
+        (err.code === 'ALREADY_ANSWERED' && err.message !== ALREADY_VOTED)
+      ) {
+        return event.respond({ kind: 'closed', question, receipt });
+      }
+      return event.respond({ kind: 'invalid', message: err.message, question, receipt });
+    }
   }
 
   async function show(

@@ -13,6 +13,7 @@ export function channelQuestionOf(
     options: string[] | null;
     schema: Record<string, unknown> | null;
     link: string | null;
+    action?: ChannelQuestion['action'];
     recipient: string | null;
     sensitive: boolean;
     status: ChannelQuestion['status'];
@@ -24,7 +25,7 @@ export function channelQuestionOf(
   },
   answeredByName: string | null = null,
 ): ChannelQuestion {
-  return {
+  const out: ChannelQuestion = {
     id: record.id,
     text: record.text,
     format: record.format,
@@ -41,6 +42,8 @@ export function channelQuestionOf(
     createdAt: record.createdAt,
     timeoutAt: record.timeoutAt,
   };
+  if (record.action) out.action = record.action;
+  return out;
 }
 
 /** The question as the place `name` received it (a REROUTE place: its own recipient). */

@@ -185,7 +185,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     channelInbound,
     followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),
-    callbackPage: (ticket) => callbacks.page(ticket),
+    callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
     audit: createAuditReader(store),

@@ -229,8 +229,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
       const reason = `${target} kept failing or stayed busy; given up ${hours} h after it was enqueued`;
       return settle(item, { kind: 'drop', reason });
     }
-    await o.store.outbox.defer(item.id, item.leaseToken, at);
-    wakeAt(at);
+    // Whole milliseconds, as the store takes them: the pace is an average and rarely whole, and
+    // a fractional due time made every hand-back fail, leaving its item leased until the lease ran out.
+    const due = Math.ceil(at);
+    await o.store.outbox.defer(item.id, item.leaseToken, due);
+    wakeAt(due);
   }
 
   function begin(item: OutboxItem, target: string): void {

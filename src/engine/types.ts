@@ -120,7 +120,8 @@ export interface Interactions {
   /** The public callback door (after the HTTP size cap): records the payload as the answer. */
   callback(req: CallbackRequest): Promise<CallbackOutcome>;
   /** Which page a GET on a callback URL shows; never changes anything. */
-  callbackPage(ticket: string): Promise<CallbackPage>;
+  /** `choice`: a choice link's `?choice=<n>` (API.md §9.1); an index the question lacks shows its usual page. */
+  callbackPage(ticket: string, choice?: string): Promise<CallbackPage>;
   /** The signed decision receipt of a resolved question (API.md §16); null while pending or unsigned. */
   receipt(question: QuestionRecord): Promise<string | null>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */

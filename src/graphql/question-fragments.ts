@@ -1,7 +1,6 @@
 // The questions of a large feed event (a SNAPSHOT, up to a backlog batch), executed once per
-// question rather than once per event. A pending question never changes until it leaves
-// PENDING (its spec is written once; only a claim changes it, and then it is no longer in a
-// backlog), so what the selection set makes of it is kept, by question id and everything else
+// question rather than once per event. A pending question changes only by the votes cast on it
+// (its spec is written once; a claim takes it out of the backlog), so what the selection set makes of it is kept, by question id and everything else
 // the result depends on, in a small LRU bounded in bytes; the next SNAPSHOT of the same
 // questions (another subscriber, a reconnect) executes only the ones it has not seen. The
 // event is split in two executions with the real executor, the event without its questions
@@ -119,6 +118,14 @@ function recall(key: string): Entry | undefined {
   return e;
 }
 
+/**
+ * A pending question changes only by its votes (a quorum's UPDATED), and votes are only ever
+ * added, so their count tells the versions of one question apart.
+ */
+function entryKey(resultKey: string, q: QuestionRecord): string {
+  return `${resultKey}\n${q.id}\n${q.votes?.length ?? 0}`;
+}
+
 const isSync = (r: unknown): r is ExecutionResult =>
   typeof r === 'object' && r !== null && typeof (r as { then?: unknown }).then !== 'function';
 
@@ -140,7 +147,7 @@ export function executeByQuestion(
   if (typeof shellRoot !== 'object' || shellRoot === null) return null;
 
   const entries: (Entry | undefined)[] = event.questions.map((q) =>
-    cacheable(q) ? recall(`${resultKey}\n${q.id}`) : undefined,
+    cacheable(q) ? recall(entryKey(resultKey, q)) : undefined,
   );
   const missing: QuestionRecord[] = event.questions.filter((_q, i) => !entries[i]);
   if (missing.length > 0) {
@@ -168,7 +175,7 @@ export function executeByQuestion(
       const entry: Entry = { data, json, size };
       entries[i] = entry;
       const q = event.questions[i]!;
-      if (cacheable(q)) remember(`${resultKey}\n${q.id}`, entry);
+      if (cacheable(q)) remember(entryKey(resultKey, q), entry);
       m++;
     }
   }

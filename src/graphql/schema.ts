@@ -2,6 +2,7 @@
 import './scalars.ts';
 import './types/enums.ts';
 import './types/media-item.ts';
+import './types/approval.ts';
 import './types/question.ts';
 import './types/ask-result.ts';
 import './types/prepared-external.ts';
@@ -12,6 +13,7 @@ import './types/inbox-event.ts';
 import './types/viewer.ts';
 import './types/media-item-input.ts';
 import './types/verifier-input.ts';
+import './types/approval-inputs.ts';
 import './types/ask-user-input.ts';
 import './types/question-filter.ts';
 import './types/audit.ts';

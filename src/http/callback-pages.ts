@@ -5,7 +5,8 @@
 // click performs the claim. The one stylesheet is inline and allowed by its hash: no script,
 // no second request, and the CSP stays `default-src 'none'`.
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../domain/question.ts';
+import { ARG_FIELD_PREFIX, flatProperties, pageCanEdit } from '../domain/approval-form.ts';
+import type { ActionSpec, JsonObject } from '../domain/question.ts';
 import type { CallbackPage } from '../engine/callbacks.ts';
 
 /** Small screens first: one readable column, large touch targets, the system's colours. */
@@ -20,6 +21,9 @@ const STYLE = [
   'input,select{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border-radius:.4rem;border:1px solid color-mix(in srgb,CanvasText 35%,transparent)}',
   'button{font:inherit;font-weight:600;width:100%;padding:.75rem;border:0;border-radius:.5rem;background:#2563eb;color:#fff;cursor:pointer}',
   'button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}',
+  'table{width:100%;border-collapse:collapse;margin:0 0 1rem}th,td{text-align:left;vertical-align:top;padding:.3rem .4rem;border-bottom:1px solid color-mix(in srgb,CanvasText 15%,transparent);overflow-wrap:anywhere}',
+  'pre{margin:0;white-space:pre-wrap;font:inherit}textarea{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border-radius:.4rem}',
+  '.row{display:flex;gap:.5rem;margin:0 0 1rem}.reject{background:#b91c1c}',
 ].join('');
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
@@ -46,6 +50,17 @@ const REPLY_ELSEWHERE = page(
   'Reply where you received this',
   '<p>This question is answered by replying in the conversation where you received it.</p>',
 );
+/**
+ * A choice link's page: the chosen answer (the question's own label, escaped) and a button that
+ * posts its index back. The form has no action, so it posts to this same URL.
+ */
+function choicePage(index: number, label: string): string {
+  return page(
+    'Confirm your answer',
+    `<p>Your answer: <strong>${escapeHtml(label)}</strong></p><p>Nothing is sent until you press the button.</p>` +
+      `<form method="post" enctype="application/x-www-form-urlencoded"><input type="hidden" name="choice" value="${index}"><button type="submit">Send this answer</button></form>`,
+  );
+}
 /** A TEXT question's one field; a sensitive answer is masked and never offered for autofill. */
 function textPage(sensitive: boolean): string {
   const field = sensitive
@@ -114,16 +129,85 @@ export function formPage(schema: JsonObject): string {
   );
 }
 
+function shownValue(v: unknown): string {
+  return escapeHtml(typeof v === 'string' ? v : (JSON.stringify(v, null, 2) ?? String(v)));
+}
+
+function argumentRows(args: JsonObject): string {
+  const rows = Object.entries(args)
+    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td><pre>${shownValue(v)}</pre></td></tr>`)
+    .join('');
+  return rows === '' ? '<p>No arguments.</p>' : `<table><tbody>${rows}</tbody></table>`;
+}
+
+/** One prefilled field of the edit form (a flat schema's property), named `arg.<name>`. */
+function editField(name: string, prop: JsonObject, value: unknown, index: number): string {
+  const id = `e${index}`;
+  const attrs = `id="${id}" name="${escapeHtml(ARG_FIELD_PREFIX + name)}"`;
+  const label = `<label for="${id}">${labelOf(name, prop)}</label>`;
+  const current = value === undefined || value === null ? '' : String(value);
+  const type = Array.isArray(prop.type) ? prop.type.find((t) => t !== 'null') : prop.type;
+  let control: string;
+  if (Array.isArray(prop.enum) || type === 'boolean') {
+    const choices = Array.isArray(prop.enum) ? prop.enum.map(String) : ['true', 'false'];
+    const options = choices
+      .map(
+        (c) =>
+          `<option value="${escapeHtml(c)}"${c === current ? ' selected' : ''}>${escapeHtml(c)}</option>`,
+      )
+      .join('');
+    control = `<select ${attrs}>${options}</select>`;
+  } else if (type === 'integer' || type === 'number') {
+    control = `<input type="number" step="${type === 'integer' ? '1' : 'any'}" ${attrs} value="${escapeHtml(current)}">`;
+  } else {
+    control = `<input type="text" ${attrs} value="${escapeHtml(current)}">`;
+  }
+  return `<p>${label}${control}</p>`;
+}
+
+/**
+ * An APPROVAL's page: the action, its arguments, a note and the two buttons (each posts its
+ * decision); an editable action with a flat schema gets its fields prefilled in a second form
+ * that approves what they hold.
+ */
+export function approvalPage(action: ActionSpec): string {
+  const head =
+    `<p><strong>${escapeHtml(action.name)}</strong>${action.summary ? ` — ${escapeHtml(action.summary)}` : ''}</p>` +
+    argumentRows(action.arguments);
+  const note =
+    '<p><label for="n">Note (optional)</label><textarea id="n" name="note" rows="2" maxlength="2000"></textarea></p>';
+  const decide =
+    `<form method="post" enctype="application/x-www-form-urlencoded">${note}<div class="row">` +
+    '<button type="submit" name="decision" value="APPROVED">Approve</button>' +
+    '<button type="submit" name="decision" value="REJECTED" class="reject">Reject</button></div></form>';
+  let edit = '';
+  if (pageCanEdit(action)) {
+    const props = flatProperties(action.argumentsSchema) ?? {};
+    const fields = Object.entries(props)
+      .map(([name, prop], i) => editField(name, prop, action.arguments[name], i))
+      .join('');
+    edit =
+      `<h2>Edit and approve</h2><form method="post" enctype="application/x-www-form-urlencoded">${fields}` +
+      '<input type="hidden" name="decision" value="APPROVED">' +
+      '<button type="submit">Approve with these arguments</button></form>';
+  }
+  return page('Approve this action?', head + decide + edit);
+}
+
 export function renderCallbackPage(p: CallbackPage): { status: number; html: string } {
   switch (p.kind) {
     case 'confirm':
       return { status: 200, html: CONFIRM };
+    case 'choice':
+      return { status: 200, html: choicePage(p.index, p.label) };
     case 'reply-elsewhere':
       return { status: 200, html: REPLY_ELSEWHERE };
     case 'text':
       return { status: 200, html: p.sensitive ? SENSITIVE_TEXT_PAGE : TEXT_PAGE };
     case 'form':
       return { status: 200, html: formPage(p.schema) };
+    case 'approval':
+      return { status: 200, html: approvalPage(p.action) };
     case 'done':
       return { status: 200, html: DONE };
     case 'closed':

@@ -24,9 +24,40 @@ const waitSeconds = z
 export const askUserInput = z.strictObject({
   text: z.string().describe('The question, as the person will read it.'),
   format: z
-    .enum(['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'])
+    .enum(['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'])
     .optional()
-    .describe('How the person answers (default TEXT). CONFIRM answers true/false.'),
+    .describe(
+      'How the person answers (default TEXT). CONFIRM answers true/false. APPROVAL (with action) answers {decision: "APPROVED" | "REJECTED", arguments, note}: run answer.arguments only when APPROVED.',
+    ),
+  action: z
+    .strictObject({
+      name: z
+        .string()
+        .describe('What you want to do: 1–100 characters of A-Z a-z 0-9 _ . : - (e.g. payments.refund).'),
+      summary: z.string().optional().describe('One line for people, at most 300 characters.'),
+      arguments: z
+        .record(z.string(), z.unknown())
+        .describe('The proposed arguments (at most 64 KiB as JSON).'),
+      arguments_schema: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('A JSON Schema of the arguments; required when editable.'),
+      editable: z.boolean().optional().describe('May the approver change the arguments before approving?'),
+    })
+    .optional()
+    .describe('APPROVAL (required there): the action you ask permission for.'),
+  quorum: z
+    .strictObject({
+      approvals: z.number().int().describe('Distinct approvals needed, 1–20.'),
+      rejections: z
+        .number()
+        .int()
+        .optional()
+        .describe('Distinct rejections that reject it, 1–20 (default 1).'),
+      voters: z.array(z.string()).optional().describe('Who may vote; absent: anyone who may answer.'),
+    })
+    .optional()
+    .describe('APPROVAL and CONFIRM: several approvers; each answer is a vote.'),
   options: z.array(z.string()).optional().describe('SELECT: the choices.'),
   schema: z.record(z.string(), z.unknown()).optional().describe('FORM: a JSON Schema the answer must match.'),
   link: z.string().optional().describe('EXTERNAL: a URL template holding {callback_url}.'),

@@ -157,6 +157,14 @@ function askInputOf(args: AskArgs): Record<string, unknown> {
     idempotencyKey: args.idempotency_key,
     metadata: args.metadata,
     notify: args.notify,
+    action: args.action && {
+      name: args.action.name,
+      summary: args.action.summary,
+      arguments: args.action.arguments,
+      argumentsSchema: args.action.arguments_schema,
+      editable: args.action.editable,
+    },
+    quorum: args.quorum,
     escalation: args.escalation?.map((s) => ({
       afterSeconds: s.after_seconds,
       action: s.action,

@@ -1,7 +1,7 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
-import { askedAuditDetail } from '../domain/audit.ts';
+import { answerAuditDetail, askedAuditDetail, auditViaOf } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
 import { DELIVERED } from '../domain/escalation.ts';
 import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
@@ -25,6 +25,8 @@ import type {
   QuestionStore,
   RateCount,
   RateHits,
+  VoteInput,
+  VoteResult,
 } from './types.ts';
 import { checkSeenKey, eventOf, REPLY_GRACE_MS } from './types.ts';
 
@@ -168,6 +170,40 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     return { kind: 'won', question: t.resolve(id, e, r, input.retentionMs, input.now, claimAuditOf(input)) };
   }
 
+  /** One vote: the same checks and order as vote.lua, in one synchronous step. */
+  function vote(id: string, input: VoteInput): VoteResult {
+    const e = t.entry(id);
+    if (!e) return { kind: 'missing' };
+    if (e.resolution) return { kind: 'lost', question: record(e) };
+    if (input.now >= e.spec.timeoutAt) {
+      const timedOut = timedOutResolution(input.now);
+      return { kind: 'lost', question: t.resolve(id, e, timedOut, input.retentionMs, input.now) };
+    }
+    const { vote: v, quorum } = input;
+    if (quorum.voters && !quorum.voters.includes(v.by)) return { kind: 'forbidden' };
+    const votes = e.votes ?? [];
+    if (votes.some((x) => x.by === v.by)) return { kind: 'voted', question: record(e) };
+    e.votes = [...votes, v];
+    // The vote's own entry: who and what they decided, never the note (it is free text).
+    t.audit.append('VOTED', id, v.by, auditViaOf(v.by, e.spec.channel), { decision: v.decision }, input.now);
+    const same = e.votes.filter((x) => x.decision === v.decision).length;
+    const needed = v.decision === 'APPROVED' ? quorum.approvals : quorum.rejections;
+    if (same < needed) {
+      const q = record(e);
+      t.announce(eventOf('UPDATED', q));
+      return { kind: 'counted', question: q };
+    }
+    const r = resolutionOf({
+      status: 'ANSWERED',
+      answer: input.answer,
+      answeredBy: v.by,
+      now: input.now,
+      retentionMs: input.retentionMs,
+    });
+    const decided = { actor: v.by, detail: answerAuditDetail(input.answer) };
+    return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now, decided) };
+  }
+
   return {
     kind: 'memory',
     outbox: t.outbox.outbox,
@@ -179,6 +215,8 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     create: async (spec, o) => createQuestion(t, spec, o),
 
     claim: async (id, input) => claim(id, input),
+
+    vote: async (id, input) => vote(id, input),
 
     async ticketStep(ticketHash, step) {
       const hits = step.count ? counters.hit(step.count, t.clock()) : null;

@@ -3,7 +3,7 @@
 
 import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
 import type { FiredStep } from '../domain/escalation.ts';
-import type { QuestionRecord, QuestionSpec, Resolution } from '../domain/question.ts';
+import type { QuestionRecord, QuestionSpec, Resolution, Vote } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import type { Cursor } from './listing.ts';
 import { compareOldestFirst, matchesFilter, onlyPending } from './listing.ts';
@@ -20,6 +20,8 @@ export interface Entry {
   followUps: readonly string[];
   /** What its media counts against its asker's and the server's media caps while pending. */
   mediaBytes: number;
+  /** Votes cast while pending (questions with a quorum), oldest first. */
+  votes?: Vote[];
   /** What each fired escalation step recorded, by step index (§18). */
   fired: Map<number, FiredStep>;
 }
@@ -43,7 +45,7 @@ export interface Sorted {
 export type MemoryTables = ReturnType<typeof createMemoryTables>;
 
 export function record(e: Entry): QuestionRecord {
-  return recordOf(e.spec, e.resolution);
+  return recordOf(e.spec, e.resolution, e.votes);
 }
 
 export function createMemoryTables(clock: () => number, auditOn = true) {

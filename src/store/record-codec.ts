@@ -2,9 +2,14 @@
 // ask time, and the resolution as JSON written by the claim. Lua only moves these strings
 // (cjson would mangle numbers and empty arrays in answers), so they are encoded here.
 import type { FiredStep } from '../domain/escalation.ts';
-import type { QuestionRecord, QuestionSpec, QuestionStatus, Resolution } from '../domain/question.ts';
+import type { QuestionRecord, QuestionSpec, QuestionStatus, Resolution, Vote } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
 import { eventOf, type StoreEvent, type StoreEventType } from './types.ts';
+
+/** What `res` holds while a question with a quorum is pending. */
+interface PendingVotes {
+  votes?: Vote[];
+}
 
 export function encodeSpec(spec: QuestionSpec): string {
   return JSON.stringify(spec);
@@ -20,7 +25,10 @@ export function decodeRecord(
   resolution: string | null | undefined,
 ): QuestionRecord {
   const s = JSON.parse(spec) as QuestionSpec;
-  if (status === 'PENDING' || !resolution) return recordOf(s, null);
+  // A pending question's `res` holds only the votes cast so far (vote.lua), if any.
+  if (status === 'PENDING' || !resolution) {
+    return recordOf(s, null, resolution ? (JSON.parse(resolution) as PendingVotes).votes : null);
+  }
   const r = JSON.parse(resolution) as Resolution;
   return recordOf(s, { ...r, status: status as Exclude<QuestionStatus, 'PENDING'> });
 }
@@ -61,8 +69,9 @@ interface ResolutionHead {
  * An announcement as published by the Lua scripts. A resolution is two lines, its head (type,
  * id, format, createdAt, whether follow-ups were enqueued, the resolution) and then the spec;
  * JSON.stringify never writes a raw newline, so the first one ends the head. The spec, most of
- * the bytes, is parsed only when a consumer reads `question`. ASKED (and a resolution of a
- * question stored before heads existed) is one JSON object {"type":…,"spec":…,"res":…|null}.
+ * the bytes, is parsed only when a consumer reads `question`. ASKED, UPDATED (its `res` the
+ * votes so far) and a resolution of a question stored before heads existed are one JSON object
+ * {"type":…,"spec":…,"res":…|null}.
  */
 export function decodeEvent(message: string): StoreEvent | null {
   try {
@@ -70,6 +79,9 @@ export function decodeEvent(message: string): StoreEvent | null {
     if (nl >= 0) return lazyEvent(JSON.parse(message.slice(0, nl)) as ResolutionHead, message.slice(nl + 1));
     const m = JSON.parse(message) as { type: StoreEventType; spec: QuestionSpec; res: Resolution | null };
     if (!EVENT_TYPES.has(m.type) || !m.spec) return null;
+    // UPDATED carries the pending question's votes in `res` (vote.lua).
+    if (m.type === 'UPDATED')
+      return eventOf(m.type, recordOf(m.spec, null, (m.res as PendingVotes | null)?.votes));
     return eventOf(m.type, recordOf(m.spec, m.res));
   } catch {
     return null;

@@ -8,6 +8,8 @@ import type {
   QuestionRecord,
   QuestionSpec,
   QuestionStatus,
+  QuorumSpec,
+  Vote,
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
@@ -18,7 +20,7 @@ import type { ChannelReceipts } from './receipts.ts';
 /** How long a sensitive answer stays readable by its asker after the first read. */
 export const REPLY_GRACE_MS = 60_000;
 
-/** UPDATED: the question changed but is still PENDING (e.g. an escalation step fired, §18). */
+/** UPDATED: the question changed but is still PENDING (a vote, §15; an escalation step fired, §18). */
 export type StoreEventType = 'ASKED' | 'UPDATED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 /** What every consumer of an announcement may read without decoding the whole question. */
@@ -119,6 +121,30 @@ export interface ClaimInput {
 export type ClaimResult =
   | { kind: 'won'; question: QuestionRecord }
   /** Someone else resolved it first (or it was past its deadline: then it is TIMED_OUT now). */
+  | { kind: 'lost'; question: QuestionRecord }
+  | { kind: 'missing' };
+
+/** One vote on a question with a quorum (API.md §15), with what decides it. */
+export interface VoteInput {
+  vote: Vote;
+  /** The question's quorum (from its spec): the thresholds and the allow-list. */
+  quorum: QuorumSpec;
+  /** The answer recorded if this vote reaches its decision's threshold (answeredBy: vote.by). */
+  answer: unknown;
+  now: number;
+  retentionMs: number;
+}
+
+export type VoteResult =
+  /** Recorded; the question is still PENDING (UPDATED was announced). */
+  | { kind: 'counted'; question: QuestionRecord }
+  /** Recorded, and it reached the threshold: the question is ANSWERED with `answer`. */
+  | { kind: 'decided'; question: QuestionRecord }
+  /** This identity has voted already: nothing changed. */
+  | { kind: 'voted'; question: QuestionRecord }
+  /** The identity is not among the quorum's voters: nothing changed. */
+  | { kind: 'forbidden' }
+  /** Not pending any more (or past its deadline: then it is TIMED_OUT now). */
   | { kind: 'lost'; question: QuestionRecord }
   | { kind: 'missing' };
 
@@ -301,6 +327,13 @@ export interface QuestionStore {
   usage(principalId: string): Promise<Usage>;
   /** The single guard every resolution goes through: exactly one claim of a pending question wins. */
   claim(id: string, input: ClaimInput): Promise<ClaimResult>;
+  /**
+   * One vote, atomically: the question pending and within its deadline, the identity allowed
+   * and not yet voted, the vote recorded and announced (UPDATED); at the threshold (quorum
+   * approvals of APPROVED, or rejections of REJECTED) it resolves ANSWERED exactly as a claim
+   * does, and the resolution is announced instead.
+   */
+  vote(id: string, input: VoteInput): Promise<VoteResult>;
   get(id: string): Promise<QuestionRecord | null>;
   getMany(ids: readonly string[]): Promise<(QuestionRecord | null)[]>;
   /** Every pending question matching the filter, oldest first. */

@@ -83,6 +83,29 @@ async function interact(
 const editOf = (text: string) => (c: DiscordCall) => String(c.body.content).startsWith(text);
 
 describe('discord channel end to end (redis)', () => {
+  it('APPROVAL: the action in the message, Approve / Reject buttons and the answer page; Approve approves', async () => {
+    const { id, post } = await ask({
+      text: 'Refund order 99?',
+      format: 'APPROVAL',
+      action: { name: 'payments.refund', summary: 'Refund 100', arguments: { charge: 'ch_1', amount: 100 } },
+    });
+    const body = post.body as { content: string; components: { components: { label: string }[] }[] };
+    expect(body.content).toContain('payments\\.refund'); // markdown-escaped
+    expect(body.content).toMatch(/amount\S*:100/);
+    expect(body.components[0]!.components.map((c) => c.label)).toEqual(['Approve', 'Reject', 'Details']);
+    const res = await interact(componentClick(`tai:c:${id}:1`));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      type: 7,
+      data: { content: expect.stringContaining(': Approved') },
+    });
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: { decision: 'APPROVED', arguments: { charge: 'ch_1', amount: 100 } },
+      answeredBy: `ops-discord:${DISCORD_USER}`,
+    });
+  });
+
   it('`channelDetails` lists the channel, with an inbound door, ready', async () => {
     const r = await gql('{ channelDetails { name plugin inbound defaultRecipient ready missing } }');
     expect(r.data!.channelDetails).toEqual([

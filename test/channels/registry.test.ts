@@ -15,9 +15,10 @@ function module(name: string, source: string): string {
 }
 
 describe('channel plugin registry and loader', () => {
-  it('the built-ins are discord, slack, teams, telegram, twilio and webhook', () => {
+  it('the built-ins are discord, email, slack, teams, telegram, twilio and webhook', () => {
     expect([...builtinChannelPlugins().keys()].sort()).toEqual([
       'discord',
+      'email',
       'slack',
       'teams',
       'telegram',

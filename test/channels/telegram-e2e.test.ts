@@ -80,6 +80,54 @@ async function post(update: unknown, secret: string | null = SECRET, name = 'ops
 const editOf = (text: string) => tg.waitFor('editMessageText', (c) => String(c.args.text).startsWith(text));
 
 describe('telegram channel end to end (redis)', () => {
+  it('APPROVAL: the action under the question, Approve / Reject buttons, an edit link to the answer page', async () => {
+    const { id, messageId, send } = await ask({
+      text: 'Refund order 77?',
+      format: 'APPROVAL',
+      action: {
+        name: 'payments.refund',
+        summary: 'Refund <all>',
+        arguments: { charge: 'ch_1', amount: 100 },
+        argumentsSchema: {
+          type: 'object',
+          properties: { charge: { type: 'string' }, amount: { type: 'integer' } },
+        },
+        editable: true,
+      },
+    });
+    expect(send.args.text).toContain('<b>payments.refund — Refund &lt;all&gt;</b>');
+    expect(send.args.text).toContain('&quot;amount&quot;: 100');
+    const keyboard = (send.args.reply_markup as { inline_keyboard: { text: string; url?: string }[][] })
+      .inline_keyboard;
+    expect(keyboard[0]!.map((b) => b.text)).toEqual(['Approve', 'Reject']);
+    expect(keyboard[1]![0]).toMatchObject({ text: 'Edit and approve' });
+    expect(keyboard[1]![0]!.url).toContain('/api/interactions/callback/');
+    expect((await post(buttonPress(CHAT, messageId, 'tai:0', USER))).status).toBe(200);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: { decision: 'REJECTED' },
+      answeredBy: `ops-tg:${USER}`,
+    });
+    const edit = await editOf('Refund order 77?');
+    expect(edit.args.text).toBe(`Refund order 77?\n\n<i>Answered by user ${USER}: Rejected</i>`);
+  });
+
+  it('APPROVAL with a quorum: a press is a vote, acknowledged as recorded, and the question stays pending', async () => {
+    const { id, messageId } = await ask({
+      text: 'Rotate the bot token?',
+      format: 'APPROVAL',
+      action: { name: 'bot.rotate', arguments: {} },
+      quorum: { approvals: 2 },
+    });
+    expect((await post(buttonPress(CHAT, messageId, 'tai:1', USER))).status).toBe(200);
+    expect((await question(id)).status).toBe('PENDING');
+    await post({ ...buttonPress(CHAT, messageId, 'tai:1', USER), update_id: 4242 });
+    const again = await tg.waitFor('answerCallbackQuery', (c) =>
+      String(c.args.text).includes('already voted'),
+    );
+    expect(again.args.text).toMatch(/you have already voted/);
+  });
+
   it('`channelDetails` lists the configured channel as ready, with its inbound door', async () => {
     const r = await gql('{ channels channelDetails { name plugin inbound defaultRecipient ready missing } }');
     expect(r.data).toEqual({

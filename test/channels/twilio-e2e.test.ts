@@ -102,6 +102,35 @@ async function text(
 const message = (twiml: string) => /<Message>(.*)<\/Message>/s.exec(twiml)?.[1] ?? null;
 
 describe('twilio channel end to end (redis)', () => {
+  it('SMS APPROVAL: the action and how to answer, "2" rejects, the page link for details', async () => {
+    const { id, short, sent } = await ask({
+      text: 'Refund order 88?',
+      format: 'APPROVAL',
+      action: { name: 'payments.refund', summary: 'Refund 100', arguments: { charge: 'ch_1' } },
+    });
+    expect(sent.Body).toContain('payments.refund: Refund 100');
+    expect(sent.Body).toContain('Reply 1 to Approve, 2 to Reject.');
+    expect(sent.Body).toContain('/api/interactions/callback/');
+    const res = await text(`${short} 2`);
+    expect(message(res.twiml)).toBe(`Recorded for ${short}: Rejected.`);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: { decision: 'REJECTED' } });
+  });
+
+  it('SMS APPROVAL with a quorum: "approve" is a vote, the question stays pending', async () => {
+    const { id, short } = await ask({
+      text: 'Rotate the keys by SMS?',
+      format: 'APPROVAL',
+      action: { name: 'keys.rotate', arguments: {} },
+      quorum: { approvals: 2 },
+    });
+    const res = await text(`${short} approve`);
+    expect(message(res.twiml)).toBe(`Your vote on ${short} is recorded.`);
+    expect((await question(id)).status).toBe('PENDING');
+    // Closed again, so the number's later questions are the only ones open to it.
+    const closed = await gql('mutation($id: ID!) { cancelQuestion(id: $id) { status } }', { id });
+    expect(closed.data!.cancelQuestion.status).toBe('CANCELLED');
+  });
+
   it('`channels` lists both configured Twilio channels', async () => {
     const r = await gql('{ channels channelDetails { name plugin inbound ready } }');
     expect(r.data!.channels).toEqual(['ops-sms', 'ops-wa']);

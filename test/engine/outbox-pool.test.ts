@@ -240,4 +240,36 @@ describe.each(['memory', 'redis'] as const)('outbox pool (%s store)', (kind) => 
     expect(await leftOver(s)).toEqual([]);
     expect(await s.outbox.stats(Date.now())).toEqual({ items: 0, deadLetters: 2 });
   });
+  it('items handed back while their target is full are all delivered when the clock and the pace are not whole milliseconds', async () => {
+    const s = await store();
+    await resolved(s, 20, ['webhook:one']);
+    let done = 0;
+    const all = deferred<void>();
+    const errors: unknown[] = [];
+    const logger = { ...silentLogger, error: (...args: unknown[]) => errors.push(args) };
+    const w = worker(
+      s,
+      {
+        webhook: async () => {
+          if (++done === 20) all.resolve();
+          return { kind: 'done' };
+        },
+      },
+      // One slot for the target and room for many: most leased items are handed back. The
+      // clock has fractions, as performance.now() does; the lease outlasts the test.
+      {
+        perTarget: 1,
+        concurrency: 16,
+        leaseMs: 600_000,
+        clock: () => performance.timeOrigin + performance.now(),
+        logger,
+      },
+    );
+    await all.promise;
+    // The last item is settled (removed) once its handler returned: stop waits for that.
+    await w.stop();
+    expect(done).toBe(20);
+    expect(errors, JSON.stringify(errors).slice(0, 500)).toEqual([]);
+    expect(await leftOver(s)).toEqual([]);
+  });
 });

@@ -111,6 +111,43 @@ describe.each(ERAS)('MCP over HTTP (%s era)', (era) => {
     expect((pending as { receipt?: unknown }).receipt).toBeNull();
   });
 
+  it('ask_user with format APPROVAL and an editable action; the agent gets the approved arguments', async () => {
+    const asked = await client.callTool({
+      name: 'ask_user',
+      arguments: {
+        text: 'Refund ch_1?',
+        format: 'APPROVAL',
+        action: {
+          name: 'payments.refund',
+          summary: 'Refund 100',
+          arguments: { charge: 'ch_1', amount: 100 },
+          arguments_schema: {
+            type: 'object',
+            properties: { charge: { type: 'string' }, amount: { type: 'integer' } },
+          },
+          editable: true,
+        },
+        wait_seconds: 0,
+      },
+    });
+    expect(asked.isError).toBeFalsy();
+    const { id } = asked.structuredContent as { id: string };
+    await answer(id, { decision: 'APPROVED', arguments: { charge: 'ch_1', amount: 60 } });
+    const waited = await client.callTool({ name: 'await_answer', arguments: { id, wait_seconds: 5 } });
+    const { receipt, ...rest } = waited.structuredContent as { receipt: string };
+    expect(rest).toEqual({
+      status: 'ANSWERED',
+      id,
+      answer: { decision: 'APPROVED', arguments: { charge: 'ch_1', amount: 60 } },
+    });
+    const jwks = (await t.server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+    const claims = await verifyReceipt(receipt, {
+      jwks,
+      action: { name: 'payments.refund', arguments: { charge: 'ch_1', amount: 60 } },
+    });
+    expect(claims.outcome).toMatchObject({ decision: 'APPROVED' });
+  });
+
   it('a blocking ask_user is woken by the answer', async () => {
     const id = nextAsked(t.server.engine);
     const call = client.callTool({

@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { storeContract } from './contract.ts';
 import { listingContract } from './listing-contract.ts';
+import { voteContract } from './vote-contract.ts';
 
 storeContract('memory', async (o = {}) => {
   const store = createMemoryStore(o);
@@ -8,6 +9,11 @@ storeContract('memory', async (o = {}) => {
 });
 
 listingContract('memory', async () => {
+  const store = createMemoryStore();
+  return { store, close: () => store.close() };
+});
+
+voteContract('memory', async () => {
   const store = createMemoryStore();
   return { store, close: () => store.close() };
 });

@@ -2,7 +2,10 @@ import { inject } from 'vitest';
 import { openRedisStore } from '../support/fixtures.ts';
 import { storeContract } from './contract.ts';
 import { listingContract } from './listing-contract.ts';
+import { voteContract } from './vote-contract.ts';
 
 storeContract('redis', async (o = {}) => openRedisStore(inject('redisUrl'), o));
 
 listingContract('redis', async () => openRedisStore(inject('redisUrl')));
+
+voteContract('redis', async () => openRedisStore(inject('redisUrl')));

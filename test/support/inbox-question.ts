@@ -39,6 +39,11 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       answeredAt: null,
       closedAt: null,
       cancelReason: null,
+      action: null,
+      quorum: null,
+      votes: [],
+      decision: null,
+      edited: null,
       ...over,
     };
   };

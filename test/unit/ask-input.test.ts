@@ -43,6 +43,8 @@ const XSS = [
 describe('validateAskInput: the input object', () => {
   it('accepts a minimal question and fills defaults', () => {
     expect(ask({ text: 'Ship it?' })).toEqual({
+      action: null,
+      quorum: null,
       text: 'Ship it?',
       format: 'TEXT',
       options: null,

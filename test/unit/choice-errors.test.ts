@@ -87,7 +87,7 @@ describe('refusals list the valid choices', () => {
   it('an unknown field of the input, of a media item or of a verifier config lists the known ones', () => {
     const input = refusal(() => validateAskInput({ text: 'x', txet: 'y' }, ctx), 'input.txet');
     expect(input).toMatch(
-      /^unknown field \(expected: "text", "format", "options", .*"notify", "escalation", "escalationPolicy"\)$/,
+      /^unknown field \(expected: "text", "format", "options", .*"notify", "action", "quorum", "escalation", "escalationPolicy"\)$/,
     );
     const media = refusal(
       () =>

@@ -64,6 +64,7 @@ describe('receiptClaimsOf', () => {
       },
       outcome: {
         status: 'ANSWERED',
+        decision: 'APPROVED',
         answerDigest: jcsDigest(true),
         answeredBy: 'ops',
         via: 'api',

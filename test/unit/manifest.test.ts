@@ -125,7 +125,7 @@ describe('loadManifest', () => {
     [
       'a plugin name that is no built-in, package or path, listing the built-ins',
       `channels:\n  ops: { plugin: "Slack Bot" }\n`,
-      'channels.ops.plugin: plugin "Slack Bot" is not a built-in plugin (slack, telegram, twilio, discord, teams, webhook), a package name or a ./path',
+      'channels.ops.plugin: plugin "Slack Bot" is not a built-in plugin (slack, telegram, twilio, discord, teams, webhook, email), a package name or a ./path',
     ],
     [
       'a plugin path that does not exist',

@@ -32,6 +32,7 @@ export const TEXT_INPUT = 4;
 const PRIMARY = 1;
 const SECONDARY = 2;
 const SUCCESS = 3;
+const DANGER = 4;
 const LINK = 5;
 /** No link previews for whatever URL the question's text holds. */
 export const SUPPRESS_EMBEDS = 1 << 2;
@@ -148,15 +149,31 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
             ]),
           ]
         : [row([linkButton('Open form', callbackUrl)])];
+    case 'APPROVAL':
+      // The confirm buttons' ids (1 approves, 0 rejects); edits and the whole action on the page.
+      return [
+        row([
+          button('Approve', `tai:${KIND.confirm}:${q.id}:1`, SUCCESS),
+          button('Reject', `tai:${KIND.confirm}:${q.id}:0`, DANGER),
+          linkButton(q.action?.editable ? 'Edit in browser' : 'Details', callbackUrl),
+        ]),
+      ];
     default:
       return [row([linkButton('Open', q.link ?? callbackUrl)])];
   }
 }
 
+/** APPROVAL: the question's text, then the action and its arguments as JSON on one line. */
+function textWithAction(q: ChannelQuestion): string {
+  const a = q.action;
+  if (!a) return q.text;
+  return `${q.text}\n\n${a.name}${a.summary ? ` — ${a.summary}` : ''}: ${JSON.stringify(a.arguments)}`;
+}
+
 /** The message that asks: content, components, no pings, no previews. */
 export function questionMessage(q: ChannelQuestion, callbackUrl: string): Obj {
   return {
-    content: escapedCut(q.text, L.content),
+    content: escapedCut(textWithAction(q), L.content),
     components: answerRows(q, callbackUrl),
     allowed_mentions: { parse: [] },
     flags: SUPPRESS_EMBEDS,

@@ -93,7 +93,12 @@ export function interpret(i: Interaction): DiscordEvent | null {
           kind: 'answer',
           questionId,
           by,
-          answer: (q) => (q.format === 'CONFIRM' ? n === '1' : undefined),
+          answer: (q) =>
+            q.format === 'CONFIRM'
+              ? n === '1'
+              : q.format === 'APPROVAL'
+                ? { decision: n === '1' ? 'APPROVED' : 'REJECTED' }
+                : undefined,
         };
       }
       // A menu's value is the option's index over all menus; a button's is in its custom_id.

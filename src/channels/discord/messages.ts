@@ -62,6 +62,9 @@ export async function showResolved(
 
 function answerText(q: ChannelQuestion): string {
   if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
+  if (q.format === 'APPROVAL') {
+    return (q.answer as { decision?: unknown } | null)?.decision === 'APPROVED' ? 'Approved' : 'Rejected';
+  }
   const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
   return cut(text, 500);
 }

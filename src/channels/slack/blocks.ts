@@ -21,8 +21,12 @@ export const ACTION = {
   link: 'tai_link',
   /** The FORM message's second button: the answer page, for when Slack cannot show the modal. */
   formPage: 'tai_form_page',
+  /** APPROVAL: `tai_approve_yes` / `tai_approve_no`. */
+  approve: 'tai_approve',
 } as const;
 export const FORM_CALLBACK_ID = 'tai_form';
+/** The modal that edits an APPROVAL's arguments before approving. */
+export const APPROVAL_CALLBACK_ID = 'tai_approval';
 /** Block ids of question blocks: `tai:{questionId}`; modal fields: `f:{property}`. */
 export const BLOCK_PREFIX = 'tai:';
 export const FIELD_PREFIX = 'f:';
@@ -119,13 +123,63 @@ function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
               ]
             : [linkButton('Open form', callbackUrl)],
       };
+    case 'APPROVAL': {
+      const elements: Block[] = [
+        {
+          type: 'button',
+          action_id: `${ACTION.approve}_yes`,
+          text: plain('Approve'),
+          value: `${q.id}:1`,
+          style: 'primary',
+        },
+        {
+          type: 'button',
+          action_id: `${ACTION.approve}_no`,
+          text: plain('Reject'),
+          value: `${q.id}:0`,
+          style: 'danger',
+        },
+      ];
+      // Edits: the modal for a flat schema, else the answer page's edit form.
+      if (q.action?.editable) {
+        elements.push(
+          slackModal(q) !== null
+            ? { type: 'button', action_id: ACTION.openForm, text: plain('Edit and approve'), value: q.id }
+            : { ...linkButton('Edit in browser', callbackUrl), action_id: ACTION.formPage },
+        );
+      }
+      return { type: 'actions', block_id, elements };
+    }
     default:
       return { type: 'actions', block_id, elements: [linkButton('Open', q.link ?? callbackUrl)] };
   }
 }
 
+/** APPROVAL: the action's name and summary, and its arguments as JSON in a code block. */
+export function actionBlocks(q: ChannelQuestion): Block[] {
+  const a = q.action;
+  if (!a) return [];
+  const head = `*${cut(a.name, 100)}*${a.summary ? ` — ${a.summary}` : ''}`;
+  const args = JSON.stringify(a.arguments, null, 2);
+  return [
+    ...escapedChunks(head, SECTION_MAX_CHARS)
+      .slice(0, 1)
+      .map((text) => ({
+        type: 'section',
+        text: { type: 'mrkdwn', text, verbatim: true },
+      })),
+    // Code blocks are still mrkdwn: the JSON is escaped like any text, then cut to one section.
+    ...escapedChunks(args, SECTION_MAX_CHARS - 8)
+      .slice(0, 1)
+      .map((text) => ({
+        type: 'section',
+        text: { type: 'mrkdwn', text: `\`\`\`${text}\`\`\``, verbatim: true },
+      })),
+  ];
+}
+
 export function questionBlocks(q: ChannelQuestion, callbackUrl: string): Block[] {
-  return [...textBlocks(q), answerBlock(q, callbackUrl)];
+  return [...textBlocks(q), ...actionBlocks(q), answerBlock(q, callbackUrl)];
 }
 
 /** A closed question: its text, and the line that says how it ended in place of the buttons. */
@@ -186,38 +240,60 @@ function enumLabel(v: unknown): string {
   return text.trim() === '' ? JSON.stringify(text) : text;
 }
 
-function fieldElement(field: FormField): Block {
+/** One modal field; `initial` prefills it (an APPROVAL's proposed argument). */
+function fieldElement(field: FormField, initial?: unknown): Block {
+  const has = initial !== undefined && initial !== null;
   switch (field.kind) {
     case 'string':
-      return { type: 'plain_text_input', action_id: FIELD_ACTION, max_length: TEXT_INPUT_MAX_CHARS };
+      return {
+        type: 'plain_text_input',
+        action_id: FIELD_ACTION,
+        max_length: TEXT_INPUT_MAX_CHARS,
+        ...(has && typeof initial === 'string' ? { initial_value: cut(initial, TEXT_INPUT_MAX_CHARS) } : {}),
+      };
     case 'number':
     case 'integer':
-      return { type: 'number_input', action_id: FIELD_ACTION, is_decimal_allowed: field.kind === 'number' };
-    case 'boolean':
+      return {
+        type: 'number_input',
+        action_id: FIELD_ACTION,
+        is_decimal_allowed: field.kind === 'number',
+        ...(has && typeof initial === 'number' ? { initial_value: String(initial) } : {}),
+      };
+    case 'boolean': {
+      const options = [
+        { text: plain('Yes'), value: '1' },
+        { text: plain('No'), value: '0' },
+      ];
+      const chosen = initial === true ? options[0] : initial === false ? options[1] : undefined;
       return {
         type: 'static_select',
         action_id: FIELD_ACTION,
-        options: [
-          { text: plain('Yes'), value: '1' },
-          { text: plain('No'), value: '0' },
-        ],
+        options,
+        ...(chosen ? { initial_option: chosen } : {}),
       };
-    default:
+    }
+    default: {
+      const options = field.values.map((v, i) => ({ text: plain(enumLabel(v)), value: String(i) }));
+      const at = has ? field.values.indexOf(initial) : -1;
       return {
         type: 'static_select',
         action_id: FIELD_ACTION,
-        options: field.values.map((v, i) => ({ text: plain(enumLabel(v)), value: String(i) })),
+        options,
+        ...(at >= 0 ? { initial_option: options[at] } : {}),
       };
+    }
   }
 }
 
 export function formModal(q: ChannelQuestion, fields: FormField[]): Block {
+  // An APPROVAL's modal edits its arguments, prefilled with the proposal, and approves them.
+  const approval = q.format === 'APPROVAL' ? (q.action ?? null) : null;
   return {
     type: 'modal',
-    callback_id: FORM_CALLBACK_ID,
+    callback_id: approval ? APPROVAL_CALLBACK_ID : FORM_CALLBACK_ID,
     private_metadata: q.id,
-    title: plain('Answer'),
-    submit: plain('Submit'),
+    title: plain(approval ? 'Edit and approve' : 'Answer'),
+    submit: plain(approval ? 'Approve' : 'Submit'),
     close: plain('Cancel'),
     blocks: [
       ...textBlocks(q).slice(0, 1),
@@ -226,15 +302,22 @@ export function formModal(q: ChannelQuestion, fields: FormField[]): Block {
         block_id: `${FIELD_PREFIX}${field.name}`,
         optional: !field.required,
         label: { type: 'plain_text', text: cut(field.label, 2000), emoji: false },
-        element: fieldElement(field),
+        element: fieldElement(field, approval?.arguments[field.name]),
       })),
     ],
   };
 }
 
-/** The modal for a FORM question, or null when its schema is not flat or Slack would refuse it. */
+/** The fields a question's modal shows: a FORM's schema, or an editable APPROVAL's arguments schema. */
+export function modalFields(q: ChannelQuestion): FormField[] | null {
+  if (q.format === 'FORM') return formFields(q.schema);
+  if (q.format === 'APPROVAL' && q.action?.editable) return formFields(q.action.argumentsSchema);
+  return null;
+}
+
+/** The modal for a question, or null when its schema is not flat or Slack would refuse it. */
 export function slackModal(q: ChannelQuestion): Block | null {
-  const fields = q.format === 'FORM' ? formFields(q.schema) : null;
+  const fields = modalFields(q);
   if (fields === null) return null;
   const modal = formModal(q, fields);
   return viewProblem(modal) === null ? modal : null;

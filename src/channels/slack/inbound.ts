@@ -2,7 +2,17 @@
 // Only called after the signature was verified; every shape is checked, nothing is trusted.
 import { z } from 'zod';
 import type { ChannelQuestion } from '../types.ts';
-import { ACTION, BLOCK_PREFIX, FIELD_ACTION, FIELD_PREFIX, FORM_CALLBACK_ID, formFields } from './blocks.ts';
+import {
+  ACTION,
+  APPROVAL_CALLBACK_ID,
+  BLOCK_PREFIX,
+  FIELD_ACTION,
+  FIELD_PREFIX,
+  FORM_CALLBACK_ID,
+  type FormField,
+  formFields,
+  modalFields,
+} from './blocks.ts';
 
 // `name` (the user's handle) is optional and only shown (API.md §19), never trusted.
 const user = z.object({ id: z.string().min(1).max(64), name: z.string().max(256).optional() });
@@ -89,6 +99,17 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
       answer: (q) => (q.format === 'CONFIRM' ? v.index === 1 : undefined),
     };
   }
+  if (a.action_id.startsWith(ACTION.approve)) {
+    const v = splitValue(a.value);
+    if (!v || v.index > 1) return null;
+    return {
+      kind: 'answer',
+      questionId: v.questionId,
+      by,
+      answer: (q) =>
+        q.format === 'APPROVAL' ? { decision: v.index === 1 ? 'APPROVED' : 'REJECTED' } : undefined,
+    };
+  }
   // A cleared menu (`selected_option: null`) answers nothing; Slack shows an error for a non-200.
   if (a.action_id === ACTION.selectMenu && !a.selected_option) return { kind: 'ignore' };
   if (a.action_id.startsWith(ACTION.selectButton) || a.action_id === ACTION.selectMenu) {
@@ -119,6 +140,20 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
 function formAnswer(values: ViewSubmission['view']['state']['values'], q: ChannelQuestion): unknown {
   const fields = formFields(q.schema);
   if (q.format !== 'FORM' || !fields) return undefined;
+  return fieldValues(values, fields);
+}
+
+/** The approval modal's state: an approval of the edited arguments. */
+function approvalAnswer(values: ViewSubmission['view']['state']['values'], q: ChannelQuestion): unknown {
+  const fields = q.format === 'APPROVAL' ? modalFields(q) : null;
+  if (!fields) return undefined;
+  return { decision: 'APPROVED', arguments: fieldValues(values, fields) };
+}
+
+function fieldValues(
+  values: ViewSubmission['view']['state']['values'],
+  fields: FormField[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     const state = values[`${FIELD_PREFIX}${field.name}`]?.[FIELD_ACTION];
@@ -153,7 +188,10 @@ export function interpret(payload: unknown): ParsedPayload {
     const parsed = viewSubmission.safeParse(payload);
     if (!parsed.success) return null;
     const view = parsed.data.view;
-    if (view.callback_id !== FORM_CALLBACK_ID || view.private_metadata === '') return { type: 'other' };
+    const approval = view.callback_id === APPROVAL_CALLBACK_ID;
+    if ((view.callback_id !== FORM_CALLBACK_ID && !approval) || view.private_metadata === '') {
+      return { type: 'other' };
+    }
     const values = view.state.values;
     return {
       type,
@@ -163,7 +201,7 @@ export function interpret(payload: unknown): ParsedPayload {
         questionId: view.private_metadata,
         by: parsed.data.user.id,
         ...named(parsed.data.user),
-        answer: (q) => formAnswer(values, q),
+        answer: (q) => (approval ? approvalAnswer(values, q) : formAnswer(values, q)),
       },
     };
   }

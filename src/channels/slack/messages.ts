@@ -84,6 +84,10 @@ export async function showResolved(
 
 function answerText(q: ChannelQuestion): string {
   if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
+  if (q.format === 'APPROVAL') {
+    const d = (q.answer as { decision?: unknown } | null)?.decision;
+    return d === 'APPROVED' ? 'Approved' : d === 'REJECTED' ? 'Rejected' : 'Decided';
+  }
   const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
   return cut(text, 500);
 }

@@ -3,14 +3,15 @@
 // inbound.ts, events.ts), and the message edited after resolution.
 import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
+import { addressedBy, recipientOf } from '../recipients.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
   DeliveryReceipt,
   InboundEvent,
-  InboundRequest,
 } from '../types.ts';
+import { verifiedInbound } from '../verified-inbound.ts';
 import { BLOCK_KIT_LIMITS, SLACK_INBOUND_MAX_BYTES } from './block-kit.ts';
 import { OK, toInboundEvent } from './events.ts';
 import { interpret, parsePayload } from './inbound.ts';
@@ -39,32 +40,34 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
   const notify = createNotifier(ctx, web);
 
   return {
-    ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
-    needsRecipient: true,
+    ...addressedBy(
+      (recipient) =>
+        RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)',
+      cfg.defaultRecipient,
+    ),
     inboundMaxBytes: SLACK_INBOUND_MAX_BYTES,
     // A link button's URL; a longer link arrives as the server's short redirect.
     linkMaxChars: BLOCK_KIT_LIMITS.buttonUrl,
-    checkRecipient(recipient: string): string | null {
-      return RECIPIENT.test(recipient) ? null : 'must be a Slack channel id (C…, G…) or user id (U…)';
-    },
 
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
-      const recipient = question.recipient ?? cfg.defaultRecipient;
-      if (!recipient) throw new Error('no recipient and no defaultRecipient');
-      return postQuestion(web(), recipient, question, callbackUrl);
+      return postQuestion(web(), recipientOf(question, cfg.defaultRecipient), question, callbackUrl);
     },
 
-    async inbound(req: InboundRequest): Promise<InboundEvent> {
-      const secret = ctx.secret(cfg.signingSecretEnv);
-      if (!secret) return { kind: 'reject', status: 500, reason: `${cfg.signingSecretEnv} is not set` };
-      const check = checkSlackSignature(secret, req.headers, req.rawBody, req.now);
-      if (check !== 'ok') return { kind: 'reject', status: 401, reason: `slack signature ${check}` };
-      const parsed = interpret(parsePayload(req.rawBody));
-      if (parsed === null)
-        return { kind: 'reject', status: 400, reason: 'not a Slack interactivity payload' };
-      if (parsed.type === 'other') return { kind: 'ignore', response: OK };
-      return toInboundEvent(parsed, notify);
-    },
+    inbound: verifiedInbound(
+      ctx,
+      cfg.signingSecretEnv,
+      (secret, req) => {
+        const check = checkSlackSignature(secret, req.headers, req.rawBody, req.now);
+        return check === 'ok' ? null : `slack signature ${check}`;
+      },
+      (req): InboundEvent => {
+        const parsed = interpret(parsePayload(req.rawBody));
+        if (parsed === null)
+          return { kind: 'reject', status: 400, reason: 'not a Slack interactivity payload' };
+        if (parsed.type === 'other') return { kind: 'ignore', response: OK };
+        return toInboundEvent(parsed, notify);
+      },
+    ),
 
     async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
       const { channel, ts } = receipt;

@@ -48,6 +48,7 @@ function optionAnswer(index: number) {
   return (q: ChannelQuestion): unknown => {
     if (q.format === 'CONFIRM') return index <= 1 ? index === 1 : undefined;
     if (q.format === 'SELECT') return q.options?.[index];
+    if (q.format === 'APPROVAL' && index <= 1) return { decision: index === 1 ? 'APPROVED' : 'REJECTED' };
     return undefined;
   };
 }

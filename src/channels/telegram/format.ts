@@ -92,9 +92,38 @@ export function replyMarkup(q: ChannelQuestion, callbackUrl: string): ReplyMarku
       return { force_reply: true, input_field_placeholder: 'Your answer' };
     case 'FORM':
       return { inline_keyboard: [[{ text: 'Open form', url: callbackUrl }]] };
+    case 'APPROVAL': {
+      const keyboard: Button[][] = [
+        [
+          { text: 'Approve', callback_data: `${CALLBACK_PREFIX}1` },
+          { text: 'Reject', callback_data: `${CALLBACK_PREFIX}0` },
+        ],
+      ];
+      // Edits need a form: the answer page has it.
+      if (q.action?.editable) keyboard.push([{ text: 'Edit and approve', url: callbackUrl }]);
+      return { inline_keyboard: keyboard };
+    }
     default:
       return { inline_keyboard: [[{ text: 'Open', url: q.link ?? callbackUrl }]] };
   }
+}
+
+/** Most characters of an action's arguments shown in the message (the answer page shows them all). */
+const ACTION_ARGS_MAX_CHARS = 1500;
+
+/**
+ * APPROVAL: the lines under the question (HTML) that say what would run — the action's name and
+ * summary, and its arguments as JSON, cut to a bound — and how many characters they show.
+ */
+export function actionTail(q: ChannelQuestion): { html: string; visible: number } {
+  const a = q.action;
+  if (!a) return { html: '', visible: 0 };
+  const head = `${a.name}${a.summary ? ` — ${a.summary}` : ''}`;
+  const args = cutUnits(JSON.stringify(a.arguments, null, 2), ACTION_ARGS_MAX_CHARS);
+  return {
+    html: `\n\n<b>${escapeHtml(head)}</b>\n<pre>${escapeHtml(args)}</pre>`,
+    visible: head.length + args.length + 3,
+  };
 }
 
 /** The line under a sensitive TEXT question (HTML), and how many characters it shows. */
@@ -113,12 +142,17 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.status === 'TIMED_OUT') return 'Timed out';
   if (q.status === 'CANCELLED') return q.cancelReason ? `Cancelled: ${q.cancelReason}` : 'Cancelled';
   if (q.sensitive) return 'Answered';
+  const decision = (q.answer as { decision?: unknown } | null)?.decision;
   const answer =
     q.format === 'CONFIRM'
       ? q.answer === true
         ? 'Yes'
         : 'No'
-      : cutUnits(typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null), 500);
+      : q.format === 'APPROVAL'
+        ? decision === 'APPROVED'
+          ? 'Approved'
+          : 'Rejected'
+        : cutUnits(typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null), 500);
   const by = q.answeredBy ?? '';
   const prefix = `${channelName}:`;
   if (by.startsWith(prefix))

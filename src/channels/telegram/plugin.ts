@@ -6,16 +6,18 @@ import { z } from 'zod';
 import { endpointUrl, envName } from '../config-schema.ts';
 import { cutUnits } from '../cut-text.ts';
 import { requestFailure } from '../failure-cause.ts';
+import { addressedBy, recipientOf } from '../recipients.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
   DeliveryReceipt,
   InboundEvent,
-  InboundRequest,
 } from '../types.ts';
+import { verifiedInbound } from '../verified-inbound.ts';
 import { toInboundEvent } from './events.ts';
 import {
+  actionTail,
   escapeHtml,
   messageHtml,
   NOTICE_MAX_CHARS,
@@ -95,24 +97,23 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
   }
 
   return {
-    ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
-    needsRecipient: true,
+    ...addressedBy(
+      (recipient) => (RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username'),
+      cfg.defaultRecipient,
+    ),
     inboundMaxBytes: TELEGRAM_INBOUND_MAX_BYTES,
     linkMaxChars: LINK_MAX_CHARS,
-    checkRecipient(recipient: string): string | null {
-      return RECIPIENT.test(recipient) ? null : 'must be a Telegram chat id or @username';
-    },
 
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
-      const recipient = question.recipient ?? cfg.defaultRecipient;
-      if (!recipient) throw new Error('no recipient and no defaultRecipient');
+      const recipient = recipientOf(question, cfg.defaultRecipient);
       const client = api();
       let sent: { message_id: number; chat: { id: number } };
       try {
         const privately = question.format === 'TEXT' && question.sensitive;
+        const action = actionTail(question);
         const html = privately
           ? messageHtml(question.text, callbackUrl, SENSITIVE_TAIL, SENSITIVE_TAIL_VISIBLE)
-          : messageHtml(question.text, callbackUrl);
+          : messageHtml(question.text, callbackUrl, action.html, action.visible);
         sent = await client.sendMessage(recipient, html, {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
@@ -131,20 +132,21 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       };
     },
 
-    async inbound(req: InboundRequest): Promise<InboundEvent> {
-      const secret = ctx.secret(cfg.webhookSecretEnv);
-      if (!secret) return { kind: 'reject', status: 500, reason: `${cfg.webhookSecretEnv} is not set` };
-      if (!secretMatches(secret, req.headers[SECRET_HEADER])) {
-        return { kind: 'reject', status: 401, reason: 'telegram secret token mismatch' };
-      }
-      const event = interpretUpdate(req.rawBody);
-      if (event === null) return { kind: 'reject', status: 400, reason: 'not a Telegram update' };
-      if (event.kind === 'stale-button') {
-        await acknowledge(event.callbackId, 'This button is no longer valid.');
-        return { kind: 'ignore', response: { status: 200 } };
-      }
-      return toInboundEvent(event, { acknowledge, tell });
-    },
+    inbound: verifiedInbound(
+      ctx,
+      cfg.webhookSecretEnv,
+      (secret, req) =>
+        secretMatches(secret, req.headers[SECRET_HEADER]) ? null : 'telegram secret token mismatch',
+      async (req): Promise<InboundEvent> => {
+        const event = interpretUpdate(req.rawBody);
+        if (event === null) return { kind: 'reject', status: 400, reason: 'not a Telegram update' };
+        if (event.kind === 'stale-button') {
+          await acknowledge(event.callbackId, 'This button is no longer valid.');
+          return { kind: 'ignore', response: { status: 200 } };
+        }
+        return toInboundEvent(event, { acknowledge, tell });
+      },
+    ),
 
     // An escalation REMIND (API.md §18): a reply to the question's message, which keeps its buttons.
     async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {

@@ -59,6 +59,13 @@ function instruction(q: ChannelQuestion, callbackUrl: string, room: number): str
         : 'Reply with your answer.';
     case 'FORM':
       return `Answer on this page: ${callbackUrl}`;
+    case 'APPROVAL': {
+      // The action in short; the page shows every argument (and the edit form when editable).
+      const a = q.action;
+      const what = a ? `${a.name}${a.summary ? `: ${a.summary}` : ''}` : '';
+      const edit = a?.editable ? ` To change it first: ${callbackUrl}` : ` Details: ${callbackUrl}`;
+      return `${cutUnits(what, 200)}\nReply 1 to Approve, 2 to Reject.${edit}`;
+    }
     default:
       return `Open: ${q.link ?? callbackUrl}`;
   }
@@ -86,7 +93,14 @@ export function messageBody(
 
 /** The quick-reply buttons for a WhatsApp message, or null when the question needs more than buttons allow. */
 export function quickReplies(q: ChannelQuestion, short: string): { title: string; id: string }[] | null {
-  const labels = q.format === 'CONFIRM' ? ['Yes', 'No'] : q.format === 'SELECT' ? (q.options ?? []) : null;
+  const labels =
+    q.format === 'CONFIRM'
+      ? ['Yes', 'No']
+      : q.format === 'APPROVAL'
+        ? ['Approve', 'Reject']
+        : q.format === 'SELECT'
+          ? (q.options ?? [])
+          : null;
   if (!labels || labels.length === 0 || labels.length > QUICK_REPLY_MAX_BUTTONS) return null;
   if (labels.some((l) => l.trim() === '' || l.length > QUICK_REPLY_TITLE_MAX_CHARS)) return null;
   return labels.map((title, i) => ({ title, id: `tai:${short}:${i + 1}` }));
@@ -170,6 +184,8 @@ export function answerFromReply(q: ChannelQuestion, text: string): unknown {
     }
     case 'TEXT':
       return text.trim() === '' || q.sensitive ? undefined : text;
+    case 'APPROVAL':
+      return YES.has(word) ? { decision: 'APPROVED' } : NO.has(word) ? { decision: 'REJECTED' } : undefined;
     default:
       return undefined;
   }
@@ -180,6 +196,8 @@ export function howToAnswer(q: ChannelQuestion, short: string): string {
   switch (q.format) {
     case 'CONFIRM':
       return `Reply "${short} 1" for Yes or "${short} 2" for No.`;
+    case 'APPROVAL':
+      return `Reply "${short} 1" to Approve or "${short} 2" to Reject.`;
     case 'SELECT':
       return `Reply "${short}" and a number from 1 to ${q.options?.length ?? 0}, e.g. "${short} 1".`;
     case 'TEXT':

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { formParamCount } from '../../domain/form-fields.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
+import { addressedBy, recipientOf } from '../recipients.ts';
 import type {
   ChannelContext,
   ChannelPlugin,
@@ -84,18 +85,17 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
   }
 
   return {
-    ...(cfg.defaultRecipient ? { defaultRecipient: cfg.defaultRecipient } : {}),
-    needsRecipient: true,
+    ...addressedBy(
+      (recipient) =>
+        E164.test(recipient) || (whatsapp && WHATSAPP.test(recipient))
+          ? null
+          : 'must be an E.164 phone number, e.g. +14155550100',
+      cfg.defaultRecipient,
+    ),
     linkMaxChars: LINK_MAX_CHARS,
-    checkRecipient(recipient: string): string | null {
-      return E164.test(recipient) || (whatsapp && WHATSAPP.test(recipient))
-        ? null
-        : 'must be an E.164 phone number, e.g. +14155550100';
-    },
 
     async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
-      const recipient = question.recipient ?? cfg.defaultRecipient;
-      if (!recipient) throw new Error('no recipient and no defaultRecipient');
+      const recipient = recipientOf(question, cfg.defaultRecipient);
       const sid = rest.accountSid();
       const to = address(recipient);
       const short = newShortRef();

@@ -26,6 +26,11 @@ function closedText(q: ChannelQuestion, short: string): string {
 }
 
 function recordedText(q: ChannelQuestion, short: string): string {
+  if (q.format === 'APPROVAL' && !q.sensitive) {
+    if (q.status === 'PENDING') return `Your vote on ${short} is recorded.`;
+    const d = (q.answer as { decision?: unknown } | null)?.decision;
+    return `Recorded for ${short}: ${d === 'APPROVED' ? 'Approved' : 'Rejected'}.`;
+  }
   if (q.sensitive || (q.format !== 'CONFIRM' && q.format !== 'SELECT')) return `Recorded for ${short}.`;
   const shown = q.format === 'CONFIRM' ? (q.answer === true ? 'Yes' : 'No') : String(q.answer);
   return `Recorded for ${short}: ${shown}.`;

@@ -1,5 +1,7 @@
-// `tai interactions answer <id>`: answers a TEXT, CONFIRM, SELECT or FORM question, from
-// --answer or, in a terminal, from prompts fitted to the question.
+// `tai interactions answer <id>`: answers a TEXT, CONFIRM, SELECT, FORM or APPROVAL question,
+// from --answer (or --approve/--reject for APPROVAL and CONFIRM) or, in a terminal, from prompts
+// fitted to the question.
+import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import {
   AlreadyAnsweredError,
@@ -90,6 +92,7 @@ export function answerFromFlag(q: Pick<Question, 'format' | 'options'>, value: s
       return selectFromFlag(q.options ?? [], value);
     case 'FORM':
     case 'EXTERNAL':
+    case 'APPROVAL':
       if (parsed) return parsed.value;
       throw new BadUserInputError(`--answer must be JSON for a ${q.format} question, e.g. ${JSON_EXAMPLES}`);
     default:
@@ -99,26 +102,98 @@ export function answerFromFlag(q: Pick<Question, 'format' | 'options'>, value: s
   }
 }
 
+interface DecisionFlags {
+  approve?: boolean;
+  reject?: boolean;
+  note?: string;
+  arguments?: string;
+}
+
+async function argumentsFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new BadUserInputError(
+      `cannot read --arguments ${path} (${(err as { code?: string }).code ?? 'unreadable'})`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadUserInputError(`--arguments ${path} is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new BadUserInputError(`--arguments ${path} must hold a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The answer --approve / --reject give: for APPROVAL {decision, arguments?, note?}; for CONFIRM
+ * true or false (a CONFIRM answer has no note or arguments). The server checks the rest.
+ */
+export async function answerFromDecision(q: Pick<Question, 'format'>, o: DecisionFlags): Promise<unknown> {
+  if (o.approve && o.reject) throw new BadUserInputError('give --approve or --reject, not both');
+  const approved = o.approve === true;
+  if (q.format === 'CONFIRM') {
+    if (o.note !== undefined || o.arguments !== undefined) {
+      throw new BadUserInputError('--note and --arguments are for APPROVAL questions');
+    }
+    return approved;
+  }
+  if (q.format !== 'APPROVAL') {
+    throw new BadUserInputError(
+      `--approve and --reject are for APPROVAL and CONFIRM questions, not ${q.format}`,
+    );
+  }
+  if (o.arguments !== undefined && !approved) throw new BadUserInputError('--arguments goes with --approve');
+  const answer: Record<string, unknown> = { decision: approved ? 'APPROVED' : 'REJECTED' };
+  if (o.arguments !== undefined) answer.arguments = await argumentsFile(o.arguments);
+  if (o.note !== undefined) answer.note = o.note;
+  return answer;
+}
+
 export function answerCommand(ctx: CommandContext): Command {
   const { io } = ctx;
   return new Command('answer')
-    .description('answer a TEXT, CONFIRM, SELECT or FORM question (prompts when --answer is not given)')
+    .description(
+      'answer a TEXT, CONFIRM, SELECT, FORM or APPROVAL question (prompts when no answer is given)',
+    )
     .argument('<id>', 'the question id')
     .option(
       '--answer <answer>',
       `TEXT as it is (hello), CONFIRM yes or no, SELECT an option's text or number (production, 2), FORM as JSON: ${JSON_EXAMPLES}`,
     )
-    .action(async (id: string, o: { answer?: string }, cmd: Command) => {
+    .option('--approve', 'APPROVAL or CONFIRM: approve (with a quorum: vote to approve)')
+    .option('--reject', 'APPROVAL or CONFIRM: reject (with a quorum: vote to reject)')
+    .option('--note <note>', 'APPROVAL: a note with the decision (at most 2000 characters)')
+    .option('--arguments <file.json>', 'APPROVAL, editable actions: approve these arguments instead')
+    .action(async (id: string, o: { answer?: string } & DecisionFlags, cmd: Command) => {
       const client = ctx.clientOf(cmd);
-      if (o.answer === undefined && !io.interactive) {
+      const decided = o.approve === true || o.reject === true;
+      if (decided && o.answer !== undefined) {
+        throw new BadUserInputError('give --answer or --approve/--reject, not both');
+      }
+      if (!decided && (o.note !== undefined || o.arguments !== undefined)) {
+        throw new BadUserInputError('--note and --arguments go with --approve or --reject');
+      }
+      if (!decided && o.answer === undefined && !io.interactive) {
         throw new BadUserInputError('--answer is required when stdin is not a terminal');
       }
-      // With --answer the question is read only for its format: the server judges the answer.
-      const answer =
-        o.answer === undefined
+      // With a flag the question is read only for its format: the server judges the answer.
+      const answer = decided
+        ? await answerFromDecision(await requireQuestion(client, id), o)
+        : o.answer === undefined
           ? await promptAnswer(await answerable(client, id), io.prompter, io.err)
           : answerFromFlag(await requireQuestion(client, id), o.answer);
       const done = await client.answer(id, answer);
-      ctx.print(cmd, done, () => `Answered ${done.id}: ${answerText(done.answer ?? answer)}\n`);
+      // A vote on a quorum question leaves it pending until enough people agree.
+      const line =
+        done.status === 'PENDING'
+          ? `Voted on ${done.id}: ${done.votes.length} vote(s) so far, still pending\n`
+          : `Answered ${done.id}: ${answerText(done.answer ?? answer)}\n`;
+      ctx.print(cmd, done, () => line);
     });
 }

@@ -8,8 +8,24 @@ export type Incremental<T> =
   | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** What the agent proposes to do. Required for APPROVAL questions, refused for the others. */
+export type ActionInput = {
+  /** The proposed arguments, at most 64 KiB as JSON. */
+  arguments: Record<string, unknown>;
+  /** A JSON Schema of the arguments (required when `editable`); the proposed arguments must be valid against it. */
+  argumentsSchema?: Record<string, unknown> | null | undefined;
+  /** May an approver change the arguments before approving? */
+  editable?: boolean | null | undefined;
+  /** What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund"). */
+  name: string;
+  /** One line for people, at most 300 characters. */
+  summary?: string | null | undefined;
+};
+
 /** What kind of answer a question takes. */
 export type AnswerFormat =
+  /** May the agent do this? The question carries an `action`; the answer is {decision, arguments?, note?}. */
+  | 'APPROVAL'
   /** Yes or no: the answer is a boolean. */
   | 'CONFIRM'
   /** Answered outside the client: the person visits `link` and the provider posts the answer to the callback URL. */
@@ -23,6 +39,8 @@ export type AnswerFormat =
 
 /** A question to ask a person. Everything is checked before anything is stored. */
 export type AskUserInput = {
+  /** APPROVAL (required there, refused elsewhere): what the agent proposes to do. */
+  action?: ActionInput | null | undefined;
   /** The principal id the question is for; a restricted key may only name itself. */
   audience?: string | null | undefined;
   /** A registered channel that delivers the question (see `channels`). */
@@ -47,6 +65,8 @@ export type AskUserInput = {
   notify?: string | null | undefined;
   /** SELECT only (and required there): 1 to 100 distinct, non-blank options. */
   options?: Array<string> | null | undefined;
+  /** APPROVAL and CONFIRM: several approvers; each answer is a vote. Not with an editable action needing more than one approval. */
+  quorum?: QuorumInput | null | undefined;
   /** Who the channel delivers to; requires `channel`. */
   recipient?: string | null | undefined;
   /** A JSON Schema for the answer: required for FORM (with "type": "object" at its root), optional for EXTERNAL. */
@@ -60,6 +80,13 @@ export type AskUserInput = {
   /** EXTERNAL only: a webhook verifier that must accept every callback. Not with `channel`. */
   verifier?: VerifierInput | null | undefined;
 };
+
+/** What an APPROVAL (or CONFIRM) question decided, or what one vote said. */
+export type Decision =
+  /** Approved: the agent may act (with `answer.arguments` for APPROVAL). */
+  | 'APPROVED'
+  /** Rejected: the agent must not act. */
+  | 'REJECTED';
 
 /** What an escalation step does when it fires. */
 export type EscalationAction =
@@ -92,7 +119,7 @@ export type InboxEventType =
   | 'SNAPSHOT'
   /** A question timed out. */
   | 'TIMED_OUT'
-  /** A pending question changed and is still pending (e.g. an escalation step fired). */
+  /** A pending question changed and is still pending (a vote was cast, §15; an escalation step fired, §18): replace the one you hold. */
   | 'UPDATED';
 
 /** An image or link to show with the question in the inbox. */
@@ -135,6 +162,16 @@ export type QuestionStatus =
   /** Nobody answered before `timeoutAt`. */
   | 'TIMED_OUT';
 
+/** Several approvers: APPROVAL and CONFIRM only. Each answer is a vote by its identity. */
+export type QuorumInput = {
+  /** Distinct approvals that approve it, 1 to 20. */
+  approvals: number;
+  /** Distinct rejections that reject it, 1 to 20. */
+  rejections?: number | null | undefined;
+  /** Who may vote (principal ids, "<channel>:<provider user id>", "callback"); absent: anyone who may answer it. */
+  voters?: Array<string> | null | undefined;
+};
+
 /** A registered webhook verifier that checks the signature of every callback. */
 export type VerifierInput = {
   /** The verifier’s settings. Names environment variables that hold secrets (e.g. {"secretEnv": "STRIPE_WEBHOOK_SECRET"}), never secrets. */
@@ -172,7 +209,19 @@ export type ClientAskResultFieldsFragment = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -220,7 +269,19 @@ export type ClientAskUserMutation = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -268,7 +329,19 @@ export type ClientAwaitAnswerQuery = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -320,7 +393,19 @@ export type ClientAnswerMutation = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -363,7 +448,19 @@ export type ClientCancelQuestionMutation = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -405,7 +502,19 @@ export type ClientQuestionQuery = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -460,7 +569,19 @@ export type ClientQuestionsQuery = {
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
+        decision: Decision | null;
+        edited: boolean | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        action: {
+          name: string;
+          summary: string | null;
+          arguments: Record<string, unknown>;
+          argumentsSchema: Record<string, unknown> | null;
+          editable: boolean;
+          digest: string;
+        } | null;
+        quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -546,7 +667,19 @@ export type ClientPendingQuestionsSubscription = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -594,7 +727,19 @@ export type InboxFeedSubscription = {
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
+      decision: Decision | null;
+      edited: boolean | null;
       media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+      action: {
+        name: string;
+        summary: string | null;
+        arguments: Record<string, unknown>;
+        argumentsSchema: Record<string, unknown> | null;
+        editable: boolean;
+        digest: string;
+      } | null;
+      quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -638,7 +783,19 @@ export type InboxAnswerMutation = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -680,7 +837,19 @@ export type InboxQuestionQuery = {
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -727,7 +896,19 @@ export type InboxHistoryQuery = {
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
+        decision: Decision | null;
+        edited: boolean | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+        action: {
+          name: string;
+          summary: string | null;
+          arguments: Record<string, unknown>;
+          argumentsSchema: Record<string, unknown> | null;
+          editable: boolean;
+          digest: string;
+        } | null;
+        quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -766,7 +947,19 @@ export type QuestionFieldsFragment = {
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
+  decision: Decision | null;
+  edited: boolean | null;
   media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+  action: {
+    name: string;
+    summary: string | null;
+    arguments: Record<string, unknown>;
+    argumentsSchema: Record<string, unknown> | null;
+    editable: boolean;
+    digest: string;
+  } | null;
+  quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+  votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
   escalations: Array<{
     afterSeconds: number;
     action: EscalationAction;
@@ -827,6 +1020,28 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -879,6 +1094,28 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -934,6 +1171,28 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -987,6 +1246,28 @@ fragment QuestionFields on Question {
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1044,6 +1325,28 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1089,6 +1392,28 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1134,6 +1459,28 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1196,6 +1543,28 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1288,6 +1657,28 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1349,6 +1740,28 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1394,6 +1807,28 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1439,6 +1874,28 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action
@@ -1497,6 +1954,28 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answeredAt
   closedAt
   cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
   escalations {
     afterSeconds
     action

@@ -59,7 +59,7 @@ builder.mutationFields((t) => ({
   answer: t.field({
     type: Question,
     description:
-      'Answers a TEXT, CONFIRM, SELECT or FORM question. The answer is checked against the question; exactly one answer wins.',
+      'Answers a TEXT, CONFIRM, SELECT, FORM or APPROVAL question. The answer is checked against the question; exactly one answer wins. On a question with a quorum it is a vote: the question is returned still PENDING until the quorum decides.',
     // Not an operator gate: the engine answers NOT_FOUND for a question the caller cannot see
     // before it checks the role (API.md §2, no existence oracle).
     authScopes: { authenticated: true },
@@ -68,7 +68,8 @@ builder.mutationFields((t) => ({
       answer: t.arg({
         type: JSONScalar,
         required: true,
-        description: 'TEXT: a string; CONFIRM: a boolean; SELECT: one of the options; FORM: an object.',
+        description:
+          'TEXT: a string; CONFIRM: a boolean; SELECT: one of the options; FORM: an object; APPROVAL: {decision, arguments?, note?}.',
       }),
     },
     resolve: (_root, { id, answer }, ctx) => ctx.engine.answer(ctx.principal, String(id), answer),

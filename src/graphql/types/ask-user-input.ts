@@ -2,6 +2,7 @@
 import { builder } from '../builder.ts';
 import { timeoutSecondsRange } from '../ranges.ts';
 import { JSONObjectScalar } from '../scalars.ts';
+import { ActionInput, QuorumInput } from './approval-inputs.ts';
 import { AnswerFormat } from './enums.ts';
 import { EscalationStepInput } from './escalation.ts';
 import { MediaItemInput } from './media-item-input.ts';
@@ -62,6 +63,15 @@ export const AskUserInput = builder.inputType('AskUserInput', {
     notify: t.string({
       description:
         'A resume-webhook endpoint named in the server manifest: it is called, signed, when the question resolves.',
+    }),
+    action: t.field({
+      type: ActionInput,
+      description: 'APPROVAL (required there, refused elsewhere): what the agent proposes to do.',
+    }),
+    quorum: t.field({
+      type: QuorumInput,
+      description:
+        'APPROVAL and CONFIRM: several approvers; each answer is a vote. Not with an editable action needing more than one approval.',
     }),
     escalation: t.field({
       type: [EscalationStepInput],

@@ -12,6 +12,10 @@ export const AnswerFormat = builder.enumType('AnswerFormat', {
       description:
         'Answered outside the client: the person visits `link` and the provider posts the answer to the callback URL.',
     },
+    APPROVAL: {
+      description:
+        'May the agent do this? The question carries an `action`; the answer is {decision, arguments?, note?}.',
+    },
   } as const,
 });
 
@@ -39,10 +43,19 @@ export const InboxEventType = builder.enumType('InboxEventType', {
     SNAPSHOT: { description: 'Every pending question the caller may see, sent first on every (re)connect.' },
     ASKED: { description: 'A question was asked.' },
     UPDATED: {
-      description: 'A pending question changed and is still pending (e.g. an escalation step fired).',
+      description:
+        'A pending question changed and is still pending (a vote was cast, §15; an escalation step fired, §18): replace the one you hold.',
     },
     ANSWERED: { description: 'A question was answered.' },
     TIMED_OUT: { description: 'A question timed out.' },
     CANCELLED: { description: 'A question was cancelled.' },
+  } as const,
+});
+
+export const Decision = builder.enumType('Decision', {
+  description: 'What an APPROVAL (or CONFIRM) question decided, or what one vote said.',
+  values: {
+    APPROVED: { description: 'Approved: the agent may act (with `answer.arguments` for APPROVAL).' },
+    REJECTED: { description: 'Rejected: the agent must not act.' },
   } as const,
 });

@@ -1,9 +1,11 @@
 // Question: one human-in-the-loop interaction, as every principal who may see it sees it.
 // The verifier binding and the idempotency key stay server-side; a sensitive answer is never shown.
+import { decisionOf, editedOf } from '../../domain/approval.ts';
 import { isServerVerified, type QuestionRecord } from '../../domain/question.ts';
 import { builder } from '../builder.ts';
 import { DateTime, JSONObjectScalar, JSONScalar } from '../scalars.ts';
-import { AnswerFormat, QuestionStatus } from './enums.ts';
+import { Action, Quorum, Vote } from './approval.ts';
+import { AnswerFormat, Decision, QuestionStatus } from './enums.ts';
 import { EscalationStep } from './escalation.ts';
 import { MediaItem } from './media-item.ts';
 
@@ -100,6 +102,36 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
       answeredAt: optionalMoment('answeredAt', 'When it was answered.'),
       closedAt: optionalMoment('closedAt', 'When it timed out or was cancelled.'),
       cancelReason: optionalText('cancelReason', 'The reason given when it was cancelled, if any.'),
+      action: t.field({
+        type: Action,
+        nullable: true,
+        description: 'APPROVAL: what the agent proposes to do. Null for other formats.',
+        resolve: (q) => q.action ?? null,
+      }),
+      quorum: t.field({
+        type: Quorum,
+        nullable: true,
+        description: 'The quorum that decides it, when the asker set one.',
+        resolve: (q) => q.quorum ?? null,
+      }),
+      votes: t.field({
+        type: [Vote],
+        description: 'The votes cast so far (questions with a quorum), oldest first.',
+        resolve: (q) => q.votes ?? [],
+      }),
+      decision: t.field({
+        type: Decision,
+        nullable: true,
+        description:
+          'APPROVAL and CONFIRM: what was decided, once ANSWERED (CONFIRM true = APPROVED). Null while pending, after a timeout or cancel, and when `sensitive`.',
+        resolve: (q) => (q.sensitive ? null : decisionOf(q)),
+      }),
+      edited: t.boolean({
+        nullable: true,
+        description:
+          'APPROVAL, once decided: whether the approved arguments differ from the proposal. Null otherwise.',
+        resolve: (q) => (q.sensitive ? null : editedOf(q)),
+      }),
       receipt: t.string({
         nullable: true,
         description:

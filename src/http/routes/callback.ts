@@ -172,7 +172,8 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
     });
 
     app.get(url, { config }, async (req: TicketRequest, reply: FastifyReply) => {
-      const { status, html } = renderCallbackPage(await o.engine.callbackPage(req.params['*'] ?? ''));
+      const choice = typeof req.query?.choice === 'string' ? req.query.choice : undefined;
+      const { status, html } = renderCallbackPage(await o.engine.callbackPage(req.params['*'] ?? '', choice));
       return reply.status(status).type('text/html; charset=utf-8').send(html);
     });
 

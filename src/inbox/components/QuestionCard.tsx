@@ -10,6 +10,7 @@ import { isPlainObject, timeOf } from '../lib/model.ts';
 import { answererText } from '../lib/names.ts';
 import { formatWhen, timeLeft } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
+import { ActionView, ApprovalAnswer } from './ApprovalAnswer.tsx';
 import { ConfirmAnswer, ExternalAnswer, SelectAnswer, TextAnswer } from './controls.tsx';
 import type { ServerFieldError } from './FormAnswer.tsx';
 import { useNow } from './hooks.ts';
@@ -37,6 +38,7 @@ const FORMAT_LABEL: Record<AnswerFormat, string> = {
   SELECT: 'Choice',
   FORM: 'Form',
   EXTERNAL: 'External',
+  APPROVAL: 'Approval',
 };
 
 export function Badges({
@@ -175,6 +177,8 @@ function AnswerControl({
       );
     case 'EXTERNAL':
       return <ExternalAnswer link={q.link} serverVerified={q.serverVerified} />;
+    case 'APPROVAL':
+      return <ApprovalAnswer question={q} busy={busy} send={send} />;
     default:
       return <p className="card-error">This question has a format the inbox does not know.</p>;
   }
@@ -249,6 +253,7 @@ export const QuestionCard = memo(function QuestionCard({
         {q.text}
       </p>
       {q.media && q.media.length > 0 && <MediaList items={q.media} />}
+      {q.action && <ActionView question={q} />}
       {!card.settled && <Ladder question={q} />}
       {card.settled ? (
         <SettledView

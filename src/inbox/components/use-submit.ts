@@ -44,7 +44,10 @@ export function useSubmit(deps: SubmitDeps): Submit {
       dispatch({ type: 'retrying', id: q.id });
       try {
         const data = await api.request(InboxAnswerDocument, { id: q.id, answer });
-        dispatch({ type: 'answered-here', question: data.answer });
+        // A vote on a quorum question leaves it pending: the card stays, with the vote shown.
+        if (data.answer.status === 'PENDING') {
+          dispatch({ type: 'feed', event: { type: 'UPDATED', questions: [data.answer], more: false } });
+        } else dispatch({ type: 'answered-here', question: data.answer });
         return { ok: true };
       } catch (err) {
         if (!(err instanceof InteractionsError))

@@ -8,6 +8,7 @@ import { type Client, createClient, type ExecutionResult } from 'graphql-sse';
 import { backoffDelay, type RetryPolicy, sleep } from '../../client/backoff.ts';
 import { UnauthenticatedError } from '../../client/errors.ts';
 import { InboxFeedDocument, type InboxFeedSubscription } from '../../client/generated/graphql.ts';
+import { lineAlignedFetch } from '../../client/sse-lines.ts';
 import { errorFromResponse, type FetchLike, type Transport } from '../../client/transport.ts';
 import type { FeedEvent } from './model.ts';
 
@@ -95,7 +96,8 @@ export function openFeed(api: Transport, handlers: FeedHandlers): () => void {
       url: api.endpoint,
       headers: () => api.authHeaders(),
       credentials: 'omit',
-      fetchFn: guardedFetch,
+      // Each message as soon as its bytes are in, not when a chunk happens to end a line.
+      fetchFn: lineAlignedFetch(guardedFetch),
       retryAttempts: Number.POSITIVE_INFINITY,
       retry: async (retries) => {
         if (!stopped) h.status('reconnecting');

@@ -165,7 +165,7 @@ function applyFeed(state: InboxState, event: FeedEvent): InboxState {
       };
     }
     case 'UPDATED': {
-      // A pending question changed (an escalation step fired): its card shows the new copy.
+      // A pending question changed (a vote was cast, an escalation step fired): its card shows the new copy.
       let changed = false;
       for (const q of event.questions) {
         if (!pending.has(q.id)) continue;

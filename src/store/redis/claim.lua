@@ -10,11 +10,14 @@ if cur[2] ~= 'PENDING' then return {'lost', cur[1], cur[2], cur[3]} end
 if status ~= 'TIMED_OUT' and tonumber(now) >= tonumber(cur[4]) then
   local t = timed_out(now)
   resolve(id, 'TIMED_OUT', t, now, retention)
-  return {'lost', cur[1], 'TIMED_OUT', t}
+  -- resolve() may have carried votes into it: answer what is stored.
+  return {'lost', cur[1], 'TIMED_OUT', redis.call('HGET', qkey(id), 'res')}
 end
 
 if ARGV[8] == '1' then redis.call('SET', prefix .. 'reply:' .. id, ARGV[7], 'PX', retention) end
 local actor = ARGV[9]
 if actor == '' then actor = nil end
 resolve(id, status, res, now, retention, {actor = actor, detail = cjson.decode(ARGV[10])})
+-- resolve() carried the votes cast so far into it: answer what is stored.
+if cur[3] then res = redis.call('HGET', qkey(id), 'res') end
 return {'won', cur[1], status, res}

@@ -154,8 +154,10 @@ end
 local function resolve(id, status, res, now, retention, audit)
   local q = qkey(id)
   -- Every field this needs in one call (a Redis call from Lua costs more than its work here).
-  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec', 'en')
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec', 'en', 'res')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
+  -- A pending question's res holds only {"votes":[…]} (vote.lua): they ride the resolution.
+  if held[14] then res = string.sub(res, 1, -2) .. ',' .. string.sub(held[14], 2) end
   redis.call('HSET', q, 'st', status, 'res', res)
   local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
   index_rem(id, 'PENDING', vals)

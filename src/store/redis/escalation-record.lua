@@ -4,11 +4,12 @@
 -- question is PENDING the change is announced as UPDATED; its audit entry (REMINDED or
 -- ESCALATED, with the step, the channel and whether it was delivered) is appended either way.
 local q = qkey(ARGV[2])
-local cur = redis.call('HMGET', q, 'spec', 'st')
+local cur = redis.call('HMGET', q, 'spec', 'st', 'res')
 if not cur[1] then return 0 end
 if redis.call('HSETNX', q, 'e' .. ARGV[3], ARGV[4]) == 0 then return 0 end
 if cur[2] == 'PENDING' then
-  redis.call('PUBLISH', prefix .. 'events', '{"type":"UPDATED","spec":' .. cur[1] .. ',"res":null}')
+  -- A pending question's res holds the votes cast so far (vote.lua), if any: they ride along.
+  redis.call('PUBLISH', prefix .. 'events', '{"type":"UPDATED","spec":' .. cur[1] .. ',"res":' .. (cur[3] or 'null') .. '}')
 end
 local detail = {step = tonumber(ARGV[3]), action = ARGV[6], delivered = ARGV[8] == '1'}
 if ARGV[7] ~= '' then detail.channel = ARGV[7] end

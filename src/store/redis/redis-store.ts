@@ -206,6 +206,47 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
       return { kind: reply[0] === 'won' ? 'won' : 'lost', question: fromTriple(reply, 1) };
     },
 
+    async vote(id, input) {
+      const { vote: v, quorum } = input;
+      const resolution = resolutionOf({
+        status: 'ANSWERED',
+        answer: input.answer,
+        answeredBy: v.by,
+        now: input.now,
+        retentionMs: input.retentionMs,
+      });
+      const reply = (await run('vote', [
+        id,
+        v.by,
+        JSON.stringify(v),
+        v.decision,
+        quorum.approvals,
+        quorum.rejections,
+        quorum.voters ? JSON.stringify(quorum.voters) : '',
+        encodeResolution(resolution),
+        input.now,
+        input.retentionMs,
+        JSON.stringify(answerAuditDetail(input.answer)),
+      ])) as Reply[];
+      switch (reply[0]) {
+        case 'missing':
+          return { kind: 'missing' };
+        case 'forbidden':
+          return { kind: 'forbidden' };
+        case 'decided':
+          if (waitReplicas > 0 && !redis.isCluster) {
+            await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
+          }
+          return { kind: 'decided', question: fromTriple(reply, 1) };
+        case 'counted':
+          return { kind: 'counted', question: fromTriple(reply, 1) };
+        case 'voted':
+          return { kind: 'voted', question: fromTriple(reply, 1) };
+        default:
+          return { kind: 'lost', question: fromTriple(reply, 1) };
+      }
+    },
+
     async ticketStep(ticketHash, step) {
       const { answer, count } = step;
       const resolution = answer ? encodeResolution(resolutionOf({ ...answer, status: 'ANSWERED' })) : '';

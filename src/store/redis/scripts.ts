@@ -25,6 +25,7 @@ function script(name: string): Script {
 const SCRIPTS = {
   create: script('create'),
   claim: script('claim'),
+  vote: script('vote'),
   expire: script('expire'),
   escalate: script('escalate'),
   escalationRecord: script('escalation-record'),

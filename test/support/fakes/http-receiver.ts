@@ -13,6 +13,8 @@ export interface ReceivedRequest {
 export interface HttpReceiver {
   url: string;
   requests: ReceivedRequest[];
+  /** Resolves with the first request (already received or not) that `pred` accepts. */
+  waitFor(pred: (r: ReceivedRequest) => boolean): Promise<ReceivedRequest>;
   /** The status for the following requests (default 200). */
   respondWith(status: number): void;
   close(): Promise<void>;
@@ -20,17 +22,25 @@ export interface HttpReceiver {
 
 export async function startReceiver(): Promise<HttpReceiver> {
   const requests: ReceivedRequest[] = [];
+  const waiters: { pred: (r: ReceivedRequest) => boolean; resolve(r: ReceivedRequest): void }[] = [];
   let status = 200;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({
+      const received = {
         method: req.method ?? '',
         path: req.url ?? '',
         headers: req.headers,
         body: Buffer.concat(chunks),
-      });
+      };
+      requests.push(received);
+      for (const w of [...waiters]) {
+        if (w.pred(received)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(received);
+        }
+      }
       res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -39,6 +49,11 @@ export async function startReceiver(): Promise<HttpReceiver> {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
+    waitFor(pred) {
+      const found = requests.find(pred);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiters.push({ pred, resolve }));
+    },
     respondWith: (s) => {
       status = s;
     },

@@ -37,7 +37,8 @@ function parseArgs(body: string, contentType: string | undefined): Record<string
  */
 export function htmlProblem(text: string, parseMode: unknown): string | null {
   if (parseMode !== 'HTML') return text.length > 4096 ? 'Bad Request: message is too long' : null;
-  const withoutTags = text.replace(/<\/?(?:i|b)>|<a href="[^"<>]*">|<\/a>/g, '');
+  // Telegram's HTML mode also takes <pre> and <code> (an APPROVAL's arguments).
+  const withoutTags = text.replace(/<\/?(?:i|b|pre|code)>|<a href="[^"<>]*">|<\/a>/g, '');
   if (/[<>]/.test(withoutTags) || /&(?!(?:amp|lt|gt|quot);)/.test(withoutTags)) {
     return "Bad Request: can't parse entities";
   }

@@ -1,0 +1,136 @@
+// A reply by mail as an answer (API.md §9.1): the provider's payload read into sender, subject,
+// recipients and text; the text cut at the first quoted line or signature; its first line read
+// as the answer for the question's format. Everything here is untrusted input.
+import { createHash } from 'node:crypto';
+import type { ChannelQuestion } from '../types.ts';
+import type { InboundProvider } from './inbound-auth.ts';
+
+export interface MailReply {
+  sender: string;
+  /** Subject and recipient addresses, where the question's reference may be. */
+  subject: string;
+  to: string;
+  text: string;
+  /** The provider's message id (or a hash of the request): what makes a repeat a repeat. */
+  id: string;
+}
+
+const REF = /\bQ-[A-HJ-NP-Z2-9]{6}\b/;
+const MAX_TEXT_CHARS = 64 * 1024;
+
+/** The question's reference in the subject, else in a recipient address (`reply+Q-…@`). */
+export function refOf(reply: Pick<MailReply, 'subject' | 'to'>): string | null {
+  return REF.exec(reply.subject)?.[0] ?? REF.exec(reply.to.toUpperCase())?.[0] ?? null;
+}
+
+/** `Ana <ana@example.com>` or `ana@example.com` → `ana@example.com`, lower-cased. */
+export function bareAddress(value: string): string {
+  const inAngles = /<([^<>\s]{1,254})>/.exec(value);
+  return (inAngles?.[1] ?? value).trim().toLowerCase();
+}
+
+const QUOTE_STARTS = [
+  /^>/,
+  /^On .{1,300}wrote:\s*$/i,
+  /^-- ?$/,
+  /^_{5,}\s*$/,
+  /^-{2,}\s*Original Message/i,
+  /^From:\s/i,
+  /^Sent from my /i,
+];
+
+/** The reply's first line of its own: quoted text and signatures removed, then empty lines skipped. */
+export function firstLine(text: string): string {
+  for (const raw of text.slice(0, MAX_TEXT_CHARS).split(/\r?\n/)) {
+    const line = raw.trim();
+    if (QUOTE_STARTS.some((re) => re.test(line))) return '';
+    if (line !== '') return line;
+  }
+  return '';
+}
+
+const YES = new Set(['yes', 'y', 'approve', 'approved', 'ok', 'confirm']);
+const NO = new Set(['no', 'n', 'reject', 'rejected', 'deny']);
+
+/** The answer the line gives `q`, or undefined when it gives none (sensitive answers never by mail). */
+export function answerFromLine(q: ChannelQuestion, line: string): unknown {
+  const word = line.replace(/[.!]+$/, '').trim();
+  if (word === '' || q.sensitive) return undefined;
+  switch (q.format) {
+    case 'CONFIRM':
+      if (YES.has(word.toLowerCase())) return true;
+      if (NO.has(word.toLowerCase())) return false;
+      return undefined;
+    case 'SELECT': {
+      const options = q.options ?? [];
+      const exact = options.find((o) => o.toLowerCase() === word.toLowerCase());
+      if (exact !== undefined) return exact;
+      const n = /^\d{1,3}$/.test(word) ? Number(word) : 0;
+      return n >= 1 && n <= options.length ? options[n - 1] : undefined;
+    }
+    case 'TEXT':
+      return line;
+    default:
+      return undefined;
+  }
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+const bodyHash = (raw: Buffer) => `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+
+/** Postmark's inbound JSON. */
+export function postmarkReply(json: unknown, raw: Buffer): MailReply | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const m = json as Record<string, unknown>;
+  const fromFull = m.FromFull as Record<string, unknown> | undefined;
+  const sender = bareAddress(str(fromFull?.Email) || str(m.From));
+  if (!sender.includes('@')) return null;
+  const id = str(m.MessageID);
+  return {
+    sender,
+    subject: str(m.Subject),
+    to: `${str(m.OriginalRecipient)} ${str(m.To)}`,
+    text: str(m.StrippedTextReply) || str(m.TextBody),
+    id: id && id.length <= 150 ? `postmark:${id}` : bodyHash(raw),
+  };
+}
+
+/** Mailgun's forwarded form fields. */
+export function mailgunReply(form: URLSearchParams | FormData): MailReply | null {
+  const get = (k: string) => str(form.get(k));
+  const sender = bareAddress(get('sender') || get('from'));
+  if (!sender.includes('@')) return null;
+  return {
+    sender,
+    subject: get('subject'),
+    to: `${get('recipient')} ${get('To')}`,
+    text: get('stripped-text') || get('body-plain'),
+    id: `mailgun:${get('token').slice(0, 150)}`,
+  };
+}
+
+/** SendGrid Inbound Parse's form fields. */
+export function sendgridReply(form: FormData, raw: Buffer): MailReply | null {
+  const get = (k: string) => str(form.get(k));
+  let envelopeFrom = '';
+  try {
+    envelopeFrom = str((JSON.parse(get('envelope') || '{}') as { from?: unknown }).from);
+  } catch {
+    envelopeFrom = '';
+  }
+  const sender = bareAddress(envelopeFrom || get('from'));
+  if (!sender.includes('@')) return null;
+  const messageId = /^Message-ID:\s*(<[^<>\s]{1,140}>)\s*$/im.exec(get('headers'))?.[1];
+  return {
+    sender,
+    subject: get('subject'),
+    to: get('to'),
+    text: get('text'),
+    id: messageId ? `sendgrid:${messageId}` : bodyHash(raw),
+  };
+}
+
+export const PROVIDERS: readonly InboundProvider[] = ['postmark', 'mailgun', 'sendgrid'];

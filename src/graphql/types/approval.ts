@@ -1,0 +1,54 @@
+// Action, Quorum and Vote: an APPROVAL question's proposal and the votes cast on it (API.md §15).
+import type { ActionSpec, QuorumSpec, Vote as VoteRecord } from '../../domain/question.ts';
+import { builder } from '../builder.ts';
+import { DateTime, JSONObjectScalar } from '../scalars.ts';
+import { Decision } from './enums.ts';
+
+export const Action = builder.objectRef<ActionSpec>('Action').implement({
+  description: 'What the agent proposes to do, as asked.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'What the agent wants to do.' }),
+    summary: t.exposeString('summary', { nullable: true, description: 'One line for people.' }),
+    arguments: t.field({
+      type: JSONObjectScalar,
+      description: 'The proposed arguments (the approved ones are in `Question.answer.arguments`).',
+      resolve: (a) => a.arguments,
+    }),
+    argumentsSchema: t.field({
+      type: JSONObjectScalar,
+      nullable: true,
+      description: 'The JSON Schema of the arguments, if given.',
+      resolve: (a) => a.argumentsSchema,
+    }),
+    editable: t.exposeBoolean('editable', { description: 'May an approver change the arguments?' }),
+    digest: t.exposeString('digest', {
+      description:
+        '"sha256:" + hex SHA-256 of the RFC 8785 (JCS) canonical JSON of {"name", "arguments"} as proposed.',
+    }),
+  }),
+});
+
+export const Quorum = builder.objectRef<QuorumSpec>('Quorum').implement({
+  description: 'How many distinct votes decide the question, and who may cast them.',
+  fields: (t) => ({
+    approvals: t.exposeInt('approvals', { description: 'Distinct approvals that approve it.' }),
+    rejections: t.exposeInt('rejections', { description: 'Distinct rejections that reject it.' }),
+    voters: t.exposeStringList('voters', {
+      nullable: true,
+      description: 'Who may vote; null: anyone who may answer it.',
+    }),
+  }),
+});
+
+export const Vote = builder.objectRef<VoteRecord>('Vote').implement({
+  description: 'One vote on a question with a quorum.',
+  fields: (t) => ({
+    by: t.exposeString('by', {
+      description: 'Who voted: a principal id, "<channel>:<provider user id>", or "callback".',
+    }),
+    via: t.exposeString('via', { description: 'The door: "api", "callback" or "channel:<name>".' }),
+    decision: t.expose('decision', { type: Decision, description: 'Approve or reject.' }),
+    note: t.exposeString('note', { nullable: true, description: 'The voter’s note, if any.' }),
+    at: t.field({ type: DateTime, description: 'When the vote was cast.', resolve: (v) => v.at }),
+  }),
+});
