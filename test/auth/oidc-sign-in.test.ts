@@ -173,6 +173,26 @@ describe('OIDC sign-in against oidc-provider', () => {
     expect((await answer.json()).errors).toBeUndefined();
     const seen = await keyed(`{ question(id: "${id}") { answeredBy answeredByName } }`);
     expect(seen.data.question).toEqual({ answeredBy: 'oidc:ada', answeredByName: 'Ada Lovelace' });
+
+    // A vote keeps the id and shows the name too.
+    const quorum = await fetch(`${a.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer test-agent-key-0000000001' },
+      body: JSON.stringify({
+        query:
+          'mutation { askUser(input: {text: "Two approvals?", format: CONFIRM, quorum: {approvals: 2}}, holdSeconds: 0) { question { id } } }',
+      }),
+    });
+    const qid = (await quorum.json()).data.askUser.question.id;
+    const vote = await graphql(a.url, cookie, `mutation { answer(id: "${qid}", answer: true) { id } }`, {
+      origin: a.url,
+    });
+    expect((await vote.json()).errors).toBeUndefined();
+    const votes = await keyed(`{ question(id: "${qid}") { status votes { by byName } } }`);
+    expect(votes.data.question).toEqual({
+      status: 'PENDING',
+      votes: [{ by: 'oidc:ada', byName: 'Ada Lovelace' }],
+    });
   });
 
   it('refuses a tampered state, a callback from another browser and a replayed callback', async () => {

@@ -221,7 +221,14 @@ export type ClientAskResultFieldsFragment = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -281,7 +288,14 @@ export type ClientAskUserMutation = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -341,7 +355,14 @@ export type ClientAwaitAnswerQuery = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -405,7 +426,14 @@ export type ClientAnswerMutation = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -460,7 +488,14 @@ export type ClientCancelQuestionMutation = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -514,7 +549,14 @@ export type ClientQuestionQuery = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -581,7 +623,14 @@ export type ClientQuestionsQuery = {
           digest: string;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+        votes: Array<{
+          by: string;
+          byName: string | null;
+          via: string;
+          decision: Decision;
+          note: string | null;
+          at: string;
+        }>;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -679,7 +728,14 @@ export type ClientPendingQuestionsSubscription = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -739,7 +795,14 @@ export type InboxFeedSubscription = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -795,7 +858,14 @@ export type InboxAnswerMutation = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -849,7 +919,14 @@ export type InboxQuestionQuery = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -908,7 +985,14 @@ export type InboxHistoryQuery = {
           digest: string;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+        votes: Array<{
+          by: string;
+          byName: string | null;
+          via: string;
+          decision: Decision;
+          note: string | null;
+          at: string;
+        }>;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -959,7 +1043,14 @@ export type QuestionFieldsFragment = {
     digest: string;
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-  votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+  votes: Array<{
+    by: string;
+    byName: string | null;
+    via: string;
+    decision: Decision;
+    note: string | null;
+    at: string;
+  }>;
   escalations: Array<{
     afterSeconds: number;
     action: EscalationAction;
@@ -1035,6 +1126,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1109,6 +1201,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1186,6 +1279,7 @@ fragment QuestionFields on Question {
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1261,6 +1355,7 @@ fragment QuestionFields on Question {
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1340,6 +1435,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1407,6 +1503,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1474,6 +1571,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1558,6 +1656,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1672,6 +1771,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1755,6 +1855,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1822,6 +1923,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1889,6 +1991,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1969,6 +2072,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
