@@ -10,7 +10,8 @@ const apiPort = process.env.PORT ?? '4000';
 export default defineConfig({
   root: fileURLToPath(new URL('./src/inbox', import.meta.url)),
   base: '/',
-  publicDir: false,
+  // Copied as they are to the root of dist/inbox: the service worker, the manifest, the icons.
+  publicDir: fileURLToPath(new URL('./src/inbox/public', import.meta.url)),
   plugins: [react()],
   build: {
     outDir: fileURLToPath(new URL('./dist/inbox', import.meta.url)),

@@ -22,6 +22,8 @@ import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
 import { type McpSettings, mcpSettings } from './settings/mcp.ts';
+import { type OidcSettings, oidcSettings } from './settings/oidc.ts';
+import { type PushSettings, pushSettings } from './settings/push.ts';
 import { type ReceiptSettings, receiptSettings } from './settings/receipts.ts';
 import { type ServerSettings, serverSettings } from './settings/server.ts';
 import { type StoreSettings, storeSettings } from './settings/store.ts';
@@ -37,6 +39,8 @@ export interface Config
     LimitSettings,
     KeySettings,
     ReceiptSettings,
+    OidcSettings,
+    PushSettings,
     McpSettings,
     AuditSettings {}
 
@@ -50,6 +54,8 @@ const envSchema = z.object({
   ...limitSettings.env,
   ...keySettings.env,
   ...receiptSettings.env,
+  ...oidcSettings.env,
+  ...pushSettings.env,
   ...mcpSettings.env,
   ...auditSettings.env,
 });
@@ -99,7 +105,19 @@ export function loadConfig(
   const server = serverSettings.read(e, io);
   const limits = limitSettings.read(e, io);
   const receipts = receiptSettings.read(e, io);
+  const oidc = oidcSettings.read(e, io);
+  const push = pushSettings.read(e, io);
   const mcp = mcpSettings.read(e, io);
   const audit = auditSettings.read(e, io);
-  return Object.freeze({ ...server, ...store, ...limits, ...keys, ...receipts, ...mcp, ...audit });
+  return Object.freeze({
+    ...server,
+    ...store,
+    ...limits,
+    ...keys,
+    ...receipts,
+    ...oidc,
+    ...push,
+    ...mcp,
+    ...audit,
+  });
 }

@@ -2,15 +2,18 @@
 // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
-import { createEscalationSteps } from '../engine/escalation-steps.ts';
+import { createEscalationSteps, type ReminderPush } from '../engine/escalation-steps.ts';
 import { hasFollowUps } from '../engine/follow-ups.ts';
+import { createNameCache } from '../engine/names.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
   type OutboxWorker,
   targetParts,
 } from '../engine/outbox-worker.ts';
+import { createPeople } from '../engine/people.ts';
 import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
+import { PUSH_TARGET, type Push } from '../engine/push.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -27,6 +30,8 @@ export interface OutboxSetup {
   publicBaseUrl: string | null;
   /** Signs the receipt each resume webhook carries. */
   receipts?: ReceiptPort;
+  /** Web Push: the `push` items of new questions (API.md §19). */
+  push?: Push;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
     pollMs?: number;
@@ -38,19 +43,51 @@ export interface OutboxSetup {
   closers: Closers;
 }
 
+/**
+ * A new question's pushes, once: a question already resolved is not pushed any more; a failed
+ * device is logged by `notify` and not retried (a late "question waiting" helps nobody); a
+ * store failure retries the item.
+ */
+function pushFollowUp(push: Push): FollowUpHandler {
+  return async (_item, question) => {
+    if (question?.status === 'PENDING') await push.notify(question, 'asked');
+    return { kind: 'done' };
+  };
+}
+
+/** The escalation ladder's REMIND hook (API.md §18) on Web Push. */
+function reminderPush(push: Push): ReminderPush {
+  return {
+    async remind(question) {
+      await push.notify(question, 'remind');
+    },
+  };
+}
+
 /** Starts the worker and wakes it on every resolution that enqueued something. */
 export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { store, logger, channels, metrics, closers } = o;
   const { webhookScheduleScale, ...timing } = o.timing;
   const handlers: Record<string, FollowUpHandler> = {
-    ...(channels ? { channel: createChannelFollowUp({ store, channels }) } : {}),
-    // Escalation steps (API.md §18). Web Push (§19) plugs in here as `push` once it exists.
+    ...(channels
+      ? {
+          channel: createChannelFollowUp({
+            store,
+            channels,
+            nameOf: createNameCache(createPeople(store.people)),
+          }),
+        }
+      : {}),
+    ...(o.push ? { [PUSH_TARGET]: pushFollowUp(o.push) } : {}),
+    // Escalation steps (API.md §18). Web Push (§19) is the `push` handler above.
     escalate: createEscalationSteps({
       store,
       channels: channels ?? NO_CHANNELS,
       logger,
       observer: metrics,
       publicBaseUrl: o.publicBaseUrl,
+      // A REMIND also pushes "Reminder: a question is waiting" to subscribed devices (§19).
+      ...(o.push ? { push: reminderPush(o.push) } : {}),
     }),
     webhook: countedWebhooks(
       createResumeWebhooks({

@@ -5,13 +5,17 @@ import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-k
 import { createAuthenticator } from '../auth/authenticate.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
+import { createPeople } from '../engine/people.ts';
 import type { ChannelPort } from '../engine/ports.ts';
+import { PUSH_TARGET, type Push } from '../engine/push.ts';
 import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createGraphQLServer } from '../graphql/yoga.ts';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpAppOptions } from '../http/app.ts';
 import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
+import { createOidcClient } from '../http/oidc-client.ts';
 import { helmetHeaders } from '../http/security-headers.ts';
+import { createSessionAuth } from '../http/session-auth.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
@@ -21,12 +25,15 @@ import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { mcpStateKey } from './mcp-state-key.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { setUpPush } from './push-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
 import { verifierPort } from './verifier-port.ts';
 
 export interface Server {
   engine: Interactions;
+  /** Web Push (API.md §19): `push.notify(question, 'remind')` is the hook for reminders (§18). */
+  push: Push;
   store: QuestionStore;
   /** The one-off admin key minted because no keys were configured (print it once). */
   mintedAdminKey: string | null;
@@ -121,6 +128,31 @@ function principalsOf(config: Config): {
   return { principals: [minted.principal], mintedAdminKey: minted.key };
 }
 
+/**
+ * People's sign-in (API.md §19): sessions are read on every door whenever access control is on
+ * (a session opened before OIDC was switched off still ends on its own); the login doors only
+ * when INTERACTIONS_OIDC_ISSUER is set.
+ */
+function signInOf(config: Config, store: QuestionStore): HttpAppOptions['signIn'] {
+  if (!config.accessControl) return undefined;
+  const people = createPeople(store.people);
+  const publicOrigin =
+    config.publicBaseUrlDefaulted || config.publicBaseUrl === null
+      ? null
+      : new URL(config.publicBaseUrl).origin;
+  const o = config.oidc;
+  return {
+    client: o
+      ? createOidcClient({ issuer: o.issuer, clientId: o.clientId, clientSecret: o.clientSecret })
+      : null,
+    rules: o ?? { rolesClaim: 'roles', roleMap: {} },
+    people,
+    sessions: createSessionAuth({ people, publicOrigin }),
+    sessionSeconds: config.sessionSeconds,
+    publicOrigin,
+  };
+}
+
 export async function createServer(
   config: Config,
   logger: pino.Logger = createLogger(config.logLevel),
@@ -142,7 +174,13 @@ export async function createServer(
     const receipts = await openReceiptSigner(config, logger, () => config.publicBaseUrl ?? ownUrl);
 
     const metrics = createMetrics();
+    // Pushes go out from the instance that stored the question: one notification per device.
+    const push = setUpPush(config, store.people, logger);
+    let kickOutbox = (): void => {};
     const engine = createInteractions({
+      // A new question's `push` item is due now: this instance's worker takes it at once.
+      askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),
+      onAsked: () => kickOutbox(),
       store,
       logger,
       observer: metrics,
@@ -164,9 +202,11 @@ export async function createServer(
       retentionMs: config.retentionSeconds * 1000,
       publicBaseUrl: config.publicBaseUrl,
       receipts,
+      push,
       timing: plugins.outbox ?? {},
       closers,
     });
+    kickOutbox = () => setImmediate(outbox.kick);
     metrics.observe({
       pending: () => store.countPending(),
       heldWaits: () => engine.heldCount(),
@@ -184,9 +224,11 @@ export async function createServer(
       keyring: createKeyring(principals),
       policy: config.doorPolicy,
     });
+    const signIn = signInOf(config, store);
     const yoga = createGraphQLServer({
       engine,
       authenticator: auth,
+      ...(signIn ? { sessions: signIn.sessions } : {}),
       logger,
       corsOrigins: config.corsOrigins,
       graphiql: config.graphiql,
@@ -224,6 +266,8 @@ export async function createServer(
       graphiql: config.graphiql,
       jwks: () => receipts.jwks(),
       hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
+      ...(signIn ? { signIn } : {}),
+      push,
     });
     const hostCheck = {
       accessControl: config.accessControl,
@@ -255,6 +299,7 @@ export async function createServer(
 
     return {
       engine,
+      push,
       store,
       mintedAdminKey,
       metrics,

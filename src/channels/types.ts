@@ -46,6 +46,11 @@ export interface ChannelQuestion {
   answer: unknown;
   /** `<channel>:<provider user id>` for inbound answers, `callback`, or the inbox user. */
   answeredBy: string | null;
+  /**
+   * The answerer's name where one is known (a signed-in person's, a channel user's the channel
+   * reported, API.md §19); `answeredBy` stays the stable id.
+   */
+  answeredByName?: string | null;
   cancelReason: string | null;
   createdAt: number;
   timeoutAt: number;
@@ -160,6 +165,8 @@ export type InboundEvent =
       answer(question: ChannelQuestion, hints?: AnswerHints): unknown;
       /** The provider's user id; the engine records `answeredBy` as `<channel>:<by>`. */
       by: string;
+      /** The sender's display name when the provider says it (kept as the name of `<channel>:<by>`). */
+      byName?: string;
       respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
       /**
        * For providers whose signatures carry no timestamp (Twilio): the message's unique id

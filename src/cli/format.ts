@@ -82,7 +82,11 @@ export function questionDetail(q: Question): string {
     ['Created', shortTime(q.createdAt)],
     ['Times out', shortTime(q.timeoutAt)],
     ['Answer', q.answer === null || q.answer === undefined ? null : answerText(q.answer)],
-    ['Answered by', q.answeredBy],
+    // The name where the server knows one, with the stable id beside it.
+    [
+      'Answered by',
+      q.answeredByName && q.answeredBy ? `${q.answeredByName} (${q.answeredBy})` : q.answeredBy,
+    ],
     ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
     ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],
     ['Reason', q.cancelReason],

@@ -7,6 +7,8 @@ export interface Principal {
   id: string;
   roles: readonly Role[];
   restricted: boolean;
+  /** The person's name to show (a signed-in person's `name` or `email` claim, API.md §19); the id stays the record's. */
+  name?: string;
   /** This key's own cap on its pending questions (INTERACTIONS_API_KEYS `maxPending`); else the server's. */
   maxPending?: number;
 }

@@ -245,6 +245,7 @@ export function createAsking(
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
         followUps: followUpsOf(spec),
         escalationDue: spec.escalation ? dueTimesOf(spec.createdAt, spec.escalation) : null,
+        askFollowUps: ctx.askFollowUps ? await ctx.askFollowUps() : null,
         ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
       });
       if (created.kind === 'limit' && created.limit === 'outbox') throw outboxFull(quota);
@@ -255,6 +256,7 @@ export function createAsking(
       // An idempotent retry waits on the first question; its callback URL was shown once.
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
       if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
+      if (created.kind === 'created') ctx.onAsked?.(created.question);
       const q = await waiting.wait(p, created.question.id, hold, opts.signal);
       return waiting.resultOf(p, q, callbackUrl);
     },

@@ -4,6 +4,7 @@
 import type { DeliveryReceipt } from '../channels/types.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
+import type { NameOf } from './names.ts';
 import { defaultBackoffMs, type FollowUpHandler } from './outbox-worker.ts';
 import type { ChannelPort } from './ports.ts';
 
@@ -15,6 +16,8 @@ export interface ChannelFollowUpDeps {
   channels: ChannelPort;
   clock?: () => number;
   backoffMs?: (attempt: number) => number;
+  /** The answerer's display name, for the edited message (API.md §19). */
+  nameOf?: NameOf;
 }
 
 export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandler {
@@ -45,8 +48,9 @@ export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandle
     // Delivery failed: no message was sent, so there is nothing to edit.
     if (recorded.receipt === null) return { kind: 'done' };
     try {
+      const answererName = question.answeredBy && deps.nameOf ? await deps.nameOf(question.answeredBy) : null;
       await instance.onResolved(
-        channelQuestionOf(atPlace(question, name)),
+        channelQuestionOf(atPlace(question, name), answererName),
         recorded.receipt as DeliveryReceipt,
       );
       return { kind: 'done' };

@@ -21,6 +21,7 @@ import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
+import { cleanName, createPeople } from './people.ts';
 import { ALREADY_VOTED, castVote, takesVotes } from './voting.ts';
 
 /**
@@ -65,6 +66,7 @@ function isPlaceOf(q: QuestionRecord, name: string): boolean {
 
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
+  const people = createPeople(store.people, ctx.clock);
 
   /**
    * The question a reference names, within channel `name` only; for a `latestFor` reference,
@@ -168,7 +170,11 @@ export function createChannelInbound(ctx: EngineContext) {
       answeredBy,
     });
     if (r.kind === 'missing') return event.respond({ kind: 'not-found' });
-    const now = channelQuestionOf(atPlace(r.question, name));
+    // The name the provider gave the sender is kept for the inbox, the CLI and message edits.
+    const byName =
+      r.kind === 'won' && typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
+    if (byName !== null) await people.rememberName(answeredBy, byName);
+    const now = channelQuestionOf(atPlace(r.question, name), byName);
     if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
     return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });
   }

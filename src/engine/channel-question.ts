@@ -5,23 +5,26 @@ import type { ChannelQuestion } from '../channels/types.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 
 /** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
-export function channelQuestionOf(record: {
-  id: string;
-  text: string;
-  format: ChannelQuestion['format'];
-  options: string[] | null;
-  schema: Record<string, unknown> | null;
-  link: string | null;
-  action?: ChannelQuestion['action'];
-  recipient: string | null;
-  sensitive: boolean;
-  status: ChannelQuestion['status'];
-  answer: unknown;
-  answeredBy: string | null;
-  cancelReason: string | null;
-  createdAt: number;
-  timeoutAt: number;
-}): ChannelQuestion {
+export function channelQuestionOf(
+  record: {
+    id: string;
+    text: string;
+    format: ChannelQuestion['format'];
+    options: string[] | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    action?: ChannelQuestion['action'];
+    recipient: string | null;
+    sensitive: boolean;
+    status: ChannelQuestion['status'];
+    answer: unknown;
+    answeredBy: string | null;
+    cancelReason: string | null;
+    createdAt: number;
+    timeoutAt: number;
+  },
+  answeredByName: string | null = null,
+): ChannelQuestion {
   const out: ChannelQuestion = {
     id: record.id,
     text: record.text,
@@ -34,6 +37,7 @@ export function channelQuestionOf(record: {
     status: record.status,
     answer: record.sensitive ? null : record.answer,
     answeredBy: record.answeredBy,
+    answeredByName: record.sensitive ? null : answeredByName,
     cancelReason: record.cancelReason,
     createdAt: record.createdAt,
     timeoutAt: record.timeoutAt,

@@ -54,6 +54,10 @@ export interface EngineContext {
   waiters: WaiterRegistry;
   /** Pending questions this process saw announced. */
   announced: Announced;
+  /** Called once for each question this process stored (Web Push, API.md §19); never awaited. */
+  onAsked?: (question: QuestionRecord) => void;
+  /** Outbox targets a new question enqueues at once (`push` when anyone subscribed, API.md §19). */
+  askFollowUps?: () => Promise<readonly string[]>;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**

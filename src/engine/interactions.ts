@@ -6,6 +6,7 @@ import { canSee } from '../domain/access.ts';
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
 import type { Principal } from '../domain/principal.ts';
+import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
 import { createAnswerHere } from './answer-here.ts';
@@ -19,6 +20,8 @@ import { createDeadLetters } from './dead-letters.ts';
 import { createListing } from './listing.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
+import { createNameCache } from './names.ts';
+import { createPeople } from './people.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -51,6 +54,10 @@ export interface EngineDeps {
   observer?: EngineObserver;
   /** Signs decision receipts; without it no receipt is given. */
   receipts?: ReceiptPort;
+  /** Called once for each question this process stored (Web Push, API.md §19); never awaited. */
+  onAsked?: (question: QuestionRecord) => void;
+  /** Outbox targets a new question enqueues at once (`push` when anyone subscribed, API.md §19). */
+  askFollowUps?: () => Promise<readonly string[]>;
 }
 
 interface Feed {
@@ -78,11 +85,14 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     observer: deps.observer ?? NO_OBSERVER,
     waiters: createWaiterRegistry(),
     announced: createAnnounced(),
+    ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
+    ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const feeds = new Set<Feed>();
   let unlisten: (() => void) | null = null;
 
+  const nameOf = createNameCache(createPeople(store.people, clock), clock);
   const callbacks = createCallbacks({ store, verifiers: ctx.verifiers, clock, retentionMs, logger });
   const reaper = createReaper({
     store,
@@ -177,6 +187,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
+    nameOf,
     audit: createAuditReader(store),
     signObject: async (payload) => (deps.receipts?.signObject ? deps.receipts.signObject(payload) : null),
     async escalations(question) {

@@ -124,6 +124,8 @@ export interface Interactions {
   callbackPage(ticket: string, choice?: string): Promise<CallbackPage>;
   /** The signed decision receipt of a resolved question (API.md §16); null while pending or unsigned. */
   receipt(question: QuestionRecord): Promise<string | null>;
+  /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
+  nameOf(principalId: string): Promise<string | null>;
   /** The audit log (API.md §17), for admins and auditors: pages and exports. */
   readonly audit: AuditReader;
   /**

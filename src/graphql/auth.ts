@@ -5,6 +5,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { type Authenticator, UNAUTHENTICATED_MESSAGE } from '../auth/authenticate.ts';
 import type { HeaderBag } from '../auth/credentials.ts';
+import { FOREIGN_ORIGIN_MESSAGE, type SessionAuth } from '../auth/session-cookie.ts';
 import type { Principal } from '../domain/principal.ts';
 import { GraphQLError } from './graphql-js.ts';
 
@@ -27,7 +28,11 @@ export interface RequestAuth {
   principalOf(request: Request): Principal;
 }
 
-export function createRequestAuth(authenticator: Authenticator): RequestAuth {
+const FORBIDDEN_BODY = JSON.stringify({
+  errors: [{ message: FOREIGN_ORIGIN_MESSAGE, extensions: { code: 'FORBIDDEN' } }],
+});
+
+export function createRequestAuth(authenticator: Authenticator, sessions?: SessionAuth): RequestAuth {
   const known = new WeakMap<Request, Principal>();
 
   function authenticate(request: Request): Principal | null {
@@ -35,10 +40,30 @@ export function createRequestAuth(authenticator: Authenticator): RequestAuth {
     return result.ok ? result.principal : null;
   }
 
+  /** A keyless request carrying a cookie may be a signed-in person (API.md §19). */
+  async function bySession(request: Request): Promise<Principal | 'forbidden' | null> {
+    if (!sessions || request.headers.has('authorization') || request.headers.has('x-api-key')) return null;
+    if (!request.headers.has('cookie')) return null;
+    const result = await sessions({ method: request.method, headers: headerBag(request.headers) });
+    if (result === null) return null;
+    if (result.ok) return result.principal;
+    return result.code === 'FORBIDDEN' ? 'forbidden' : null;
+  }
+
   return {
     plugin: {
-      onRequest({ request, fetchAPI, endResponse }) {
-        const principal = authenticate(request);
+      async onRequest({ request, fetchAPI, endResponse }) {
+        const session = await bySession(request);
+        if (session === 'forbidden') {
+          endResponse(
+            new fetchAPI.Response(FORBIDDEN_BODY, {
+              status: 403,
+              headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+            }),
+          );
+          return;
+        }
+        const principal = session ?? authenticate(request);
         if (principal) {
           known.set(request, principal);
           return;

@@ -4,6 +4,7 @@
 import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerInstance } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.ts';
+import type { SessionAuth } from '../auth/session-cookie.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
@@ -29,6 +30,8 @@ const NO_HEALTH_CHECK = '/ no yoga health check';
 export interface GraphQLServerOptions {
   engine: Interactions;
   authenticator: Authenticator;
+  /** Signed-in people's session cookies (API.md §19); absent: keys only. */
+  sessions?: SessionAuth;
   logger: Logger;
   /**
    * Serve GraphiQL's page on GET /graphql with Accept: text/html (default false). The page
@@ -73,7 +76,7 @@ function quietLogger(logger: Logger): YogaLogger {
 
 export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
   const { engine, authenticator, logger } = opts;
-  const auth = createRequestAuth(authenticator);
+  const auth = createRequestAuth(authenticator, opts.sessions);
   const singleConnection =
     opts.singleConnectionStream === true
       ? [useSingleConnectionStream(auth.principalOf, { ...DEFAULT_STREAM_LIMITS, ...opts.streamLimits })]

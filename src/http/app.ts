@@ -10,8 +10,10 @@ import Fastify, {
 } from 'fastify';
 import type { Cluster, Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
+import type { SessionAuth } from '../auth/session-cookie.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
 import type { Logger } from '../engine/logger.ts';
+import type { Push } from '../engine/push.ts';
 import { SHORT_LINK_PATH } from '../engine/short-links.ts';
 import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
@@ -24,14 +26,17 @@ import { handleError, sendRestError } from './errors.ts';
 import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { type AuthRouteOptions, authRoutes } from './routes/auth.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { graphiqlRoutes } from './routes/graphiql.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
 import { inboxRoutes } from './routes/inbox.ts';
+import { inboxAppRoutes } from './routes/inbox-app.ts';
 import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { pushRoutes } from './routes/push.ts';
 import { streamRoutes } from './routes/stream.ts';
 import { useSecurityHeaders } from './security-headers.ts';
 import { createShutdownSockets } from './shutdown-sockets.ts';
@@ -69,6 +74,10 @@ export interface HttpAppOptions {
   jwks?: () => { keys: readonly object[] };
   /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
   hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
+  /** People's sign-in (API.md §19): the session cookie as a credential and the /auth doors. */
+  signIn?: Omit<AuthRouteOptions, 'logger' | 'sessions'> & { sessions: SessionAuth };
+  /** Web Push (API.md §19): the subscription doors; absent: not served. */
+  push?: Push;
 }
 
 /** The surfaces the manifest can switch off (`callbacks` includes the channel inbound doors). */
@@ -167,6 +176,8 @@ export async function createHttpApp({
   graphiql = false,
   jwks,
   hostCheck = { accessControl: true, allowedHosts: [] },
+  signIn,
+  push,
 }: HttpAppOptions): Promise<FastifyInstance> {
   if (metrics && !metricsRegistry) throw new Error('metrics: true needs a metricsRegistry to serve');
   const app = createFastify(maxBodyBytes, trustProxyHops);
@@ -177,11 +188,12 @@ export async function createHttpApp({
   useHostCheck(app, { ...hostCheck, publicBaseUrl });
   app.setErrorHandler((err, req, reply) => handleError(err, req, reply, logger));
   app.setNotFoundHandler(notFound);
-  useDoorAuth(app, auth);
+  useDoorAuth(app, auth, signIn?.sessions);
   if (metricsRegistry) countCallbackRequests(app, metricsRegistry);
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
+  if (signIn) await app.register(authRoutes, { ...signIn, logger, rateLimit });
   if (jwks) await app.register(jwksRoutes, { jwks });
   if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });
@@ -190,13 +202,17 @@ export async function createHttpApp({
   if (on('rest')) {
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
+    if (push) await app.register(pushRoutes, { push });
     await app.register(auditRoutes, { engine });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
     await app.register(channelRoutes, { engine, maxBodyBytes, publicBaseUrl });
   }
-  if (on('inbox')) await app.register(inboxRoutes, { logger });
+  if (on('inbox')) {
+    await app.register(inboxRoutes, { logger });
+    await app.register(inboxAppRoutes, {});
+  }
   if (on('mcp')) {
     await app.register(mcpRoutes, {
       ...mcp,

@@ -1,19 +1,24 @@
 // Sign-in and the signed-in inbox. The key comes from the `#key=` fragment the server prints at
 // start (then removed from the address bar with history.replaceState) or is typed in; it is kept
-// in sessionStorage only and sent as a Bearer header, never in a URL.
+// in sessionStorage only and sent as a Bearer header, never in a URL. When the server offers
+// sign-in through the organisation's identity provider (API.md §19), the card also shows
+// "Sign in with …"; a person signed in that way is carried by an httpOnly session cookie.
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { InboxViewerDocument } from '../client/generated/graphql.ts';
+import { SignInWith } from './components/SignInWith.tsx';
 import { Inbox } from './Inbox.tsx';
 import { createInboxApi, failureText, isRefusedKey } from './lib/api.ts';
 import { createKeyStore, type KeyStorage, normalizeKey, takeKeyFromFragment } from './lib/key.ts';
 import type { Viewer } from './lib/model.ts';
+import { endSession, fetchSignInState, type SignInState } from './lib/sign-in.ts';
 
 type Session =
   | { phase: 'checking' }
   /** The server could not be reached to check a stored key: the key is kept for a retry. */
   | { phase: 'unreachable'; key: string; message: string }
   | { phase: 'signed-out'; message: string | null }
-  | { phase: 'signed-in'; key: string; viewer: Viewer };
+  /** `key` null: signed in through the identity provider (the session cookie). */
+  | { phase: 'signed-in'; key: string | null; viewer: Viewer };
 
 function sessionStore(): KeyStorage | null {
   try {
@@ -39,7 +44,15 @@ async function verify(key: string): Promise<{ viewer: Viewer } | { refused: bool
   }
 }
 
-function SignIn({ message, onSubmit }: { message: string | null; onSubmit(key: string): Promise<void> }) {
+function SignIn({
+  message,
+  provider,
+  onSubmit,
+}: {
+  message: string | null;
+  provider: SignInState['signIn'];
+  onSubmit(key: string): Promise<void>;
+}) {
   const id = useId();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -70,6 +83,7 @@ function SignIn({ message, onSubmit }: { message: string | null; onSubmit(key: s
             {shown}
           </p>
         )}
+        {provider && <SignInWith label={provider.label} url={provider.url} />}
         <label htmlFor={`${id}-key`}>API key</label>
         <input
           id={`${id}-key`}
@@ -93,6 +107,7 @@ function SignIn({ message, onSubmit }: { message: string | null; onSubmit(key: s
 export function App() {
   const keys = useMemo(() => createKeyStore(sessionStore()), []);
   const [session, setSession] = useState<Session>({ phase: 'checking' });
+  const [provider, setProvider] = useState<SignInState['signIn']>(null);
 
   const signIn = useCallback(
     async (key: string) => {
@@ -124,8 +139,15 @@ export function App() {
     };
     takeFromUrl();
     const stored = keys.get();
-    if (stored === null) setSession({ phase: 'signed-out', message: null });
-    else void signIn(stored);
+    // A key in hand wins; else a session cookie may already sign this person in.
+    void fetchSignInState().then((state) => {
+      setProvider(state.signIn);
+      if (stored !== null) return;
+      const person = state.signedIn;
+      if (person) setSession({ phase: 'signed-in', key: null, viewer: { ...person } });
+      else setSession({ phase: 'signed-out', message: null });
+    });
+    if (stored !== null) void signIn(stored);
     // The printed URL pasted into a tab that already shows the page changes only the fragment.
     const onHashChange = (): void => {
       const key = takeFromUrl() ? keys.get() : null;
@@ -139,6 +161,8 @@ export function App() {
     (message: string | null) => {
       keys.clear();
       setSession({ phase: 'signed-out', message });
+      // Ending the server's session too (harmless without one): the cookie is httpOnly.
+      void endSession();
     },
     [keys],
   );
@@ -170,7 +194,7 @@ export function App() {
         </main>
       );
     case 'signed-out':
-      return <SignIn message={session.message} onSubmit={signIn} />;
+      return <SignIn message={session.message} provider={provider} onSubmit={signIn} />;
     case 'signed-in':
       return <Inbox apiKey={session.key} viewer={session.viewer} onSignOut={signOut} />;
   }

@@ -10,9 +10,10 @@ import {
 } from 'react';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
+import { PushSettings } from './components/PushSettings.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';
-import { createInboxApi } from './lib/api.ts';
+import { createInboxApi, type Transport } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
 import { createInboxStore } from './lib/inbox-store.ts';
 import type { Viewer } from './lib/model.ts';
@@ -28,10 +29,12 @@ const STATUS_TEXT: Record<FeedStatus, string> = {
 function TopBar({
   status,
   viewer,
+  api,
   onSignOut,
 }: {
   status: FeedStatus;
   viewer: Viewer;
+  api: Transport;
   onSignOut(message: string | null): void;
 }) {
   return (
@@ -44,9 +47,10 @@ function TopBar({
         <span className="dot" aria-hidden="true" />
         {STATUS_TEXT[status]}
       </p>
+      <PushSettings api={api} />
       <div className="who">
         <span>
-          Signed in as <strong>{viewer.id}</strong>
+          Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
         </span>
         <button type="button" className="quiet" onClick={() => onSignOut(null)}>
           Sign out
@@ -106,7 +110,8 @@ export function Inbox({
   viewer,
   onSignOut,
 }: {
-  apiKey: string;
+  /** Null: signed in through the identity provider (the session cookie). */
+  apiKey: string | null;
   viewer: Viewer;
   /** Back to sign-in; with a message when the key was refused. */
   onSignOut(message: string | null): void;
@@ -117,8 +122,13 @@ export function Inbox({
   const [view, setView] = useState<View>('pending');
   const api = useMemo(() => createInboxApi({ key: apiKey }), [apiKey]);
   const refused = useCallback(
-    () => onSignOut('Your API key was refused (401). Sign in again with a valid key.'),
-    [onSignOut],
+    () =>
+      onSignOut(
+        apiKey === null
+          ? 'Your session has ended. Sign in again.'
+          : 'Your API key was refused (401). Sign in again with a valid key.',
+      ),
+    [onSignOut, apiKey],
   );
   const { status, problem } = useFeed({ api, dispatch, refused });
   const submit = useSubmit({ api, dispatch, refused });
@@ -131,7 +141,7 @@ export function Inbox({
 
   return (
     <div className="page">
-      <TopBar status={status} viewer={viewer} onSignOut={onSignOut} />
+      <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
       <main>
         <Tabs view={view} setView={setView} pendingCount={state.synced ? pendingCount : null} />
         <PendingPanel

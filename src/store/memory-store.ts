@@ -9,6 +9,7 @@ import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
 import { idempotencySlot } from './idempotency.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createMemoryLinks } from './memory-links.ts';
+import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
@@ -100,6 +101,11 @@ function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): 
   t.hold(e);
   if (ticketHash) t.tickets.set(ticketHash, { value: spec.id, expiresAt });
   if (idemKey) t.idem.set(idemKey, { value: spec.id, expiresAt });
+  // Follow-ups due at once (pushes of the new question), unless the outbox is at its cap.
+  const atOnce = checkFollowUps(o.askFollowUps);
+  if (atOnce.length > 0 && (o.maxOutbox === undefined || t.outbox.size() < o.maxOutbox)) {
+    t.outbox.enqueue(spec.id, atOnce, now);
+  }
   const q = record(e);
   t.announce(eventOf('ASKED', q));
   t.audit.append('ASKED', spec.id, spec.askedBy, 'api', askedAuditDetail(spec), spec.createdAt);
@@ -203,6 +209,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     outbox: t.outbox.outbox,
     receipts: createMemoryReceipts(t),
     links: createMemoryLinks(t),
+    people: createMemoryPeople(t.clock),
     audit: t.audit.log,
 
     create: async (spec, o) => createQuestion(t, spec, o),

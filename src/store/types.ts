@@ -14,6 +14,7 @@ import type {
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
 import type { ShortLinks } from './links.ts';
+import type { PeopleStore } from './people.ts';
 import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
@@ -77,6 +78,11 @@ export interface CreateOptions {
   preparedId?: string | null;
   /** Outbox targets (e.g. `channel:ops-slack`): one item each is enqueued when it resolves. */
   followUps?: readonly string[] | null;
+  /**
+   * Outbox targets enqueued at once, in the same step as the question (e.g. `push`, API.md §19).
+   * Best effort: while the outbox is at `maxOutbox` they are skipped, never refusing the ask.
+   */
+  askFollowUps?: readonly string[] | null;
   /**
    * A question with follow-ups is refused (limit `outbox`) while the outbox holds this many
    * items or more; no cap when absent. Resolutions always enqueue (see outbox.ts).
@@ -308,6 +314,8 @@ export interface QuestionStore {
   readonly receipts: ChannelReceipts;
   /** Short redirects for channels' long links, each living as long as its question. */
   readonly links: ShortLinks;
+  /** Sign-in sessions, logins in flight, principals' names and push subscriptions (API.md §19). */
+  readonly people: PeopleStore;
   /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
   readonly audit: AuditLog;
   /**

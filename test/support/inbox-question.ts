@@ -35,6 +35,7 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       timeoutAt: numbering.timeoutAt(seq),
       answer: null,
       answeredBy: null,
+      answeredByName: null,
       answeredAt: null,
       closedAt: null,
       cancelReason: null,

@@ -75,6 +75,15 @@ describe('defaults', () => {
       graphqlStream: true,
       metricsPort: null,
       allowedHosts: [],
+      oidc: null,
+      sessionSeconds: 43200,
+      vapidKeys: null,
+      pushHosts: [
+        'fcm.googleapis.com',
+        'updates.push.services.mozilla.com',
+        'web.push.apple.com',
+        '*.notify.windows.com',
+      ],
     });
   });
 

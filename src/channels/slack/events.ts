@@ -86,6 +86,7 @@ function answer(
     kind: 'answer',
     question: { id: event.questionId },
     by: event.by,
+    ...(event.byName ? { byName: event.byName } : {}),
     answer: event.answer,
     respond: async (outcome) => {
       const message = problem(outcome);

@@ -14,7 +14,13 @@ import {
   modalFields,
 } from './blocks.ts';
 
-const user = z.object({ id: z.string().min(1).max(64) });
+// `name` (the user's handle) is optional and only shown (API.md §19), never trusted.
+const user = z.object({ id: z.string().min(1).max(64), name: z.string().max(256).optional() });
+
+/** The sender's name as Slack gave it, for the inbox and the CLI (`{}` when none). */
+function named(u: z.output<typeof user>): { byName?: string } {
+  return u.name && u.name.trim() !== '' ? { byName: u.name } : {};
+}
 
 const action = z.object({
   action_id: z.string().max(255),
@@ -52,7 +58,13 @@ export type BlockActions = z.output<typeof blockActions>;
 export type ViewSubmission = z.output<typeof viewSubmission>;
 
 export type SlackEvent =
-  | { kind: 'answer'; questionId: string; by: string; answer: (q: ChannelQuestion) => unknown }
+  | {
+      kind: 'answer';
+      questionId: string;
+      by: string;
+      byName?: string;
+      answer: (q: ChannelQuestion) => unknown;
+    }
   | { kind: 'open-form'; questionId: string; triggerId: string }
   | { kind: 'ignore' };
 
@@ -75,6 +87,7 @@ function splitValue(value: string | undefined): { questionId: string; index: num
 
 function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEvent | null {
   const by = payload.user.id;
+  const byName = named(payload.user);
   if (a.action_id.startsWith(ACTION.confirm)) {
     const v = splitValue(a.value);
     if (!v || v.index > 1) return null;
@@ -82,6 +95,7 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
       kind: 'answer',
       questionId: v.questionId,
       by,
+      ...byName,
       answer: (q) => (q.format === 'CONFIRM' ? v.index === 1 : undefined),
     };
   }
@@ -105,6 +119,7 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
       kind: 'answer',
       questionId: v.questionId,
       by,
+      ...byName,
       answer: (q) => (q.format === 'SELECT' ? q.options?.[v.index] : undefined),
     };
   }
@@ -185,6 +200,7 @@ export function interpret(payload: unknown): ParsedPayload {
         kind: 'answer',
         questionId: view.private_metadata,
         by: parsed.data.user.id,
+        ...named(parsed.data.user),
         answer: (q) => (approval ? approvalAnswer(values, q) : formAnswer(values, q)),
       },
     };

@@ -109,9 +109,11 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (by.startsWith(prefix)) {
     const userId = by.slice(prefix.length);
     // A user id from Slack itself; anything else is shown as plain text.
-    const who = /^[UW][A-Z0-9]{2,30}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
+    const who = /^[UW][A-Z0-9]{2,30}$/.test(userId)
+      ? `<@${userId}>`
+      : escapeMrkdwn(q.answeredByName || userId);
     return `Answered by ${who}: ${escapeMrkdwn(answerText(q))}`;
   }
   if (by === 'callback') return `Answered on the answer page: ${escapeMrkdwn(answerText(q))}`;
-  return `Answered in the inbox by ${escapeMrkdwn(by || 'someone')}`;
+  return `Answered in the inbox by ${escapeMrkdwn(q.answeredByName || by || 'someone')}`;
 }

@@ -65,6 +65,7 @@ export function toInboundEvent(
         kind: 'answer',
         question: { ref: event.ref },
         by: event.by,
+        ...(event.byName ? { byName: event.byName } : {}),
         answer: optionAnswer(event.index),
         respond: async (outcome) => {
           await notify.acknowledge(event.callbackId, refusal(outcome) ?? 'Recorded');
@@ -77,6 +78,7 @@ export function toInboundEvent(
         kind: 'answer',
         question: { ref: event.ref },
         by: event.by,
+        ...(event.byName ? { byName: event.byName } : {}),
         // A sensitive answer is never taken from the chat, where every member can read it.
         answer: (q) =>
           q.format === 'TEXT' && !q.sensitive && text !== null && text.trim() !== '' ? text : undefined,

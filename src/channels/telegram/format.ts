@@ -155,7 +155,8 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
         : cutUnits(typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null), 500);
   const by = q.answeredBy ?? '';
   const prefix = `${channelName}:`;
-  if (by.startsWith(prefix)) return `Answered by user ${by.slice(prefix.length)}: ${answer}`;
+  if (by.startsWith(prefix))
+    return `Answered by ${q.answeredByName || `user ${by.slice(prefix.length)}`}: ${answer}`;
   if (by === 'callback') return `Answered on the answer page: ${answer}`;
-  return `Answered in the inbox by ${by || 'someone'}`;
+  return `Answered in the inbox by ${q.answeredByName || by || 'someone'}`;
 }

@@ -10,7 +10,19 @@ export const SECRET_TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
 
 const id = z.number().int().safe();
 const chat = z.object({ id });
-const user = z.object({ id });
+// The names are optional and only shown (API.md §19): bounded, never trusted for anything else.
+const user = z.object({
+  id,
+  first_name: z.string().max(256).optional(),
+  last_name: z.string().max(256).optional(),
+  username: z.string().max(64).optional(),
+});
+
+/** A Telegram user's display name: first and last name, else @username; undefined when none. */
+function displayName(u: z.infer<typeof user>): string | undefined {
+  const full = [u.first_name, u.last_name].filter((p) => p && p.trim() !== '').join(' ');
+  return full || (u.username ? `@${u.username}` : undefined);
+}
 
 const update = z.object({
   update_id: id,
@@ -47,12 +59,22 @@ export function secretMatches(secret: string, given: string | string[] | undefin
 }
 
 export type TelegramEvent =
-  | { kind: 'button'; callbackId: string; ref: string; by: string; index: number }
+  | { kind: 'button'; callbackId: string; ref: string; by: string; byName?: string; index: number }
   /** A button we cannot map (no message, data not ours): acknowledged, nothing else. */
   | { kind: 'stale-button'; callbackId: string }
   /** A reply to a message; `text` is null for anything but text (a photo, a document with a caption). */
-  | { kind: 'reply'; ref: string; by: string; text: string | null; chatId: number; messageId: number }
+  | {
+      kind: 'reply';
+      ref: string;
+      by: string;
+      byName?: string;
+      text: string | null;
+      chatId: number;
+      messageId: number;
+    }
   | { kind: 'ignore' };
+
+const named = (byName: string | undefined): { byName?: string } => (byName ? { byName } : {});
 
 /** What a verified body means; null when it is not a Telegram update (a 400). */
 export function interpretUpdate(rawBody: Buffer): TelegramEvent | null {
@@ -73,6 +95,7 @@ export function interpretUpdate(rawBody: Buffer): TelegramEvent | null {
       callbackId: cq.id,
       ref: messageRef(cq.message.chat.id, cq.message.message_id),
       by: String(cq.from.id),
+      ...named(displayName(cq.from)),
       index,
     };
   }
@@ -81,6 +104,7 @@ export function interpretUpdate(rawBody: Buffer): TelegramEvent | null {
       kind: 'reply',
       ref: messageRef(message.chat.id, message.reply_to_message.message_id),
       by: String(message.from.id),
+      ...named(displayName(message.from)),
       // A caption is not an answer: only a text message is taken as one.
       text: message.text ?? null,
       chatId: message.chat.id,

@@ -205,6 +205,7 @@ export type ClientAskResultFieldsFragment = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -220,7 +221,14 @@ export type ClientAskResultFieldsFragment = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -264,6 +272,7 @@ export type ClientAskUserMutation = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -279,7 +288,14 @@ export type ClientAskUserMutation = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -323,6 +339,7 @@ export type ClientAwaitAnswerQuery = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -338,7 +355,14 @@ export type ClientAwaitAnswerQuery = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -386,6 +410,7 @@ export type ClientAnswerMutation = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -401,7 +426,14 @@ export type ClientAnswerMutation = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -440,6 +472,7 @@ export type ClientCancelQuestionMutation = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -455,7 +488,14 @@ export type ClientCancelQuestionMutation = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -493,6 +533,7 @@ export type ClientQuestionQuery = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -508,7 +549,14 @@ export type ClientQuestionQuery = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -559,6 +607,7 @@ export type ClientQuestionsQuery = {
         timeoutAt: string;
         answer: unknown;
         answeredBy: string | null;
+        answeredByName: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -574,7 +623,14 @@ export type ClientQuestionsQuery = {
           digest: string;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+        votes: Array<{
+          by: string;
+          byName: string | null;
+          via: string;
+          decision: Decision;
+          note: string | null;
+          at: string;
+        }>;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -656,6 +712,7 @@ export type ClientPendingQuestionsSubscription = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -671,7 +728,14 @@ export type ClientPendingQuestionsSubscription = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -715,6 +779,7 @@ export type InboxFeedSubscription = {
       timeoutAt: string;
       answer: unknown;
       answeredBy: string | null;
+      answeredByName: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -730,7 +795,14 @@ export type InboxFeedSubscription = {
         digest: string;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-      votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+      votes: Array<{
+        by: string;
+        byName: string | null;
+        via: string;
+        decision: Decision;
+        note: string | null;
+        at: string;
+      }>;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -770,6 +842,7 @@ export type InboxAnswerMutation = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -785,7 +858,14 @@ export type InboxAnswerMutation = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -823,6 +903,7 @@ export type InboxQuestionQuery = {
     timeoutAt: string;
     answer: unknown;
     answeredBy: string | null;
+    answeredByName: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -838,7 +919,14 @@ export type InboxQuestionQuery = {
       digest: string;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-    votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -881,6 +969,7 @@ export type InboxHistoryQuery = {
         timeoutAt: string;
         answer: unknown;
         answeredBy: string | null;
+        answeredByName: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -896,7 +985,14 @@ export type InboxHistoryQuery = {
           digest: string;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-        votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+        votes: Array<{
+          by: string;
+          byName: string | null;
+          via: string;
+          decision: Decision;
+          note: string | null;
+          at: string;
+        }>;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -931,6 +1027,7 @@ export type QuestionFieldsFragment = {
   timeoutAt: string;
   answer: unknown;
   answeredBy: string | null;
+  answeredByName: string | null;
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
@@ -946,7 +1043,14 @@ export type QuestionFieldsFragment = {
     digest: string;
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
-  votes: Array<{ by: string; via: string; decision: Decision; note: string | null; at: string }>;
+  votes: Array<{
+    by: string;
+    byName: string | null;
+    via: string;
+    decision: Decision;
+    note: string | null;
+    at: string;
+  }>;
   escalations: Array<{
     afterSeconds: number;
     action: EscalationAction;
@@ -1003,6 +1107,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1021,6 +1126,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1076,6 +1182,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1094,6 +1201,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1152,6 +1260,7 @@ fragment QuestionFields on Question {
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1170,6 +1279,7 @@ fragment QuestionFields on Question {
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1226,6 +1336,7 @@ fragment QuestionFields on Question {
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1244,6 +1355,7 @@ fragment QuestionFields on Question {
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1304,6 +1416,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1322,6 +1435,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1370,6 +1484,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1388,6 +1503,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1436,6 +1552,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1454,6 +1571,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1519,6 +1637,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1537,6 +1656,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1632,6 +1752,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1650,6 +1771,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1714,6 +1836,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1732,6 +1855,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1780,6 +1904,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1798,6 +1923,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1846,6 +1972,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1864,6 +1991,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note
@@ -1925,6 +2053,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   timeoutAt
   answer
   answeredBy
+  answeredByName
   answeredAt
   closedAt
   cancelReason
@@ -1943,6 +2072,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   }
   votes {
     by
+    byName
     via
     decision
     note

@@ -46,6 +46,11 @@ export const Vote = builder.objectRef<VoteRecord>('Vote').implement({
     by: t.exposeString('by', {
       description: 'Who voted: a principal id, "<channel>:<provider user id>", or "callback".',
     }),
+    byName: t.string({
+      nullable: true,
+      description: 'The voter’s name, where one is known (API.md §19); `by` stays the stable id.',
+      resolve: (v, _args, ctx) => ctx.engine.nameOf(v.by),
+    }),
     via: t.exposeString('via', { description: 'The door: "api", "callback" or "channel:<name>".' }),
     decision: t.expose('decision', { type: Decision, description: 'Approve or reject.' }),
     note: t.exposeString('note', { nullable: true, description: 'The voter’s note, if any.' }),

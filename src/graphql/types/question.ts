@@ -92,6 +92,13 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
         'answeredBy',
         'Who answered: a principal id, or "callback" for the public callback door.',
       ),
+      answeredByName: t.string({
+        nullable: true,
+        description:
+          'The name of who answered, where one is known (a signed-in person, a channel user the channel named); ' +
+          '`answeredBy` stays the stable id. Null otherwise.',
+        resolve: (q, _args, ctx) => (q.answeredBy ? ctx.engine.nameOf(q.answeredBy) : null),
+      }),
       answeredAt: optionalMoment('answeredAt', 'When it was answered.'),
       closedAt: optionalMoment('closedAt', 'When it timed out or was cancelled.'),
       cancelReason: optionalText('cancelReason', 'The reason given when it was cancelled, if any.'),

@@ -34,7 +34,7 @@ export function ActionView({ question: q }: { question: Pick<Question, 'action' 
                   <span className={`badge vote-${v.decision.toLowerCase()}`}>
                     {v.decision === 'APPROVED' ? 'Approved' : 'Rejected'}
                   </span>{' '}
-                  {v.by}
+                  <span title={v.by}>{v.byName ?? v.by}</span>
                   {v.note ? ` — ${v.note}` : ''}
                 </li>
               ))}

@@ -6,6 +6,7 @@ import { externalPayloadHead, OUTCOME_LABEL } from '../lib/answers.ts';
 import { failureText, isRefusedKey, type Transport } from '../lib/api.ts';
 import type { Question, Viewer } from '../lib/model.ts';
 import { timeOf } from '../lib/model.ts';
+import { answererText } from '../lib/names.ts';
 import { formatWhen } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
 import { Badges } from './QuestionCard.tsx';
@@ -37,7 +38,7 @@ function HistoryItem({ question: q, viewer }: { question: Question; viewer: View
   const outcome = q.status === 'PENDING' ? 'CLOSED' : q.status;
   let who = '';
   if (q.status === 'ANSWERED') {
-    const by = q.answeredBy === viewer.id ? 'you' : (q.answeredBy ?? 'someone');
+    const by = answererText(q, viewer, 'someone');
     who = `by ${by} · ${formatWhen(timeOf(q.answeredAt))}`;
   } else if (q.status === 'TIMED_OUT') {
     who = `nobody answered in time · ${formatWhen(timeOf(q.closedAt))}`;

@@ -7,6 +7,7 @@ import type { Card } from '../lib/arrange.ts';
 import type { Settled } from '../lib/inbox-state.ts';
 import type { AnswerFormat, Question, Viewer } from '../lib/model.ts';
 import { isPlainObject, timeOf } from '../lib/model.ts';
+import { answererText } from '../lib/names.ts';
 import { formatWhen, timeLeft } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
 import { ActionView, ApprovalAnswer } from './ApprovalAnswer.tsx';
@@ -106,7 +107,7 @@ function SettledView({
   let detail: string;
   switch (settled.outcome) {
     case 'ANSWERED': {
-      const who = settled.byMe || q.answeredBy === viewer.id ? 'you' : (q.answeredBy ?? 'someone else');
+      const who = settled.byMe ? 'you' : answererText(q, viewer, 'someone else');
       const when = formatWhen(timeOf(q.answeredAt));
       detail = `by ${who}${when ? ` · ${when}` : ''}`;
       break;

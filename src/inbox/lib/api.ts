@@ -8,20 +8,23 @@ import { type FetchLike, Transport } from '../../client/transport.ts';
 export { Transport };
 
 export interface InboxApiOptions {
-  key: string;
+  /** The API key; null for a person signed in through the identity provider (the session cookie). */
+  key: string | null;
   /** The server's origin; default the page's own. */
   origin?: string;
   /** Defaults to the global fetch. */
   fetch?: FetchLike;
 }
 
-/** The transport for one signed-in key. */
+/** The transport for one signed-in key, or for the signed-in person's session cookie. */
 export function createInboxApi({ key, origin, fetch: fetchFn }: InboxApiOptions): Transport {
   const base: FetchLike = fetchFn ?? ((input, init) => globalThis.fetch(input, init));
+  // A key travels as a header and no cookie goes along; a session is the cookie alone.
+  const credentials: RequestCredentials = key === null ? 'same-origin' : 'omit';
   return new Transport({
     url: origin ?? window.location.origin,
-    apiKey: key,
-    fetch: (input, init) => base(input, { ...init, credentials: 'omit', cache: 'no-store' }),
+    ...(key === null ? {} : { apiKey: key }),
+    fetch: (input, init) => base(input, { ...init, credentials, cache: 'no-store' }),
   });
 }
 

@@ -20,6 +20,8 @@ export interface Viewer {
   id: string;
   roles: readonly string[];
   restricted: boolean;
+  /** A signed-in person's name (API.md §19); keys have none. */
+  name?: string;
 }
 
 /** Milliseconds since the epoch of an RFC 3339 time; NaN when it does not parse. */

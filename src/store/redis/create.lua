@@ -3,7 +3,8 @@
 --       joined by newlines), outboxTtlMs  ('' = none), maxPendingPerPrincipal,
 --       maxMediaBytesPerPrincipal, maxMediaBytes ('' = no cap), mediaBytes, format,
 --       maxOutbox ('' = no cap), askedDetail (the ASKED audit entry's detail, JSON),
---       escalation due times (epoch ms in step order, joined by commas; '' = no ladder)
+--       escalation due times (epoch ms in step order, joined by commas; '' = no ladder),
+--       askFollowUps (targets enqueued at once, joined by newlines)
 local id, spec = ARGV[2], ARGV[3]
 local followUps, maxOutbox = ARGV[15], ARGV[22]
 local idem, prepared = ARGV[13], ARGV[14]
@@ -81,6 +82,10 @@ if ARGV[24] ~= '' then
   redis.call('HSET', q, 'en', i)
 end
 redis.call('ZADD', prefix .. 'all', ARGV[4], id)
+-- Follow-ups due at once (pushes of the new question), unless the outbox is at its cap.
+if ARGV[25] ~= '' and not over(redis.call('ZCARD', prefix .. 'outbox'), 1, maxOutbox) then
+  enqueue_follow_ups(id, ARGV[25], ARGV[16], tonumber(ARGV[4]))
+end
 redis.call('PUBLISH', prefix .. 'events', '{"type":"ASKED","spec":' .. spec .. ',"res":null}')
 audit_append('ASKED', id, ARGV[11], 'api', cjson.decode(ARGV[23]), ARGV[4])
 return {'created'}

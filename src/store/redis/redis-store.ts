@@ -28,6 +28,7 @@ import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
+import { createRedisPeople } from './people.ts';
 import { createRedisReceipts } from './receipts.ts';
 import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -107,6 +108,7 @@ function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
     o.maxOutbox ?? '',
     JSON.stringify(askedAuditDetail(spec)),
     (o.escalationDue ?? []).join(','),
+    checkFollowUps(o.askFollowUps).join('\n'),
   ];
 }
 
@@ -175,6 +177,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     outbox: reportingUnavailable(createRedisOutbox(run)),
     receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
+    people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
     audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {

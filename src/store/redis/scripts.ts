@@ -40,6 +40,7 @@ const SCRIPTS = {
   receiptSave: script('receipt-save'),
   receiptLatest: script('receipt-latest'),
   linkSave: script('link-save'),
+  peopleMapSet: script('people-map-set'),
   ticket: script('ticket'),
   ticketAdd: script('ticket-add'),
   answerTicket: script('answer-ticket'),

@@ -1,0 +1,128 @@
+// People signed in through OpenID Connect (API.md §19): their sessions, the logins in flight
+// and the names principals are shown by. Kept in the store's people table, so every instance
+// shares them: a session opened on one instance works on all, and a logout on one ends it
+// everywhere. Only the SHA-256 of a session id or of a login's state is stored; the ids
+// themselves live in the browser's cookie and nowhere else.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Principal, Role } from '../domain/principal.ts';
+import { ROLES } from '../domain/principal.ts';
+import type { PeopleStore } from '../store/people.ts';
+
+/** What a login keeps between the redirect to the provider and the callback. */
+export interface LoginState {
+  codeVerifier: string;
+  nonce: string;
+}
+
+export interface SessionInfo {
+  principal: Principal & { name: string };
+  expiresAt: number;
+}
+
+export interface People {
+  /** Keeps a login under its state until `expiresAt`. */
+  saveLogin(state: string, login: LoginState, expiresAt: number): Promise<void>;
+  /** The login of `state`, once: a second callback with the same state finds nothing. */
+  takeLogin(state: string, now: number): Promise<LoginState | null>;
+  /** Opens a session for `principal` and remembers its name; resolves with the new session id. */
+  openSession(principal: Principal & { name: string }, expiresAt: number): Promise<string>;
+  /** The live session of `sessionId`, or null (unknown, expired and ended look the same). */
+  session(sessionId: string, now: number): Promise<SessionInfo | null>;
+  /** Ends a session (logout); true when it was live. */
+  closeSession(sessionId: string): Promise<boolean>;
+  /** Remembers the name a principal is shown by (sign-in, a channel's user). */
+  rememberName(principalId: string, name: string): Promise<void>;
+  /** The names known for `ids` (unknown ones are absent). */
+  names(ids: Iterable<string>): Promise<ReadonlyMap<string, string>>;
+}
+
+/** A name is kept this long after it was last seen (renewed at every sign-in). */
+export const NAME_KEEP_MS = 400 * 24 * 3600 * 1000;
+/** Names are shown, not trusted: one line, bounded. */
+export const NAME_MAX_CHARS = 200;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A name as it may be shown: control characters removed, whitespace folded, bounded. */
+export function cleanName(raw: string): string {
+  const folded = raw
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return [...folded].slice(0, NAME_MAX_CHARS).join('');
+}
+
+function parseSession(text: string | null): SessionInfo | null {
+  if (text === null) return null;
+  try {
+    const v = JSON.parse(text) as SessionInfo;
+    const p = v.principal;
+    if (typeof p?.id !== 'string' || typeof p.name !== 'string' || !Array.isArray(p.roles)) return null;
+    const roles = p.roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r));
+    return {
+      principal: { id: p.id, name: p.name, roles: Object.freeze(roles), restricted: p.restricted === true },
+      expiresAt: Number(v.expiresAt),
+    };
+  } catch {
+    return null;
+  }
+}
+
+export function createPeople(store: PeopleStore, clock: () => number = Date.now): People {
+  const sessionKey = (id: string): string => `session:${sha256(id)}`;
+  const nameKey = (id: string): string => `name:${sha256(id)}`;
+  const rememberName = async (principalId: string, name: string): Promise<void> => {
+    const clean = cleanName(name);
+    if (clean !== '') await store.put(nameKey(principalId), clean, clock() + NAME_KEEP_MS);
+  };
+  return {
+    async saveLogin(state, login, expiresAt) {
+      await store.put(`login:${sha256(state)}`, JSON.stringify(login), expiresAt);
+    },
+    async takeLogin(state, now) {
+      const text = await store.take(`login:${sha256(state)}`, now);
+      if (text === null) return null;
+      try {
+        const v = JSON.parse(text) as LoginState;
+        return typeof v.codeVerifier === 'string' && typeof v.nonce === 'string' ? v : null;
+      } catch {
+        return null;
+      }
+    },
+    async openSession(principal, expiresAt) {
+      // 256 random bits: the cookie is the whole credential.
+      const id = randomBytes(32).toString('base64url');
+      const stored: SessionInfo = {
+        principal: {
+          id: principal.id,
+          name: principal.name,
+          roles: principal.roles,
+          restricted: principal.restricted,
+        },
+        expiresAt,
+      };
+      await store.put(sessionKey(id), JSON.stringify(stored), expiresAt);
+      await rememberName(principal.id, principal.name);
+      return id;
+    },
+    async session(sessionId, now) {
+      const info = parseSession(await store.get(sessionKey(sessionId), now));
+      return info && info.expiresAt > now ? info : null;
+    },
+    async closeSession(sessionId) {
+      return await store.delete(sessionKey(sessionId));
+    },
+    rememberName,
+    async names(ids) {
+      const unique = [...new Set(ids)];
+      const now = clock();
+      const found = await Promise.all(unique.map((id) => store.get(nameKey(id), now)));
+      const out = new Map<string, string>();
+      unique.forEach((id, i) => {
+        const name = found[i];
+        if (name != null) out.set(id, name);
+      });
+      return out;
+    },
+  };
+}
