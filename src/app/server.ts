@@ -3,6 +3,7 @@
 import pino from 'pino';
 import { createKeyring, mintAdminKey, type PrincipalConfig } from '../auth/api-keys.ts';
 import { createAuthenticator } from '../auth/authenticate.ts';
+import { cappedFetch, JSON_MAX_BYTES } from '../channels/response-body.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import { createPeople } from '../engine/people.ts';
@@ -143,7 +144,13 @@ function signInOf(config: Config, store: QuestionStore): HttpAppOptions['signIn'
   const o = config.oidc;
   return {
     client: o
-      ? createOidcClient({ issuer: o.issuer, clientId: o.clientId, clientSecret: o.clientSecret })
+      ? createOidcClient({
+          issuer: o.issuer,
+          clientId: o.clientId,
+          clientSecret: o.clientSecret,
+          // Discovery, keys and tokens are small: 64 KiB read at most.
+          fetch: cappedFetch(fetch, JSON_MAX_BYTES),
+        })
       : null,
     rules: o ?? { rolesClaim: 'roles', roleMap: {} },
     people,

@@ -28,7 +28,7 @@ import { callbackUrlFor, mintTicket } from './tickets.ts';
 
 /**
  * Where a REMIND also reaches the people who watch the inbox (Web Push, API.md §19). The
- * composition root wires it once §19 exists; until then nothing is pushed.
+ * composition root (app/outbox-setup.ts) wires it to engine/push.ts; absent, nothing is pushed.
  */
 export interface ReminderPush {
   /** Push "still waiting" for this question to its subscribed inbox users; throws on failure. */

@@ -12,6 +12,11 @@ export interface OidcClientOptions {
   clientSecret: string;
   /** Seconds each call to the provider may take. */
   timeoutSeconds?: number;
+  /**
+   * How to reach the provider; the app passes a fetch that reads at most a bounded response
+   * (channels/response-body.ts cappedFetch), so a wrong or hostile issuer cannot hold memory.
+   */
+  fetch?: typeof fetch;
 }
 
 export interface LoginChecks {
@@ -38,12 +43,23 @@ function isLoopbackHttp(url: URL): boolean {
 export function createOidcClient(o: OidcClientOptions): OidcClient {
   const issuer = new URL(o.issuer);
   let config: Promise<oidc.Configuration> | null = null;
+  const inner = o.fetch;
+  // openid-client's fetch signature differs from the DOM's only in its body type.
+  const bounded = inner
+    ? (url: string, options: oidc.CustomFetchOptions) => inner(url, options as RequestInit)
+    : null;
   const configuration = (): Promise<oidc.Configuration> => {
     config ??= oidc
       .discovery(issuer, o.clientId, o.clientSecret, undefined, {
         timeout: o.timeoutSeconds ?? 10,
         // http:// is accepted by the settings only on a loopback host (tests, local set-ups).
         ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        ...(bounded ? { [oidc.customFetch]: bounded } : {}),
+      })
+      .then((c) => {
+        // Every later call (the token endpoint, the keys) goes through the same bounded fetch.
+        if (bounded) c[oidc.customFetch] = bounded;
+        return c;
       })
       .catch((err: unknown) => {
         config = null;
