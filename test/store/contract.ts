@@ -7,7 +7,8 @@ import {
   type QuestionStore,
   type StoreEvent,
 } from '../../src/store/types.ts';
-import { deferred, specOf } from '../support/fixtures.ts';
+import { specOf } from '../support/fixtures.ts';
+import { recordEvents } from './event-log.ts';
 
 export interface StoreHarness {
   store: QuestionStore;
@@ -38,22 +39,7 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
     beforeEach(async () => {
       h = await make();
       store = h.store;
-      events = [];
-      const waiters: { pred: (e: StoreEvent) => boolean; resolve(e: StoreEvent): void }[] = [];
-      nextEvent = (pred) => {
-        const found = events.find(pred);
-        if (found) return Promise.resolve(found);
-        const d = deferred<StoreEvent>();
-        waiters.push({ pred, resolve: d.resolve });
-        return d.promise;
-      };
-      await store.listen({
-        event(e) {
-          events.push(e);
-          for (const w of waiters) if (w.pred(e)) w.resolve(e);
-        },
-        resync() {},
-      });
+      ({ events, nextEvent } = await recordEvents(store));
     });
 
     afterEach(async () => {

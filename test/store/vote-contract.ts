@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { actionDigest } from '../../src/domain/approval.ts';
 import type { Decision, QuestionSpec, QuorumSpec } from '../../src/domain/question.ts';
 import type { QuestionStore, StoreEvent, VoteInput } from '../../src/store/types.ts';
-import { deferred, specOf } from '../support/fixtures.ts';
+import { specOf } from '../support/fixtures.ts';
 import type { StoreHarness } from './contract.ts';
+import { recordEvents } from './event-log.ts';
 
 const opts = { maxPending: 1000, retentionMs: 60_000 };
 const ARGS = { id: 'ch_1', amount: 100 };
@@ -48,22 +49,7 @@ export function voteContract(name: string, make: () => Promise<StoreHarness>): v
     beforeEach(async () => {
       h = await make();
       store = h.store;
-      events = [];
-      const waiting: { pred: (e: StoreEvent) => boolean; resolve(e: StoreEvent): void }[] = [];
-      nextEvent = (pred) => {
-        const found = events.find(pred);
-        if (found) return Promise.resolve(found);
-        const d = deferred<StoreEvent>();
-        waiting.push({ pred, resolve: d.resolve });
-        return d.promise;
-      };
-      await store.listen({
-        event(e) {
-          events.push(e);
-          for (const w of waiting) if (w.pred(e)) w.resolve(e);
-        },
-        resync() {},
-      });
+      ({ events, nextEvent } = await recordEvents(store));
     });
 
     afterEach(async () => {
