@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlAt, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import { type FakeTeams, startFakeTeams, type TeamsCall } from '../support/fakes/teams-api.ts';
-import { cardSubmit, TEAMS_CONVERSATION, TEAMS_USER } from '../support/fakes/teams-requests.ts';
+import { cardSubmit, TEAMS_USER, teamsChannelLines } from '../support/fakes/teams-requests.ts';
 import type { TestServer } from '../support/server.ts';
 
 const APP_ID = '00000000-0000-0000-0000-00000000b07b';
@@ -16,18 +16,7 @@ let base: string;
 
 beforeAll(async () => {
   teams = await startFakeTeams(APP_ID, PASSWORD);
-  const lines = [
-    'channels:',
-    '  ops-teams:',
-    '    plugin: teams',
-    '    config:',
-    '      appIdEnv: TEAMS_APP_ID',
-    '      appPasswordEnv: TEAMS_APP_PASSWORD',
-    `      defaultRecipient: "${TEAMS_CONVERSATION}"`,
-    `      openIdMetadataUrl: ${teams.openIdMetadataUrl}`,
-    `      tokenUrl: ${teams.tokenUrl}`,
-    `      serviceUrl: ${teams.serviceUrl}`,
-  ];
+  const lines = teamsChannelLines(teams);
   const manifest = await manifestOf(lines, { TEAMS_APP_ID: APP_ID, TEAMS_APP_PASSWORD: PASSWORD });
   t = await startChannelServer(manifest);
   base = await t.listen();

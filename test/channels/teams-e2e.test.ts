@@ -7,7 +7,13 @@ import { TEAMS_INBOUND_MAX_BYTES } from '../../src/channels/teams/plugin.ts';
 import { graphqlAt, manifestDir, manifestOf, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeTeams, startFakeTeams, type TeamsCall } from '../support/fakes/teams-api.ts';
-import { cardSubmit, installed, TEAMS_CONVERSATION, TEAMS_USER } from '../support/fakes/teams-requests.ts';
+import {
+  cardSubmit,
+  installed,
+  TEAMS_CONVERSATION,
+  TEAMS_USER,
+  teamsChannelLines,
+} from '../support/fakes/teams-requests.ts';
 import { leastLoopDelay } from '../support/loop-delay.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
 
@@ -20,18 +26,7 @@ let lines: string[];
 
 beforeAll(async () => {
   teams = await startFakeTeams(APP_ID, PASSWORD);
-  lines = [
-    'channels:',
-    '  ops-teams:',
-    '    plugin: teams',
-    '    config:',
-    '      appIdEnv: TEAMS_APP_ID',
-    '      appPasswordEnv: TEAMS_APP_PASSWORD',
-    `      defaultRecipient: "${TEAMS_CONVERSATION}"`,
-    `      openIdMetadataUrl: ${teams.openIdMetadataUrl}`,
-    `      tokenUrl: ${teams.tokenUrl}`,
-    `      serviceUrl: ${teams.serviceUrl}`,
-  ];
+  lines = teamsChannelLines(teams);
   const manifest = await manifestOf(lines, { TEAMS_APP_ID: APP_ID, TEAMS_APP_PASSWORD: PASSWORD });
   t = await startChannelServer(manifest);
   base = await t.listen();

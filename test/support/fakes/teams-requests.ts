@@ -60,3 +60,23 @@ export async function teamsRequest(
     now: opts.now ?? Date.now(),
   };
 }
+
+/** The manifest lines of a channel `ops-teams` pointed at the fake (app id and password from TEAMS_APP_ID / TEAMS_APP_PASSWORD). */
+export function teamsChannelLines(teams: {
+  openIdMetadataUrl: string;
+  tokenUrl: string;
+  serviceUrl: string;
+}): string[] {
+  return [
+    'channels:',
+    '  ops-teams:',
+    '    plugin: teams',
+    '    config:',
+    '      appIdEnv: TEAMS_APP_ID',
+    '      appPasswordEnv: TEAMS_APP_PASSWORD',
+    `      defaultRecipient: "${TEAMS_CONVERSATION}"`,
+    `      openIdMetadataUrl: ${teams.openIdMetadataUrl}`,
+    `      tokenUrl: ${teams.tokenUrl}`,
+    `      serviceUrl: ${teams.serviceUrl}`,
+  ];
+}
