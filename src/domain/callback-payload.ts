@@ -37,20 +37,19 @@ export function callbackPayload(
     checkFormFieldCount(q.schema, body);
     return formFieldsToJson(q.schema, new URLSearchParams(body.toString('utf8')));
   }
-  // The approval page's buttons post the decision (and the note, and any edited fields).
-  if (q.format === 'APPROVAL' && q.action && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
-    return approvalFromForm(q.action, body);
-  }
   if (q.format === 'TEXT' && body.length > 0 && FORM_ENCODED.test(contentType ?? '')) {
     const answer = new URLSearchParams(body.toString('utf8')).get('answer');
     if (answer === null) throw badInput('the form has no answer field', 'answer');
     return answer;
   }
-  // A choice link's confirm page posts the chosen index (choice-link.ts).
+  // A choice link's confirm page posts the chosen index (choice-link.ts); on an APPROVAL only a
+  // form with a `choice` field is one (the approval page's own form posts the decision).
+  const form = body.length > 0 && FORM_ENCODED.test(contentType ?? '');
   if (
-    (q.format === 'CONFIRM' || q.format === 'SELECT') &&
-    body.length > 0 &&
-    FORM_ENCODED.test(contentType ?? '')
+    form &&
+    (q.format === 'CONFIRM' ||
+      q.format === 'SELECT' ||
+      (q.format === 'APPROVAL' && new URLSearchParams(body.toString('utf8')).has('choice')))
   ) {
     const raw = new URLSearchParams(body.toString('utf8')).get('choice');
     const choice = raw === null ? null : choiceNamed(q, raw);
@@ -61,6 +60,10 @@ export function callbackPayload(
       throw badInput(`the form's choice must be one of: ${valid}`, 'answer');
     }
     return choice.answer;
+  }
+  // The approval page's buttons post the decision (and the note, and any edited fields).
+  if (q.format === 'APPROVAL' && q.action && form) {
+    return approvalFromForm(q.action, body);
   }
   const parsed = body.length === 0 ? undefined : parseJsonText(body.toString('utf8'));
   if (q.format === 'EXTERNAL') {

@@ -9,10 +9,11 @@ import type { QuestionSpec } from './question.ts';
 export type ChoiceQuestion = Pick<QuestionSpec, 'format'> & { options?: readonly string[] | null };
 
 export interface Choice {
-  /** 1 = Yes and 0 = No for CONFIRM; the option's index for SELECT. */
+  /** 1 = Yes and 0 = No for CONFIRM (Approve and Reject for APPROVAL); the option's index for SELECT. */
   index: number;
   label: string;
-  answer: true | false | string;
+  /** APPROVAL: a decision without edits, so the proposed arguments stand (API.md §15). */
+  answer: true | false | string | { decision: 'APPROVED' | 'REJECTED' };
 }
 
 /** The choices a link can carry, in the order a channel lists them. */
@@ -21,6 +22,12 @@ export function choicesOf(q: ChoiceQuestion): Choice[] {
     return [
       { index: 1, label: 'Yes', answer: true },
       { index: 0, label: 'No', answer: false },
+    ];
+  }
+  if (q.format === 'APPROVAL') {
+    return [
+      { index: 1, label: 'Approve', answer: { decision: 'APPROVED' } },
+      { index: 0, label: 'Reject', answer: { decision: 'REJECTED' } },
     ];
   }
   if (q.format === 'SELECT')

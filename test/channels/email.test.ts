@@ -161,6 +161,70 @@ describe('email channel (real SMTP server, mailparser)', () => {
     expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: false });
   });
 
+  it('an APPROVAL: the action and its arguments, Approve and Reject by link (GET changes nothing), Edit and approve to the answer page', async () => {
+    const action = {
+      name: 'payments.refund',
+      summary: 'Refund order <A-1042>',
+      arguments: { orderId: 'A-1042', amount: 25, meta: { reason: 'late' } },
+      argumentsSchema: {
+        type: 'object',
+        properties: { orderId: { type: 'string' }, amount: { type: 'number' }, meta: { type: 'object' } },
+      },
+      editable: true,
+    };
+    const { id, callbackUrl, mail } = await ask({
+      text: 'May I refund this order?',
+      format: 'APPROVAL',
+      action,
+    });
+    const text = mail.parsed.text ?? '';
+    expect(text).toContain('Action: payments.refund');
+    expect(text).toContain('  amount: 25');
+    expect(text).toContain('  meta: {"reason":"late"}');
+    expect(mail.parsed.html).toContain('Refund order &#60;A-1042&#62;');
+    expect(textLinks(mail)).toEqual({
+      Approve: `${callbackUrl}?choice=1`,
+      Reject: `${callbackUrl}?choice=0`,
+      'Edit and approve': callbackUrl,
+    });
+    const approve = local(textLinks(mail).Approve!);
+    const page = await (await fetch(approve)).text();
+    expect(page).toContain('<strong>Approve</strong>');
+    expect((await question(id)).status).toBe('PENDING');
+    const post = (body: string) =>
+      fetch(approve, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    const bad = await post('choice=2');
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("the form's choice must be one of: 1 (Approve), 0 (Reject)");
+    expect((await question(id)).status).toBe('PENDING');
+    expect((await post('choice=1')).status).toBe(200);
+    // The stored answer carries the arguments as approved: the proposal, unedited.
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answer: { decision: 'APPROVED', arguments: action.arguments },
+    });
+  });
+
+  it('an APPROVAL rejected by its link; not editable: no edit link', async () => {
+    const { id, mail } = await ask({
+      text: 'May I drop the staging database?',
+      format: 'APPROVAL',
+      action: { name: 'db.drop', arguments: { db: 'staging' } },
+    });
+    expect(Object.keys(textLinks(mail))).toEqual(['Approve', 'Reject']);
+    const res = await fetch(local(textLinks(mail).Reject!), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'choice=0',
+    });
+    expect(res.status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answer: { decision: 'REJECTED' } });
+  });
+
   it('TEXT, FORM and EXTERNAL link to the answer page (EXTERNAL: its own link)', async () => {
     const text = await ask({ text: 'Release note line?', format: 'TEXT' });
     expect(textLinks(text.mail)).toEqual({ Answer: text.callbackUrl });

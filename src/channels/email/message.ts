@@ -48,6 +48,16 @@ export function linksFor(q: ChannelQuestion, callbackUrl: string): { intro: stri
           { label: 'No', url: choiceUrl(callbackUrl, 0) },
         ],
       };
+    case 'APPROVAL':
+      return {
+        intro: 'Approve or reject:',
+        links: [
+          { label: 'Approve', url: choiceUrl(callbackUrl, 1) },
+          { label: 'Reject', url: choiceUrl(callbackUrl, 0) },
+          // Edits need the form from argumentsSchema: the callback page has it (API.md §15).
+          ...(q.action?.editable ? [{ label: 'Edit and approve', url: callbackUrl }] : []),
+        ],
+      };
     case 'SELECT':
       return {
         intro: 'Choose your answer:',
@@ -69,11 +79,30 @@ export function linksFor(q: ChannelQuestion, callbackUrl: string): { intro: stri
 
 const FOOTER = 'Each link opens a page where you confirm; nothing is answered until you press its button.';
 
+/** Longest argument value shown in a mail; the callback page shows them whole. */
+export const ARGUMENT_VALUE_MAX_CHARS = 500;
+
+/** An APPROVAL's action as lines: its name, summary and one `name: value` line per argument. */
+export function actionLines(q: ChannelQuestion): string[] {
+  const a = q.action;
+  if (!a) return [];
+  const cut = (v: string) =>
+    [...v].length > ARGUMENT_VALUE_MAX_CHARS
+      ? `${[...v].slice(0, ARGUMENT_VALUE_MAX_CHARS - 1).join('')}…`
+      : v;
+  const args = Object.entries(a.arguments).map(
+    ([k, v]) => `  ${k}: ${cut(typeof v === 'string' ? v : JSON.stringify(v))}`,
+  );
+  return [`Action: ${a.name}`, ...(a.summary ? [a.summary] : []), 'Arguments:', ...args];
+}
+
 export function questionMail(q: ChannelQuestion, callbackUrl: string, ref: string): Mail {
   const { intro, links } = linksFor(q, callbackUrl);
+  const action = actionLines(q);
   const text = [
     q.text,
     '',
+    ...(action.length ? [...action, ''] : []),
     intro,
     ...links.map((l) => `${l.label}: ${l.url}`),
     '',
@@ -88,6 +117,9 @@ export function questionMail(q: ChannelQuestion, callbackUrl: string, ref: strin
     .join('');
   const html = page(
     `<p style="white-space:pre-wrap;margin:0 0 16px">${escapeHtml(q.text)}</p>` +
+      (action.length
+        ? `<pre style="white-space:pre-wrap;margin:0 0 16px">${escapeHtml(action.join('\n'))}</pre>`
+        : '') +
       `<p style="margin:0 0 8px">${escapeHtml(intro)}</p><p style="margin:0 0 16px">${buttons}</p>` +
       `<p style="color:#666666;font-size:12px;margin:0">${escapeHtml(FOOTER)} Reference: ${escapeHtml(ref)}</p>`,
   );
@@ -113,6 +145,10 @@ function page(body: string): string {
 
 function answerText(q: ChannelQuestion): string {
   if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
+  if (q.format === 'APPROVAL') {
+    const d = (q.answer as { decision?: unknown } | null)?.decision;
+    return d === 'APPROVED' ? 'Approved' : 'Rejected';
+  }
   const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
   return [...text].length > 500 ? `${[...text].slice(0, 499).join('')}…` : text;
 }
