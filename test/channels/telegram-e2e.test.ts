@@ -109,7 +109,7 @@ describe('telegram channel end to end (redis)', () => {
       answeredBy: `ops-tg:${USER}`,
     });
     const edit = await editOf('Refund order 77?');
-    expect(edit.args.text).toBe(`Refund order 77?\n\n<i>Answered by user ${USER}: Rejected</i>`);
+    expect(edit.args.text).toBe(`Refund order 77?\n\n<i>Answered by Ana: Rejected</i>`);
   });
 
   it('APPROVAL with a quorum: a press is a vote, acknowledged as recorded, and the question stays pending', async () => {
@@ -166,7 +166,8 @@ describe('telegram channel end to end (redis)', () => {
       message_id: messageId,
       reply_markup: { inline_keyboard: [] },
     });
-    expect(edit.args.text).toBe(`Deploy the hotfix?\n\n<i>Answered by user ${USER}: Yes</i>`);
+    // The sender's name (first_name "Ana") shows where it is known (API.md §19); answeredBy keeps the id.
+    expect(edit.args.text).toBe(`Deploy the hotfix?\n\n<i>Answered by Ana: Yes</i>`);
     // A second press after the answer is refused with the reason, and changes nothing.
     await post({ ...buttonPress(CHAT, messageId, 'tai:0', USER), update_id: 9 });
     const late = await tg.waitFor(

@@ -46,7 +46,13 @@ function replyToOf(raw: string): unknown {
 }
 
 export async function startFakeTeams(appId: string, password: string): Promise<FakeTeams> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  // 3,072-bit: a 384-byte signature is exactly 512 base64url characters, so no character of it
+  // carries padding bits, and every changed character of a token really changes the signature
+  // (the channel contract suite's one-changed-byte property relies on it).
+  const { privateKey, publicKey } = await generateKeyPair('RS256', {
+    extractable: true,
+    modulusLength: 3072,
+  });
   const other = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key-1', use: 'sig', alg: 'RS256' };
   const keySet = { keys: [{ ...jwk, endorsements: ['msteams'] }] };
