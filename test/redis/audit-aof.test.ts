@@ -3,7 +3,7 @@
 // middle of a run of asks, answers and cancels on two store clients, and started again on the
 // same files. Afterwards every stored question has its ASKED entry, every resolved one the entry
 // of its resolution, every entry names a question that is stored, and the chain is gap-free.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,42 +13,10 @@ import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { allEntries, expectChained } from '../store/audit-contract.ts';
 import { freePort, specOf } from '../support/fixtures.ts';
+import { startAofRedis } from '../support/redis-server.ts';
 
 const QUESTIONS = 400;
 const KILL_AFTER = 150;
-
-function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const proc = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'always',
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (out.includes('Ready to accept connections')) {
-        proc.stdout?.off('data', onData);
-        resolve(proc);
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`redis-server exited early (${code}): ${out.slice(-500)}`)));
-  });
-}
 
 describe('the audit log across a Redis crash and restart (AOF)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tai-aof-'));
@@ -66,7 +34,7 @@ describe('the audit log across a Redis crash and restart (AOF)', () => {
 
   it('no change without its entry, no entry without its change', { timeout: 120_000 }, async () => {
     const port = await freePort();
-    proc = await startRedis(port, dir);
+    proc = await startAofRedis(port, dir);
     const url = `redis://127.0.0.1:${port}`;
     const prefix = 'aof:';
     const open = (): QuestionStore => {
@@ -85,7 +53,7 @@ describe('the audit log across a Redis crash and restart (AOF)', () => {
       const exited = new Promise((r) => killed.once('exit', r));
       killed.kill('SIGKILL');
       await exited;
-      proc = await startRedis(port, dir);
+      proc = await startAofRedis(port, dir);
     };
     const one = async (i: number) => {
       const s = stores[i % 2]!;

@@ -1,17 +1,25 @@
 // Escalation timers survive a Redis restart with AOF (API.md §18): a question with a ladder is
 // asked, the private redis-server (appendonly, fsync always) is killed with SIGKILL and started
 // again on the same directory, and the step still moves into the outbox exactly once.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import { freePort, redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
+import { startAofRedis } from '../support/redis-server.ts';
 
 const T0 = 1_900_000_000_000;
 let procs: ChildProcess[] = [];
 let dirs: string[] = [];
+
+/** Kept for afterEach to kill whatever is still running. */
+async function tracked(started: Promise<ChildProcess>): Promise<ChildProcess> {
+  const proc = await started;
+  procs.push(proc);
+  return proc;
+}
 
 afterEach(() => {
   for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
@@ -19,41 +27,6 @@ afterEach(() => {
   procs = [];
   dirs = [];
 });
-
-async function redisWithAof(port: number, dir: string): Promise<ChildProcess> {
-  const proc = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'yes',
-      '--appendfsync',
-      'always',
-      '--dir',
-      dir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  procs.push(proc);
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (out.includes('Ready to accept connections')) {
-        proc.stdout?.off('data', onData);
-        resolve();
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`redis-server exited early (${code}): ${out.slice(-300)}`)));
-  });
-  return proc;
-}
 
 describe('escalation timers and a Redis restart with AOF', () => {
   it('a step due after the restart still fires, once', async () => {
@@ -63,7 +36,7 @@ describe('escalation timers and a Redis restart with AOF', () => {
     const prefix = uniquePrefix();
     const url = `redis://127.0.0.1:${port}`;
 
-    const first = await redisWithAof(port, dir);
+    const first = await tracked(startAofRedis(port, dir));
     const a = redisPair(url);
     const before = createRedisStore({ redis: a.redis, subscriber: a.subscriber, prefix });
     const spec = specOf({
@@ -83,7 +56,7 @@ describe('escalation timers and a Redis restart with AOF', () => {
     first.kill('SIGKILL');
     await exited;
 
-    await redisWithAof(port, dir);
+    await tracked(startAofRedis(port, dir));
     const b = redisPair(url);
     const after = createRedisStore({ redis: b.redis, subscriber: b.subscriber, prefix });
     try {

@@ -49,3 +49,30 @@ export async function startRedisServer(): Promise<RedisServer> {
     },
   };
 }
+
+/**
+ * A redis-server on `port` keeping an append-only file in `dir`, fsynced on every write: the
+ * crash drills kill it (SIGKILL) and start it again on the same directory. The caller stops it.
+ */
+export async function startAofRedis(port: number, dir: string): Promise<ChildProcess> {
+  const proc = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--dir',
+      dir,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await ready(proc);
+  return proc;
+}

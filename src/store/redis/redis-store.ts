@@ -3,25 +3,13 @@
 // process (owned by the composition root) feeds the listeners.
 
 import type { Redis } from 'ioredis';
-import { answerAuditDetail, askedAuditDetail } from '../../domain/audit.ts';
+import { answerAuditDetail } from '../../domain/audit.ts';
 import { DELIVERED, ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
-import type { ClosedStatus, QuestionRecord, QuestionSpec } from '../../domain/question.ts';
-import { mediaBytesOf, type QuotaLimit } from '../../domain/quotas.ts';
-import { idempotencySlot } from '../idempotency.ts';
-import { decodeCursor, encodeCursor } from '../listing.ts';
-import { checkFollowUps, OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
-import { decodeFired, decodeRecord, encodeFired, encodeResolution, encodeSpec } from '../record-codec.ts';
+import type { ClosedStatus } from '../../domain/question.ts';
+import { OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
+import { decodeFired, decodeRecord, encodeFired, encodeResolution } from '../record-codec.ts';
 import { claimAuditOf, resolutionOf } from '../resolution.ts';
-import {
-  type CreateOptions,
-  type CreateResult,
-  checkSeenKey,
-  type ListFilter,
-  type Page,
-  type PageRequest,
-  type QuestionStore,
-  REPLY_GRACE_MS,
-} from '../types.ts';
+import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
@@ -30,7 +18,8 @@ import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisPeople } from './people.ts';
 import { createRedisReceipts } from './receipts.ts';
-import { createScriptRunner, type Reply, type ScriptRunner } from './scripts.ts';
+import { createArgs, createResult, fromTriple, listPage } from './script-io.ts';
+import { createScriptRunner, type Reply } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
 import { reportingUnavailable } from './unavailable.ts';
 
@@ -72,81 +61,6 @@ export interface RedisQuestionStore extends QuestionStore {
    * version key records it). Returns how many questions it read.
    */
   ensureIndexes(): Promise<number>;
-}
-
-function opt(v: string | null): string {
-  return v === null ? '' : `=${v}`;
-}
-
-function fromTriple(r: Reply[], at: number): QuestionRecord {
-  return decodeRecord(r[at] as string, r[at + 1] as string, r[at + 2] as string | null);
-}
-
-function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
-  const ttl = Math.max(spec.timeoutAt - spec.createdAt, 0) + o.retentionMs;
-  return [
-    spec.id,
-    encodeSpec(spec),
-    spec.createdAt,
-    spec.timeoutAt,
-    ttl,
-    o.maxPending,
-    spec.audience ?? '',
-    spec.groupId ?? '',
-    spec.channel ?? '',
-    spec.askedBy,
-    o.ticketHash ?? '',
-    spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : '',
-    o.preparedId ?? '',
-    checkFollowUps(o.followUps).join('\n'),
-    OUTBOX_ITEM_TTL_MS,
-    o.maxPendingPerPrincipal ?? '',
-    o.maxMediaBytesPerPrincipal ?? '',
-    o.maxMediaBytes ?? '',
-    mediaBytesOf(spec.media),
-    spec.format,
-    o.maxOutbox ?? '',
-    JSON.stringify(askedAuditDetail(spec)),
-    (o.escalationDue ?? []).join(','),
-    checkFollowUps(o.askFollowUps).join('\n'),
-  ];
-}
-
-function createResult(spec: QuestionSpec, reply: Reply[]): CreateResult {
-  switch (reply[0]) {
-    case 'created':
-      return { kind: 'created', question: decodeRecord(encodeSpec(spec), 'PENDING', null) };
-    case 'existing':
-      return { kind: 'existing', question: fromTriple(reply, 1) };
-    case 'limit':
-      return { kind: 'limit', limit: reply[1] as QuotaLimit };
-    default:
-      return { kind: 'no-reservation' };
-  }
-}
-
-/** One page, newest first, read from the listing indexes inside one script (honest totalCount). */
-async function listPage(run: ScriptRunner, filter: ListFilter, page: PageRequest): Promise<Page> {
-  const cursor = page.after ? decodeCursor(page.after) : null;
-  const reply = (await run('list', [
-    page.first,
-    cursor ? cursor.createdAt : '',
-    cursor ? cursor.id : '',
-    (filter.status ?? []).join(','),
-    opt(filter.groupId ?? null),
-    opt(filter.audience ?? null),
-    opt(filter.channel ?? null),
-    opt(filter.askedBy ?? null),
-  ])) as Reply[];
-  const items: QuestionRecord[] = [];
-  for (let i = 2; i < reply.length; i += 3) items.push(fromTriple(reply, i));
-  const last = items.at(-1);
-  return {
-    items,
-    totalCount: Number(reply[0]),
-    hasNextPage: Number(reply[1]) === 1,
-    endCursor: last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
-  };
 }
 
 async function pingWithin(redis: RedisClient, timeoutMs: number): Promise<boolean> {
