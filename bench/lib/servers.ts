@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { PRINCIPALS } from './graphql.ts';
 import { sleep } from './pool.ts';
 import { type Child, freePort, startNode, waitHealthy } from './process.ts';
+import { runSecretsEnv } from './run-secrets.ts';
 
 export interface Instance {
   name: string;
@@ -84,6 +85,8 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
       INTERACTIONS_MAX_PENDING: '1000000',
       INTERACTIONS_MAX_PENDING_PER_PRINCIPAL: '1000000',
       LOG_LEVEL: 'warn',
+      // Shared keys, so an instance does not make its own at start and warn that it did.
+      ...(await runSecretsEnv()),
       ...(profileDir ? { BENCH_CPU_PROFILE_DIR: profileDir, BENCH_CPU_PROFILE_NAME: o.name } : {}),
       ...o.env,
     },
