@@ -61,6 +61,11 @@ function profileFlags(name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`] : [];
 }
 
+/**
+ * BENCH_SERVER_SCRIPT=<path> (bench only): start instances from another copy of the server, e.g.
+ * `git archive main src package.json | tar -x -C .tmp/base` and `.tmp/base/src/app/main.ts`, for
+ * alternated before/after runs on the same benchmark code.
+ */
 export async function startInstance(o: InstanceOptions): Promise<Instance> {
   // The port is chosen here because the callback origin must name it before start.
   const port = await freePort();
@@ -74,7 +79,7 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   if (profileDir) flags.push('--import', './bench/servers/cpu-profile-on-signal.ts');
   return launch(
     o.name,
-    'src/app/main.ts',
+    process.env.BENCH_SERVER_SCRIPT ?? 'src/app/main.ts',
     port,
     {
       INTERACTIONS_REDIS_URL: o.redisUrl,
