@@ -1,13 +1,20 @@
 // POST/GET/DELETE /mcp: the MCP tools over Streamable HTTP, as a self-contained Fastify plugin.
-// The SDK's createMcpHandler serves both protocol eras from one factory: 2026-07-28 requests
-// per request, and 2025-era clients through its stateless fallback (no sessions are kept, so
-// there is nothing to cap or expire, and any instance can serve any request).
+// The SDK's createMcpHandler serves 2026-07-28 requests per request; 2025-era clients are served
+// statelessly from the same factory by legacy-stateless.ts (the SDK's fallback, with JSON answers
+// where nothing comes before the result). No sessions are kept, so there is nothing to cap or
+// expire, and any instance can serve any request.
 import { Readable } from 'node:stream';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../domain/principal.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createEnginePort } from './engine-port.ts';
+import { legacyStatelessServing } from './legacy-stateless.ts';
 import { createMcpTools, type McpToolsOptions } from './tools.ts';
 
 export interface McpPluginOptions extends McpToolsOptions {
@@ -39,6 +46,9 @@ async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply
     reply.header(name, value);
   });
   if (!res.body) return reply.send();
+  // A whole JSON answer goes out in one write, with its length, rather than piped as a stream.
+  if (res.headers.get('content-type')?.startsWith('application/json'))
+    return reply.send(Buffer.from(await res.arrayBuffer()));
   const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
   // A client gone mid-stream: stop reading the SDK's stream so nothing keeps the exchange open.
   reply.raw.once('close', () => body.destroy());
@@ -46,16 +56,22 @@ async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply
 }
 
 export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Promise<void> {
-  const handler = createMcpHandler(
-    (ctx) => {
-      const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
-      // Every request passes the authentication below first; a missing principal is a bug.
-      if (!principal) throw new Error('MCP request without a principal');
-      // Elicitation states are bound to the principal they were minted for (elicitation.ts).
-      return createMcpTools(createEnginePort(o.engine, principal), { ...o, caller: principal.id });
-    },
-    { legacy: 'stateless', maxRequestBodySize: o.maxBodyBytes, ...(o.onError ? { onerror: o.onError } : {}) },
-  );
+  const factory = (ctx: McpRequestContext) => {
+    const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
+    // Every request passes the authentication below first; a missing principal is a bug.
+    if (!principal) throw new Error('MCP request without a principal');
+    // Elicitation states are bound to the principal they were minted for (elicitation.ts).
+    return createMcpTools(createEnginePort(o.engine, principal), { ...o, caller: principal.id });
+  };
+  const limits = { maxRequestBodySize: o.maxBodyBytes };
+  const handler = createMcpHandler(factory, {
+    legacy: 'reject',
+    ...limits,
+    ...(o.onError ? { onerror: o.onError } : {}),
+  });
+  // 2025-era requests (isLegacyRequest decides, as the handler itself would): stateless, with a
+  // JSON answer where nothing comes before the result (legacy-stateless.ts).
+  const legacy = legacyStatelessServing(factory, o.onError, limits);
   app.addHook('onClose', async () => {
     await handler.close();
   });
@@ -66,10 +82,17 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     // A client that goes away ends its held wait (never the question).
     const aborter = new AbortController();
     reply.raw.on('close', () => aborter.abort());
-    const res = await handler.fetch(webRequest(req, aborter.signal), {
-      parsedBody: req.body,
-      authInfo: { token: '', clientId: principal.id, scopes: [], extra: { [PRINCIPAL]: principal } },
-    });
+    const request = webRequest(req, aborter.signal);
+    const parsedBody = req.body;
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: principal.id,
+      scopes: [],
+      extra: { [PRINCIPAL]: principal },
+    };
+    const res = (await isLegacyRequest(request, parsedBody, limits))
+      ? await legacy(request, { parsedBody, authInfo })
+      : await handler.fetch(request, { parsedBody, authInfo });
     return sendWeb(reply, res);
   };
 
