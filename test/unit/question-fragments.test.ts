@@ -3,6 +3,7 @@
 // it accepts, from the cache as on the first run; shapes it does not split run whole.
 import { execute } from '@graphql-tools/executor';
 import { describe, expect, it } from 'vitest';
+import { InboxFeedDocument } from '../../src/client/generated/graphql.ts';
 import { recordOf } from '../../src/domain/question.ts';
 import type { FeedEvent } from '../../src/engine/types.ts';
 import type { GraphQLContext } from '../../src/graphql/builder.ts';
@@ -113,5 +114,27 @@ describe('executeByQuestion', () => {
         executeByQuestion({ schema, document: parse(query), contextValue: ctx }, eventOf(10), query),
       ).toBeNull();
     }
+  });
+
+  it('a question without an escalation ladder executes synchronously; one with a ladder runs whole', async () => {
+    const ladders = {
+      ...ctx,
+      engine: { escalations: async () => [], nameOf: () => null },
+    } as unknown as GraphQLContext;
+    const document = parse(String(InboxFeedDocument));
+    const args = { schema, document, contextValue: ladders };
+    const event = eventOf(10);
+    const plain = execute({ ...args, rootValue: event });
+    expect(plain).not.toBeInstanceOf(Promise);
+    expect(executeByQuestion(args, event, 'test-ladder')).not.toBeNull();
+    const laddered = {
+      ...event,
+      questions: event.questions.map((q, i) =>
+        i === 3 ? { ...q, escalation: [{ afterSeconds: 30, action: 'REMIND' as const }] } : q,
+      ),
+    } as FeedEvent;
+    expect(executeByQuestion(args, laddered, 'test-ladder')).toBeNull();
+    const r = await execute({ ...args, rootValue: laddered });
+    expect((r as { errors?: unknown }).errors).toBeUndefined();
   });
 });
