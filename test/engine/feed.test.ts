@@ -334,6 +334,25 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       }
     });
 
+    it('readBacklog cuts parts by the JSON bytes of the questions: a first part of about the budget, not of an estimate', async () => {
+      for (let i = 0; i < 60; i++) await ask(`sized ${i} `.padEnd(40 + (i % 7) * 30, '.'));
+      const store = set.stores[0]!;
+      const all = (await store.getMany(await store.pendingIds({}))) as QuestionRecord[];
+      const bytes = (qs: readonly QuestionRecord[]) =>
+        qs.reduce((n, q) => n + Buffer.byteLength(JSON.stringify(q)), 0);
+      const budget = Math.floor(bytes(all) / 3);
+      const parts: QuestionRecord[][] = [];
+      for await (const part of readBacklog(store, OPS, budget)) parts.push(part);
+      expect(parts.flat().map((q) => q.id)).toEqual(all.map((q) => q.id));
+      // Each part but the last reaches the budget, and overshoots it by less than its last read.
+      for (const part of parts.slice(0, -1)) {
+        expect(bytes(part)).toBeGreaterThanOrEqual(budget);
+        expect(bytes(part)).toBeLessThan(budget * 1.5);
+      }
+      expect(parts.length).toBeGreaterThanOrEqual(3);
+      expect(parts.length).toBeLessThanOrEqual(4);
+    });
+
     it('readBacklog takes held records as they are and reads only the others, still one batch at a time', async () => {
       for (let i = 0; i < 30; i++) await ask(`held ${i}`);
       const store = set.stores[0]!;
