@@ -8,7 +8,7 @@ import { recordOf } from '../../src/domain/question.ts';
 import type { FeedEvent } from '../../src/engine/types.ts';
 import type { GraphQLContext } from '../../src/graphql/builder.ts';
 import { parse } from '../../src/graphql/graphql-js.ts';
-import { executeByQuestion } from '../../src/graphql/question-fragments.ts';
+import { AHEAD_MAX, executeByQuestion } from '../../src/graphql/question-fragments.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { specOf } from '../support/fixtures.ts';
 
@@ -115,6 +115,54 @@ describe('executeByQuestion', () => {
       ).toBeNull();
     }
   });
+
+  for (const [name, { query, variables }] of Object.entries(SHAPES)) {
+    it(`${name}: a backlog's one-question parts give the JSON of one execution each; the questions ahead run with the first`, async () => {
+      // A vote on each question: its name resolver counts how many questions were executed.
+      let named = 0;
+      const counting = {
+        ...ctx,
+        engine: {
+          nameOf: (by: string) => {
+            named++;
+            return by === 'alice' ? 'Alice' : null;
+          },
+        },
+      } as unknown as GraphQLContext;
+      const withVotes = query.replace(/questions \{ id /, 'questions { id votes { by byName at } ');
+      const document = parse(withVotes);
+      const args = { schema, document, contextValue: counting, variableValues: variables };
+      const key = `test-backlog-${name}`;
+      const questions = eventOf(12).questions.map((q) => ({
+        ...q,
+        votes: [{ by: 'alice', via: 'api', decision: 'APPROVED' as const, note: null, at: q.createdAt }],
+      }));
+      const parts = questions.map(
+        (q, i) =>
+          ({ type: 'ASKED', questions: [q], more: i < questions.length - 1, backlog: true }) as FeedEvent,
+      );
+      const votedInAll = withVotes !== query;
+      for (const [i, part] of parts.entries()) {
+        named = 0;
+        const expected = JSON.stringify(
+          await execute({
+            schema,
+            document,
+            rootValue: part,
+            contextValue: counting,
+            variableValues: variables,
+          }),
+        );
+        const whole = named;
+        named = 0;
+        const r = executeByQuestion(args, part, key, () => questions.slice(i + 1, i + 1 + AHEAD_MAX));
+        expect(r!.json).toBe(expected);
+        expect(JSON.stringify(r!.result)).toBe(expected);
+        // The first part executes itself and the eleven after it; the others come from the cache.
+        if (votedInAll) expect(named).toBe(i === 0 ? whole * questions.length : 0);
+      }
+    });
+  }
 
   it('a question without an escalation ladder executes synchronously; one with a ladder runs whole', async () => {
     const ladders = {
