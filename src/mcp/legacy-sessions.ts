@@ -28,7 +28,7 @@ export interface SessionLimits {
  */
 export const SESSION_LIMITS: SessionLimits = { max: 1_000, perPrincipal: 20, idleMs: 30 * 60_000 };
 
-/** How often idle sessions are looked for (at most; sooner with a shorter idle time). */
+/** How often idle sessions are looked for (sooner with a shorter idle time, never below 1 s). */
 const SWEEP_EVERY_MS = 60_000;
 
 /** One legacy request's response, and what to call once it was sent in full (or the client left). */
@@ -87,7 +87,7 @@ export function createLegacySessions<P extends { id: string }>(o: LegacySessions
     const cutoff = now() - limits.idleMs;
     for (const [id, s] of sessions) if (s.inFlight === 0 && s.lastSeen <= cutoff) void end(id);
   };
-  const timer = setInterval(sweep, Math.min(SWEEP_EVERY_MS, limits.idleMs));
+  const timer = setInterval(sweep, Math.min(SWEEP_EVERY_MS, Math.max(limits.idleMs, 1_000)));
   timer.unref();
 
   const hasRoom = (principalId: string): boolean => {

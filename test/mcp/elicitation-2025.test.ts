@@ -56,7 +56,7 @@ type Elicit = { message: string; requestedSchema: { properties: Record<string, R
 type User = (params: Elicit, signal: AbortSignal) => Promise<ElicitResult>;
 
 /** The v1 client, declaring form elicitation when `user` is given (then it keeps a session). */
-async function v1Client(user: User | null, key: string = KEYS.agent) {
+async function v1Client(user: User | null, key: string = KEYS.agent, at = base) {
   const client = new Client(
     { name: 'tai-v1-test', version: '1.0.0' },
     user ? { capabilities: { elicitation: { form: {} } } } : {},
@@ -66,7 +66,7 @@ async function v1Client(user: User | null, key: string = KEYS.agent) {
       user(req.params as unknown as Elicit, extra.signal),
     );
   }
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', base), {
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', at), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },
     // No standalone GET stream (a client need not open one): forms and their withdrawal must
     // travel on the tool call's own stream.
@@ -89,8 +89,8 @@ const ask = (client: Client, args: Record<string, unknown>) =>
   client.callTool({ name: 'ask_user', arguments: { answer_here: true, ...args } });
 
 /** A raw JSON-RPC POST to /mcp, as a 2025 client in a session would send it. */
-const rawPost = (key: string, sessionId: string) =>
-  fetch(new URL('/mcp', base), {
+const rawPost = (key: string, sessionId: string, at = base) =>
+  fetch(new URL('/mcp', at), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${key}`,
@@ -257,5 +257,24 @@ describe('2025 sessions: who gets one, and the session door', () => {
     const again = await v1Client(async () => ({ action: 'decline' }), KEYS.bob);
     expect(again.sessionId).toBeDefined();
     await again.close();
+  });
+});
+
+describe('2025 sessions: expiry and shutdown', () => {
+  it('an idle session is reclaimed when a cap is reached, and its id is then 404', async () => {
+    // Idle time 0: every session with nothing in flight counts as expired at the next sweep.
+    const own = await startServer({
+      store: 'redis',
+      plugins: { mcpSessionLimits: { max: 100, perPrincipal: 1, idleMs: 0 } },
+    });
+    const ownBase = await own.listen();
+    const connect = () => v1Client(async () => ({ action: 'decline' }), KEYS.agent, ownBase);
+    const first = await connect();
+    const second = await connect();
+    expect(second.sessionId).toBeDefined();
+    expect(second.sessionId).not.toBe(first.sessionId);
+    expect((await rawPost(KEYS.agent, first.sessionId!, ownBase)).status).toBe(404);
+    await own.close();
+    await Promise.all([first.client.close(), second.client.close()]);
   });
 });
