@@ -127,7 +127,10 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     const served: Served = (await isLegacyRequest(request, parsedBody, limits))
       ? await legacy(request, principal, parsedBody, authInfo)
       : { response: await modern.fetch(request, { parsedBody, authInfo }), done: noop };
-    reply.raw.once('close', served.done);
+    // The exchange is over when the connection closes (a client that left during the await above
+    // has closed it already).
+    if (aborter.signal.aborted) served.done();
+    else aborter.signal.addEventListener('abort', served.done, { once: true });
     return sendWeb(reply, served.response);
   };
 
