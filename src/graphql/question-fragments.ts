@@ -228,9 +228,13 @@ export function executeByQuestion(
   );
   const missing: QuestionRecord[] = event.questions.filter((_q, i) => !entries[i]);
   if (missing.length > 0) {
-    const extra = ahead()
-      .filter((q) => cacheable(q) && small(q) && !cache.has(entryKey(resultKey, q)))
-      .slice(0, AHEAD_MAX);
+    // Only beside questions that are kept themselves: one with a ladder may run asynchronously,
+    // and then the whole run is dropped for the plain execution.
+    const extra = missing.every(cacheable)
+      ? ahead()
+          .filter((q) => cacheable(q) && small(q) && !cache.has(entryKey(resultKey, q)))
+          .slice(0, AHEAD_MAX)
+      : [];
     const run = extra.length > 0 ? [...missing, ...extra] : missing;
     const rest = execute({
       ...args,

@@ -178,11 +178,50 @@ describe('executeByQuestion', () => {
     const laddered = {
       ...event,
       questions: event.questions.map((q, i) =>
-        i === 3 ? { ...q, escalation: [{ afterSeconds: 30, action: 'REMIND' as const }] } : q,
+        i === 3
+          ? {
+              ...q,
+              escalation: [{ afterSeconds: 30, action: 'REMIND' as const, channel: null, recipient: null }],
+            }
+          : q,
       ),
     } as FeedEvent;
     expect(executeByQuestion(args, laddered, 'test-ladder')).toBeNull();
     const r = await execute({ ...args, rootValue: laddered });
     expect((r as { errors?: unknown }).errors).toBeUndefined();
+  });
+
+  it('a backlog part with an escalation ladder runs whole without executing the questions ahead for nothing', async () => {
+    let named = 0;
+    const counting = {
+      ...ctx,
+      engine: {
+        escalations: async () => [],
+        nameOf: () => {
+          named++;
+          return null;
+        },
+      },
+    } as unknown as GraphQLContext;
+    const document = parse(String(InboxFeedDocument));
+    const args = { schema, document, contextValue: counting };
+    const questions = eventOf(4).questions.map((q, i) => ({
+      ...q,
+      votes: [{ by: 'alice', via: 'api', decision: 'APPROVED' as const, note: null, at: q.createdAt }],
+      ...(i === 0
+        ? { escalation: [{ afterSeconds: 30, action: 'REMIND' as const, channel: null, recipient: null }] }
+        : {}),
+    }));
+    const part = (i: number) =>
+      ({ type: 'ASKED', questions: [questions[i]], more: true, backlog: true }) as FeedEvent;
+    // The laddered question answers with a promise: no split, and only it was executed.
+    expect(executeByQuestion(args, part(0), 'test-ladder-ahead', () => questions.slice(1))).toBeNull();
+    expect(named).toBe(1);
+    const expected = JSON.stringify(await execute({ ...args, rootValue: part(1) }));
+    named = 0;
+    const r = executeByQuestion(args, part(1), 'test-ladder-ahead', () => questions.slice(2));
+    expect(r!.json).toBe(expected);
+    // The next part, without a ladder, executes itself and the two after it.
+    expect(named).toBe(3);
   });
 });
