@@ -1,7 +1,7 @@
-// `npx tsx bench/cpu-profile.ts <file.cpuprofile> [from=<s>] [top=<n>] [filter=<text>]
+// `npx tsx bench/cpu-profile.ts <file.cpuprofile> [from=<s>] [to=<s>] [top=<n>] [filter=<text>]
 // [callers=<text> depth=<n>]`: where a server's CPU time went, from a V8 profile written by
 // `BENCH_CPU_PROF_DIR=<dir> npm run bench -- <figure>`. Prints busy time per second (to see where start-up ends), then, from second `from`
-// on, self time by module (a package, a src/ file, or a V8 bucket such as (garbage collector))
+// on (to second `to`, when given), self time by module (a package, a src/ file, or a V8 bucket such as (garbage collector))
 // and by function, inclusive time of the functions whose name or file contains `filter`, and
 // the stacks (`depth` frames) under which functions matching `callers` spent their self time.
 import { readFileSync } from 'node:fs';
@@ -43,13 +43,14 @@ function label(f: CallFrame): string {
 const [file, ...rest] = process.argv.slice(2);
 if (!file) {
   process.stderr.write(
-    'usage: tsx bench/cpu-profile.ts <file.cpuprofile> [from=<s>] [top=<n>] [filter=<text>]\n',
+    'usage: tsx bench/cpu-profile.ts <file.cpuprofile> [from=<s>] [to=<s>] [top=<n>] [filter=<text>]\n',
   );
   process.exit(2);
 }
 const opts = Object.fromEntries(rest.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
 const top = Number(opts.top ?? 25);
 const fromUs = Number(opts.from ?? 0) * 1e6;
+const toUs = opts.to === undefined ? Number.POSITIVE_INFINITY : Number(opts.to) * 1e6;
 const filter: string | undefined = opts.filter;
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -61,7 +62,7 @@ profile.samples.forEach((id, i) => {
   at += dt;
   const second = Math.floor(at / 1e6);
   if (byId.get(id)?.callFrame.functionName !== '(idle)') perSecond[second] = (perSecond[second] ?? 0) + dt;
-  if (at >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
+  if (at >= fromUs && at < toUs) selfUs.set(id, (selfUs.get(id) ?? 0) + dt);
 });
 process.stdout.write(
   `busy ms per second: ${Array.from(perSecond, (us, s) => `${s}:${Math.round((us ?? 0) / 1000)}`).join(' ')}\n`,

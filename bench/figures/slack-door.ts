@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
-import { startFakeSlack } from '../../test/support/fakes/slack.ts';
+import { type FakeSlack, startFakeSlack } from '../../test/support/fakes/slack.ts';
 import { clickOnMessage, slackBody } from '../../test/support/fakes/slack-requests.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
 import { ASK, type AskData, graphqlClient } from '../lib/graphql.ts';
@@ -22,10 +22,11 @@ const ROUNDS = 5;
 const WARMUP = PER_ROUND;
 const TOKEN = 'xoxb-bench-0000000001';
 const SIGNING_SECRET = 'bench-slack-signing-secret-000001';
-const CHANNEL = 'ops-slack';
+export const SLACK_CHANNEL = 'ops-slack';
+const CHANNEL = SLACK_CHANNEL;
 const RECIPIENT = 'C0BENCH0001';
 
-interface Posted {
+export interface Posted {
   channel: string;
   ts: string;
   text: string;
@@ -33,13 +34,13 @@ interface Posted {
 }
 
 /** The signed request Slack posts when someone clicks "Yes" on `message`. */
-function yesClick(message: Posted, value: string) {
+export function yesClick(message: Posted, value: string) {
   const action = { action_id: `${ACTION.confirm}_yes`, block_id: 'b', value, type: 'button' };
   return slackBody(SIGNING_SECRET, clickOnMessage(message, action));
 }
 
 /** Asks `count` CONFIRM questions for the slack channel (holdSeconds 0); their ids. */
-async function askSlack(url: string, count: number): Promise<string[]> {
+export async function askSlack(url: string, count: number): Promise<string[]> {
   const agent = graphqlClient(url, 'agent', keepAliveAgent(CONCURRENCY));
   const ids: string[] = new Array(count);
   await runPool(count, CONCURRENCY, async (i) => {
@@ -56,7 +57,7 @@ async function askSlack(url: string, count: number): Promise<string[]> {
  * Clicks "Yes" on each posted message with at most CONCURRENCY in flight; answers per second.
  * The bodies are built and signed before the clock starts (Slack signs them, not the server).
  */
-async function clickAll(doorUrl: string, messages: Posted[], yesValues: string[]): Promise<number> {
+export async function clickAll(doorUrl: string, messages: Posted[], yesValues: string[]): Promise<number> {
   const requests = messages.map((m, i) => yesClick(m, yesValues[i]!));
   const agent = keepAliveAgent(CONCURRENCY);
   const started = performance.now();
@@ -74,77 +75,94 @@ async function clickAll(doorUrl: string, messages: Posted[], yesValues: string[]
   return requests.length / seconds;
 }
 
+/** One instance whose manifest has the slack channel, its Web API at `apiUrl`. */
+export async function startSlackInstance(redisUrl: string, dir: string, apiUrl: string, name = 'slack-door') {
+  const manifest = path.join(dir, 'manifest.yaml');
+  writeFileSync(
+    manifest,
+    [
+      'channels:',
+      `  ${CHANNEL}:`,
+      '    plugin: slack',
+      '    config:',
+      '      botTokenEnv: BENCH_SLACK_BOT_TOKEN',
+      '      signingSecretEnv: BENCH_SLACK_SIGNING_SECRET',
+      `      defaultRecipient: ${RECIPIENT}`,
+      `      apiUrl: ${apiUrl}`,
+      '',
+    ].join('\n'),
+  );
+  return startInstance({
+    name,
+    redisUrl,
+    prefix: uniquePrefix('slack'),
+    env: {
+      INTERACTIONS_MANIFEST: manifest,
+      BENCH_SLACK_BOT_TOKEN: TOKEN,
+      BENCH_SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      // The public doors' rate limit (per client address) would cap the run, not the server.
+      INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000000',
+    },
+  });
+}
+
+/**
+ * Waits until every question of `ids` was posted (chat.postMessage); each one's posted message
+ * (the click repeats it) and its "Yes" button value, in the order of `ids`.
+ */
+export async function postedMessages(
+  slack: FakeSlack,
+  ids: string[],
+): Promise<{ messages: Posted[]; yesValues: string[] }> {
+  const total = ids.length;
+  const delivered = await pollUntil(
+    async () => slack.callsTo('chat.postMessage').length >= total,
+    180_000,
+    50,
+  );
+  if (!delivered) throw new Error(`only ${slack.callsTo('chat.postMessage').length} of ${total} delivered`);
+  const postedById = new Map<string, Posted>();
+  for (const [n, call] of slack.callsTo('chat.postMessage').entries()) {
+    const blocks = call.args.blocks as unknown[];
+    const yes = /"value":"([^"]{1,200}):1"/.exec(JSON.stringify(blocks));
+    if (!yes) continue;
+    const ts = `1700000000.${String(n + 1).padStart(6, '0')}`;
+    postedById.set(yes[1]!, {
+      channel: String(call.args.channel),
+      ts,
+      text: String(call.args.text),
+      blocks,
+    });
+  }
+  const missing = ids.filter((id) => !postedById.has(id));
+  if (missing.length)
+    throw new Error(`${missing.length} questions have no posted message (e.g. ${missing[0]})`);
+  return { messages: ids.map((id) => postedById.get(id)!), yesValues: ids.map((id) => `${id}:1`) };
+}
+
 export async function slackDoor(ctx: BenchContext): Promise<Section> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-slack-'));
   const slack = await startFakeSlack(TOKEN);
   let server: Awaited<ReturnType<typeof startInstance>> | undefined;
   try {
-    const manifest = path.join(dir, 'manifest.yaml');
-    writeFileSync(
-      manifest,
-      [
-        'channels:',
-        `  ${CHANNEL}:`,
-        '    plugin: slack',
-        '    config:',
-        '      botTokenEnv: BENCH_SLACK_BOT_TOKEN',
-        '      signingSecretEnv: BENCH_SLACK_SIGNING_SECRET',
-        `      defaultRecipient: ${RECIPIENT}`,
-        `      apiUrl: ${slack.apiUrl}`,
-        '',
-      ].join('\n'),
-    );
-    server = await startInstance({
-      name: 'slack-door',
-      redisUrl: ctx.redisUrl,
-      prefix: uniquePrefix('slack'),
-      env: {
-        INTERACTIONS_MANIFEST: manifest,
-        BENCH_SLACK_BOT_TOKEN: TOKEN,
-        BENCH_SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        // The public doors' rate limit (per client address) would cap the run, not the server.
-        INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000000',
-      },
-    });
+    server = await startSlackInstance(ctx.redisUrl, dir, slack.apiUrl);
     const total = WARMUP + ROUNDS * PER_ROUND;
     const ids = await askSlack(server.url, total);
     const paths = await askExternals(server, total);
-    const delivered = await pollUntil(
-      async () => slack.callsTo('chat.postMessage').length >= total,
-      180_000,
-      50,
-    );
-    if (!delivered) throw new Error(`only ${slack.callsTo('chat.postMessage').length} of ${total} delivered`);
+    const { messages, yesValues } = await postedMessages(slack, ids);
     ctx.log(`  ${total} slack questions delivered, ${total} EXTERNAL questions asked`);
-
-    // Each question's posted message (the click repeats it) and its "Yes" button value.
-    const postedById = new Map<string, Posted>();
-    for (const [n, call] of slack.callsTo('chat.postMessage').entries()) {
-      const blocks = call.args.blocks as unknown[];
-      const yes = /"value":"([^"]{1,200}):1"/.exec(JSON.stringify(blocks));
-      if (!yes) continue;
-      const ts = `1700000000.${String(n + 1).padStart(6, '0')}`;
-      postedById.set(yes[1]!, {
-        channel: String(call.args.channel),
-        ts,
-        text: String(call.args.text),
-        blocks,
-      });
-    }
-    const missing = ids.filter((id) => !postedById.has(id));
-    if (missing.length)
-      throw new Error(`${missing.length} questions have no posted message (e.g. ${missing[0]})`);
-    const messages = ids.map((id) => postedById.get(id)!);
-    const yesValues = ids.map((id) => `${id}:1`);
     const clickBytes = yesClick(messages[0]!, yesValues[0]!).body.length;
 
     const doorUrl = `${server.url}/api/interactions/channels/${CHANNEL}`;
     let clicked = 0;
     const catchUpMs: number[] = [];
+    const editedDuring: number[] = [];
     /** Clicks [from, to) and waits until their messages have been edited (API.md §9), so the
      *  outbox's chat.update calls of one round do not fall into the next. */
     const slackRound = async (from: number, to: number): Promise<number> => {
       const rate = await clickAll(doorUrl, messages.slice(from, to), yesValues.slice(from, to));
+      // The edits the outbox made while the clicks ran: the server paid for them inside the round.
+      editedDuring.push(slack.callsTo('chat.update').length - clicked);
       clicked += to - from;
       const t = performance.now();
       const edited = await pollUntil(async () => slack.callsTo('chat.update').length >= clicked, 120_000, 20);
@@ -178,6 +196,8 @@ export async function slackDoor(ctx: BenchContext): Promise<Section> {
       clickBodyBytes: clickBytes,
       slackApi: 'test/support/fakes/slack.ts, loopback, in the benchmark process',
       messageEditsCaughtUpMs: catchUpMs.map((x) => round(x, 0)),
+      // Warm-up round first.
+      messagesEditedDuringRound: editedDuring,
       slackPerSecond: slackRates.map((x) => round(x, 0)),
       callbackPerSecond: callbackRates.map((x) => round(x, 0)),
     };

@@ -17,6 +17,7 @@ import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
 import { createOidcClient } from '../http/oidc-client.ts';
 import { helmetHeaders } from '../http/security-headers.ts';
 import { createSessionAuth } from '../http/session-auth.ts';
+import type { SessionLimits } from '../mcp/legacy-sessions.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
 import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
@@ -73,6 +74,8 @@ export interface ServerPlugins {
   mcpProgressIntervalMs?: number;
   /** The polling interval MCP tasks suggest (tests shorten it; default 2 s). */
   mcpTaskPollIntervalMs?: number;
+  /** Caps and idle time of 2025 MCP sessions (tests lower them; default SESSION_LIMITS). */
+  mcpSessionLimits?: SessionLimits;
   /**
    * Serve GET /metrics on the main port (the manifest's `metrics` module; default off). With
    * INTERACTIONS_METRICS_PORT set, /metrics is served on that listener instead, either way.
@@ -265,6 +268,7 @@ export async function createServer(
         requestStateKey: mcpStateKey(config, logger),
         ...(plugins.mcpProgressIntervalMs ? { progressIntervalMs: plugins.mcpProgressIntervalMs } : {}),
         ...(plugins.mcpTaskPollIntervalMs ? { taskPollIntervalMs: plugins.mcpTaskPollIntervalMs } : {}),
+        ...(plugins.mcpSessionLimits ? { sessionLimits: plugins.mcpSessionLimits } : {}),
       },
       metricsRegistry: metrics,
       // A metrics port of its own replaces /metrics on the main port.

@@ -21,6 +21,7 @@ import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
+import { createNameRemembering } from './names.ts';
 import { cleanName, createPeople } from './people.ts';
 import { ALREADY_VOTED, castVote, takesVotes } from './voting.ts';
 
@@ -66,7 +67,7 @@ function isPlaceOf(q: QuestionRecord, name: string): boolean {
 
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
-  const people = createPeople(store.people, ctx.clock);
+  const rememberName = createNameRemembering(createPeople(store.people, ctx.clock), ctx.clock);
 
   /**
    * The question a reference names, within channel `name` only; for a `latestFor` reference,
@@ -76,7 +77,7 @@ export function createChannelInbound(ctx: EngineContext) {
     name: string,
     ref: QuestionRef,
     deliveredBy?: number,
-  ): Promise<{ q: QuestionRecord; hints: AnswerHints } | null> {
+  ): Promise<{ q: QuestionRecord; hints: AnswerHints; receipt: DeliveryReceipt | null } | null> {
     let id: string | null = null;
     const hints: AnswerHints = {};
     if ('id' in ref && shortString(ref.id, MAX_ID_CHARS)) id = ref.id;
@@ -95,12 +96,11 @@ export function createChannelInbound(ctx: EngineContext) {
       }
     }
     if (id === null) return null;
-    const q = await store.get(id);
-    return q && isPlaceOf(q, name) ? { q, hints } : null;
-  }
-
-  async function receiptOf(id: string, name?: string): Promise<DeliveryReceipt | null> {
-    return ((await store.receipts.get(id, name))?.receipt as DeliveryReceipt | null | undefined) ?? null;
+    // The question and this place's receipt in one read: every click needs both.
+    const found = await store.getWithReceipt(id, name);
+    if (!found || !isPlaceOf(found.question, name)) return null;
+    const receipt = (found.receipt?.receipt as DeliveryReceipt | null | undefined) ?? null;
+    return { q: found.question, hints, receipt };
   }
 
   /** Closed before this event, or a provider retry of the very answer that closed it (answer-retry.ts). */
@@ -136,7 +136,7 @@ export function createChannelInbound(ctx: EngineContext) {
     if (seenAt === null) return event.dedupe!.repeat;
     const found = await find(name, event.question, seenAt);
     if (!found) return event.respond({ kind: 'not-found' });
-    const { q, hints } = found;
+    const { q, hints, receipt } = found;
     const answeredBy = `${name}:${event.by}`;
     const question = channelQuestionOf(atPlace(q, name));
     let value: unknown;
@@ -145,7 +145,6 @@ export function createChannelInbound(ctx: EngineContext) {
     } catch {
       value = undefined;
     }
-    const receipt = await receiptOf(q.id, name);
     if (q.status !== 'PENDING')
       return event.respond({ kind: afterClose(q, answeredBy, value), question, receipt });
     if (value === undefined) {
@@ -173,7 +172,7 @@ export function createChannelInbound(ctx: EngineContext) {
     // The name the provider gave the sender is kept for the inbox, the CLI and message edits.
     const byName =
       r.kind === 'won' && typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
-    if (byName !== null) await people.rememberName(answeredBy, byName);
+    if (byName !== null) await rememberName(answeredBy, byName);
     const now = channelQuestionOf(atPlace(r.question, name), byName);
     if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
     return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });
@@ -214,8 +213,7 @@ export function createChannelInbound(ctx: EngineContext) {
   ): Promise<ChannelResponse> {
     const found = await find(name, event.question);
     if (!found) return event.respond({ kind: 'not-found' });
-    const { q } = found;
-    const receipt = await receiptOf(q.id, name);
+    const { q, receipt } = found;
     const kind = q.status === 'PENDING' ? 'pending' : 'closed';
     return event.respond({ kind, question: channelQuestionOf(atPlace(q, name)), receipt });
   }

@@ -24,3 +24,28 @@ export function createNameCache(people: People, clock: () => number = Date.now):
     return name;
   };
 }
+
+/**
+ * A name already written by this process is not written again for this long, unless it changed:
+ * a channel reports the sender's name with every click, and each write is a store round trip
+ * while the name is kept for NAME_KEEP_MS (people.ts) anyway.
+ */
+export const NAME_REWRITE_MS = 10 * 60_000;
+
+/** `people.rememberName`, skipping a repeat of the name this process wrote within NAME_REWRITE_MS. */
+export function createNameRemembering(
+  people: Pick<People, 'rememberName'>,
+  clock: () => number = Date.now,
+): (principalId: string, name: string) => Promise<void> {
+  const written = new Map<string, { name: string; until: number }>();
+  return async (principalId, name) => {
+    const now = clock();
+    const last = written.get(principalId);
+    if (last && last.name === name && last.until > now) return;
+    await people.rememberName(principalId, name);
+    // Re-inserted, so the Map's first key is the one written longest ago.
+    written.delete(principalId);
+    if (written.size >= NAME_CACHE_MAX) written.delete(written.keys().next().value as string);
+    written.set(principalId, { name, until: now + NAME_REWRITE_MS });
+  };
+}

@@ -18,6 +18,7 @@ import { SHORT_LINK_PATH } from '../engine/short-links.ts';
 import type { Interactions } from '../engine/types.ts';
 import { GRAPHQL_MAX_BODY_BYTES } from '../graphql/yoga.ts';
 import { mcpRoutes } from '../mcp/http-plugin.ts';
+import type { SessionLimits } from '../mcp/legacy-sessions.ts';
 import type { McpToolsOptions } from '../mcp/tools.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { countCallbackRequests } from './callback-metrics.ts';
@@ -57,7 +58,7 @@ export interface HttpAppOptions {
   /** Called when the server starts closing, before in-flight requests are awaited. */
   onClosing?: () => Promise<void>;
   /** Options of the MCP tools at /mcp (tests shorten the progress interval). */
-  mcp?: McpToolsOptions;
+  mcp?: McpToolsOptions & { sessionLimits?: SessionLimits };
   /** Which surfaces load (the manifest's `modules`); one switched off is a 404. Absent: on. */
   modules?: Partial<Record<HttpModule, boolean>>;
   /** The server's public base URL: the URL a channel's provider signs (e.g. Twilio). */

@@ -5,6 +5,7 @@
 // `BAD_USER_INPUT: <argument>: <what is wrong>`. The tools' schemas are strict: an unknown
 // argument (a model's `wait_second`) is refused by name instead of silently getting a default.
 import type { z } from 'zod';
+import type { askUserInput } from './schemas.ts';
 
 const REFUSED = Symbol('refused arguments');
 
@@ -70,4 +71,45 @@ export function checkedArguments<S extends z.ZodObject>(schema: S): S {
 export function refusalOf(args: unknown): string | null {
   if (typeof args === 'object' && args !== null && REFUSED in args) return (args as Refused)[REFUSED];
   return null;
+}
+
+export type AskArgs = z.infer<typeof askUserInput>;
+
+/** snake_case tool arguments to the camelCase AskUserInput; undefined fields are left out. */
+export function askInputOf(args: AskArgs): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    text: args.text,
+    format: args.format,
+    options: args.options,
+    schema: args.schema,
+    link: args.link,
+    verifier: args.verifier,
+    channel: args.channel,
+    recipient: args.recipient,
+    audience: args.audience,
+    groupId: args.group_id,
+    media: args.media,
+    timeoutSeconds: args.timeout_seconds,
+    sensitive: args.sensitive,
+    idempotencyKey: args.idempotency_key,
+    metadata: args.metadata,
+    notify: args.notify,
+    action: args.action && {
+      name: args.action.name,
+      summary: args.action.summary,
+      arguments: args.action.arguments,
+      argumentsSchema: args.action.arguments_schema,
+      editable: args.action.editable,
+    },
+    quorum: args.quorum,
+    escalation: args.escalation?.map((s) => ({
+      afterSeconds: s.after_seconds,
+      action: s.action,
+      ...(s.channel === undefined ? {} : { channel: s.channel }),
+      ...(s.recipient === undefined ? {} : { recipient: s.recipient }),
+    })),
+    escalationPolicy: args.escalation_policy,
+  };
+  for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
+  return input;
 }

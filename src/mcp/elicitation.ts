@@ -1,12 +1,15 @@
 // `answer_here` (API.md §13.1): the question is also put to the calling client's own user as a
-// form-mode elicitation, in the 2026-07-28 multi-round-trip form (an `input_required` result the
-// client fulfils and retries with). The retry carries a `requestState` the server signed (the
-// SDK's HMAC codec, bound to the caller) naming the question, and each state is used once.
+// form-mode elicitation. What is elicitable and how (the form's schema, the answer it gives) is
+// here, for both forms: the 2026-07-28 multi-round-trip form (an `input_required` result the
+// client fulfils and retries with; the retry carries a `requestState` the server signed, with the
+// SDK's HMAC codec, bound to the caller, used once) and the 2025 `elicitation/create` request
+// on a session's stream (answer-here.ts, legacy-sessions.ts).
 import {
   createRequestStateCodec,
   type ElicitRequestFormParams,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { APPROVAL_NOTE_MAX_CHARS } from '../domain/limits.ts';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 
@@ -23,14 +26,18 @@ export interface ElicitState {
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
-/** Did this (2026-07-28) request's client declare form elicitation? */
-export function clientElicitsForms(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = envelope?.[CLIENT_CAPABILITIES] as { elicitation?: Record<string, unknown> } | undefined;
-  const elicitation = caps?.elicitation;
+/** Does a declared `elicitation` capability include form mode? */
+export function declaresFormElicitation(elicitation: unknown): boolean {
   if (typeof elicitation !== 'object' || elicitation === null) return false;
   // An empty object is form mode (the 2025 default); otherwise form must be named.
   return Object.keys(elicitation).length === 0 || Object.hasOwn(elicitation, 'form');
+}
+
+/** Did this (2026-07-28) request's client declare form elicitation? */
+export function clientElicitsForms(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const caps = envelope?.[CLIENT_CAPABILITIES] as { elicitation?: unknown } | undefined;
+  return declaresFormElicitation(caps?.elicitation);
 }
 
 /** The ask_user arguments an elicitation is built from. */
@@ -41,7 +48,21 @@ export interface ElicitableAsk {
   schema?: Record<string, unknown> | undefined;
   sensitive?: boolean | undefined;
   media?: unknown[] | undefined;
+  /** APPROVAL: the proposed action (snake_case, as ask_user takes it). */
+  action?:
+    | {
+        name: string;
+        summary?: string | undefined;
+        arguments: Record<string, unknown>;
+        editable?: boolean | undefined;
+      }
+    | undefined;
+  quorum?: { voters?: string[] | undefined } | undefined;
 }
+
+/** The APPROVAL form's fields: a decision, and a note for the record (API.md §15). */
+const DECISION_KEY = 'decision';
+const NOTE_KEY = 'note';
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 
@@ -58,8 +79,11 @@ function flatSchemaOf(schema: Record<string, unknown> | undefined): Record<strin
   return { type: 'object', properties, ...(required ? { required } : {}) };
 }
 
-/** Why this ask cannot be put to the client's user, or null when it can. */
-export function elicitationRefusal(ask: ElicitableAsk): string | null {
+/**
+ * Why this ask cannot be put to the client's user, or null when it can. `answerer` is who an
+ * answer given there is by (`mcp:<principal id>`): a quorum that names its voters must name it.
+ */
+export function elicitationRefusal(ask: ElicitableAsk, answerer?: string): string | null {
   if (ask.sensitive)
     return 'a sensitive question is never put to the client (form elicitation must not ask for secrets)';
   if ((ask.media?.length ?? 0) > 0) return 'a question with media cannot be shown in an elicitation form';
@@ -67,8 +91,16 @@ export function elicitationRefusal(ask: ElicitableAsk): string | null {
   if (format === 'FORM' && flatSchemaOf(ask.schema) === null) {
     return 'only a FORM whose schema is an object of string, number, integer and boolean properties can be elicited';
   }
-  if (!['TEXT', 'CONFIRM', 'SELECT', 'FORM'].includes(format)) {
-    return `a ${format} question cannot be elicited (TEXT, CONFIRM, SELECT and flat FORM can)`;
+  // Edits need a form built from any arguments schema; the inbox and the callback page have it.
+  if (format === 'APPROVAL' && ask.action?.editable) {
+    return 'an APPROVAL whose action is editable cannot be elicited (approve or edit it in the inbox or on its channel)';
+  }
+  if (!['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'APPROVAL'].includes(format)) {
+    return `a ${format} question cannot be elicited (TEXT, CONFIRM, SELECT, flat FORM and APPROVAL without edits can)`;
+  }
+  const voters = ask.quorum?.voters;
+  if (voters && answerer !== undefined && !voters.includes(answerer)) {
+    return `${answerer} (who answers in this client) is not among quorum.voters`;
   }
   return null;
 }
@@ -91,15 +123,51 @@ export function elicitParamsOf(ask: ElicitableAsk): { message: string; requested
         message: ask.text,
         requestedSchema: flatSchemaOf(ask.schema) as RequestedSchema,
       };
+    case 'APPROVAL':
+      return approvalParamsOf(ask);
     default:
       return { message: ask.text, requestedSchema: one({ type: 'string', title: 'Your answer' }) };
   }
 }
 
+/** An APPROVAL without edits: Approve / Reject and a note, with the action shown in the message. */
+function approvalParamsOf(ask: ElicitableAsk): { message: string; requestedSchema: RequestedSchema } {
+  const action = ask.action;
+  const lines = [ask.text];
+  if (action) {
+    lines.push('', `Action: ${action.name}`);
+    if (action.summary) lines.push(action.summary);
+    lines.push(`Arguments: ${JSON.stringify(action.arguments, null, 2)}`);
+  }
+  const requestedSchema = {
+    type: 'object',
+    properties: {
+      [DECISION_KEY]: {
+        type: 'string',
+        title: 'Decision',
+        oneOf: [
+          { const: 'APPROVED', title: 'Approve' },
+          { const: 'REJECTED', title: 'Reject' },
+        ],
+      },
+      [NOTE_KEY]: { type: 'string', title: 'Note (optional)', maxLength: APPROVAL_NOTE_MAX_CHARS },
+    },
+    required: [DECISION_KEY],
+  } as RequestedSchema;
+  return { message: lines.join('\n'), requestedSchema };
+}
+
 /** The answer an accepted elicitation gives for a question of `format` (the service checks it). */
 export function answerOf(format: string, content: Record<string, unknown> | undefined): unknown {
   if (content === undefined) return undefined;
-  return format === 'FORM' ? content : content[ANSWER_KEY];
+  if (format === 'FORM') return content;
+  if (format === 'APPROVAL') {
+    // An empty note field is no note; anything else goes to the service's checks as given.
+    const note = content[NOTE_KEY];
+    const given = note === undefined || note === '' ? {} : { note };
+    return { decision: content[DECISION_KEY], ...given };
+  }
+  return content[ANSWER_KEY];
 }
 
 /** An elicitation's response on the retry, as the client sent it (untrusted). */

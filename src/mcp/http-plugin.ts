@@ -1,13 +1,28 @@
 // POST/GET/DELETE /mcp: the MCP tools over Streamable HTTP, as a self-contained Fastify plugin.
-// The SDK's createMcpHandler serves both protocol eras from one factory: 2026-07-28 requests
-// per request, and 2025-era clients through its stateless fallback (no sessions are kept, so
-// there is nothing to cap or expire, and any instance can serve any request).
+// 2026-07-28 requests are served per request by the SDK's createMcpHandler. 2025-era requests
+// (the SDK's isLegacyRequest decides, as the handler itself would) are served statelessly by the
+// SDK's fallback, as any instance can, except for clients that declare form elicitation: those
+// get a session on this instance (legacy-sessions.ts) so that `answer_here` can send them an
+// `elicitation/create` request (API.md §13.1).
 import { Readable } from 'node:stream';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../domain/principal.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createEnginePort } from './engine-port.ts';
+import {
+  createLegacySessions,
+  isElicitingInitialize,
+  type Served,
+  type SessionLimits,
+  sessionNotFound,
+} from './legacy-sessions.ts';
 import { createMcpTools, type McpToolsOptions } from './tools.ts';
 
 export interface McpPluginOptions extends McpToolsOptions {
@@ -15,6 +30,8 @@ export interface McpPluginOptions extends McpToolsOptions {
   /** Cap on a request body (an ask carries media and schemas). */
   maxBodyBytes: number;
   onError?: (err: Error) => void;
+  /** Caps and idle time of the 2025 sessions (default SESSION_LIMITS; tests lower them). */
+  sessionLimits?: SessionLimits;
 }
 
 export const MCP_PATH = '/mcp';
@@ -45,32 +62,76 @@ async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply
   return reply.send(body);
 }
 
+const SESSION_HEADER = 'mcp-session-id';
+
 export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Promise<void> {
-  const handler = createMcpHandler(
-    (ctx) => {
-      const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
-      // Every request passes the authentication below first; a missing principal is a bug.
-      if (!principal) throw new Error('MCP request without a principal');
-      // Elicitation states are bound to the principal they were minted for (elicitation.ts).
-      return createMcpTools(createEnginePort(o.engine, principal), { ...o, caller: principal.id });
-    },
-    { legacy: 'stateless', maxRequestBodySize: o.maxBodyBytes, ...(o.onError ? { onerror: o.onError } : {}) },
-  );
+  // Elicitation states are bound to the principal they were minted for (elicitation.ts).
+  const toolsFor = (principal: Principal) =>
+    createMcpTools(createEnginePort(o.engine, principal), { ...o, caller: principal.id });
+  const factory = (ctx: McpRequestContext) => {
+    const principal = ctx.authInfo?.extra?.[PRINCIPAL] as Principal | undefined;
+    // Every request passes the authentication below first; a missing principal is a bug.
+    if (!principal) throw new Error('MCP request without a principal');
+    return toolsFor(principal);
+  };
+  const limits = { maxRequestBodySize: o.maxBodyBytes };
+  const onerror = o.onError ? { onerror: o.onError } : {};
+  const modern = createMcpHandler(factory, { legacy: 'reject', ...limits, ...onerror });
+  const stateless = legacyStatelessFallback(factory, o.onError, limits);
+  const sessions = createLegacySessions<Principal>({
+    serverFor: toolsFor,
+    maxBodyBytes: o.maxBodyBytes,
+    ...(o.sessionLimits ? { limits: o.sessionLimits } : {}),
+    ...onerror,
+  });
+  // Before the listener waits for its connections: a session's open streams end here.
+  app.addHook('preClose', async () => {
+    await sessions.close();
+  });
   app.addHook('onClose', async () => {
-    await handler.close();
+    await modern.close();
   });
 
+  const noop = () => {};
+  /** A 2025-era request: its session's, a new session's, or stateless as before. */
+  const legacy = async (request: Request, principal: Principal, parsedBody: unknown, authInfo: AuthInfo) => {
+    const id = request.headers.get(SESSION_HEADER);
+    if (id !== null) {
+      const s = sessions.find(id, principal.id);
+      return s
+        ? sessions.serve(s, request, parsedBody, authInfo)
+        : { response: sessionNotFound(), done: noop };
+    }
+    if (request.method === 'POST' && isElicitingInitialize(parsedBody)) {
+      const opened = await sessions.open(principal, request, parsedBody, authInfo);
+      if (opened) return opened;
+    }
+    return { response: await stateless(request, { parsedBody, authInfo }), done: noop };
+  };
+
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
-    // The `mcp` door (route config below) authenticated the caller before this runs.
+    // The `mcp` door (route config below) authenticated the caller before this runs, and the
+    // route's body limit refused an oversized body before anything was parsed.
     const principal = req.principal;
     // A client that goes away ends its held wait (never the question).
     const aborter = new AbortController();
     reply.raw.on('close', () => aborter.abort());
-    const res = await handler.fetch(webRequest(req, aborter.signal), {
-      parsedBody: req.body,
-      authInfo: { token: '', clientId: principal.id, scopes: [], extra: { [PRINCIPAL]: principal } },
-    });
-    return sendWeb(reply, res);
+    const request = webRequest(req, aborter.signal);
+    const parsedBody = req.body;
+    const authInfo: AuthInfo = {
+      token: '',
+      clientId: principal.id,
+      scopes: [],
+      extra: { [PRINCIPAL]: principal },
+    };
+    const served: Served = (await isLegacyRequest(request, parsedBody, limits))
+      ? await legacy(request, principal, parsedBody, authInfo)
+      : { response: await modern.fetch(request, { parsedBody, authInfo }), done: noop };
+    // The exchange is over when the connection closes (a client that left during the await above
+    // has closed it already).
+    if (aborter.signal.aborted) served.done();
+    else aborter.signal.addEventListener('abort', served.done, { once: true });
+    return sendWeb(reply, served.response);
   };
 
   app.route({

@@ -115,7 +115,7 @@ export const askUserInput = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Also ask the user of this MCP client, in the client (form elicitation), when the client supports it. Not for sensitive questions or media.',
+      'Also ask the user of this MCP client, in the client (form elicitation), when the client supports it. Not for sensitive questions, media or editable APPROVALs.',
     ),
 });
 

@@ -7,21 +7,20 @@ import {
   McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
 import { ERROR_STATUS } from '../domain/errors.ts';
 import { VERSION } from '../domain/version.ts';
-import { checkedArguments, refusalOf } from './arguments.ts';
+import { answerFromRetry, type SessionElicits, waitWithSessionForm } from './answer-here.ts';
+import { type AskArgs, askInputOf, checkedArguments, refusalOf } from './arguments.ts';
 import {
   ANSWER_KEY,
-  answerOf,
   clientElicitsForms,
   createElicitStateCodec,
+  declaresFormElicitation,
   type ElicitState,
   elicitationRefusal,
   elicitParamsOf,
-  elicitResponseOf,
 } from './elicitation.ts';
-import type { ElicitedQuestion, InteractionsPort, WaitOutcome } from './port.ts';
+import type { InteractionsPort, WaitOutcome } from './port.ts';
 import {
   askUserInput,
   awaitAnswerInput,
@@ -138,45 +137,6 @@ async function withProgress<T>(ctx: ServerContext, intervalMs: number, work: () 
   }
 }
 
-/** snake_case tool arguments to the camelCase AskUserInput; undefined fields are left out. */
-function askInputOf(args: AskArgs): Record<string, unknown> {
-  const input: Record<string, unknown> = {
-    text: args.text,
-    format: args.format,
-    options: args.options,
-    schema: args.schema,
-    link: args.link,
-    verifier: args.verifier,
-    channel: args.channel,
-    recipient: args.recipient,
-    audience: args.audience,
-    groupId: args.group_id,
-    media: args.media,
-    timeoutSeconds: args.timeout_seconds,
-    sensitive: args.sensitive,
-    idempotencyKey: args.idempotency_key,
-    metadata: args.metadata,
-    notify: args.notify,
-    action: args.action && {
-      name: args.action.name,
-      summary: args.action.summary,
-      arguments: args.action.arguments,
-      argumentsSchema: args.action.arguments_schema,
-      editable: args.action.editable,
-    },
-    quorum: args.quorum,
-    escalation: args.escalation?.map((s) => ({
-      afterSeconds: s.after_seconds,
-      action: s.action,
-      ...(s.channel === undefined ? {} : { channel: s.channel }),
-      ...(s.recipient === undefined ? {} : { recipient: s.recipient }),
-    })),
-    escalationPolicy: args.escalation_policy,
-  };
-  for (const k of Object.keys(input)) if (input[k] === undefined) delete input[k];
-  return input;
-}
-
 /**
  * Runs a tool's body once its arguments passed the schema (refused ones are answered
  * BAD_USER_INPUT naming them); a thrown error becomes the tool's isError result.
@@ -193,31 +153,10 @@ interface WaitingSetup {
   pollMs: number;
   /** Signs elicitation states; null: answer_here puts nothing to the client. */
   states: ReturnType<typeof createElicitStateCodec> | null;
-}
-
-type AskArgs = z.infer<typeof askUserInput>;
-
-/**
- * The retry after the client's user was asked (its state already verified: signature, caller,
- * expiry, first use). An accepted answer is recorded unless another door answered first; a
- * declined or cancelled elicitation leaves the question pending for everyone else.
- */
-async function answerFromClient(
-  port: InteractionsPort,
-  state: ElicitState,
-  ctx: ServerContext,
-): Promise<void> {
-  const response = elicitResponseOf(ctx);
-  if (response?.action !== 'accept' || !port.here) return;
-  const q = (await port.get(state.q)) as ElicitedQuestion | null;
-  if (q?.status !== 'PENDING') return;
-  try {
-    await port.here.answer(state.q, answerOf(q.format, response.content));
-  } catch (err) {
-    // First answer anywhere wins; an answer that does not fit leaves the question to the others.
-    const code = (err as { code?: unknown } | null)?.code;
-    if (code !== 'ALREADY_ANSWERED' && code !== 'QUESTION_CLOSED' && code !== 'BAD_USER_INPUT') throw err;
-  }
+  /** Who an answer given in the client is by (`mcp:<principal id>`), when known. */
+  answerer: string | undefined;
+  /** Whether this server's 2025 session client declared form elicitation. */
+  sessionElicits: SessionElicits;
 }
 
 async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Promise<CallToolResult> {
@@ -232,12 +171,22 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
 
   const state = w.states ? ctx.mcpReq.requestState<ElicitState>() : undefined;
   if (state !== undefined && typeof state === 'object') {
-    await answerFromClient(port, state, ctx);
+    await answerFromRetry(port, state, ctx);
     return finish(await waitFor(state.q));
   }
   if (args.answer_here) {
-    const refused = elicitationRefusal(args);
+    const refused = elicitationRefusal(args, w.answerer);
     if (refused !== null) return errorResult('BAD_USER_INPUT', `answer_here: ${refused}`);
+  }
+  // A 2025 client that keeps a session (only those that elicit get one): elicitation/create on
+  // this call's stream while it holds.
+  if (args.answer_here && port.here && ctx.sessionId !== undefined && w.sessionElicits()) {
+    const asked = await port.ask(askInputOf(args), 0, signal);
+    if (asked.status !== 'PENDING') return waitResult(asked);
+    const params = elicitParamsOf(args);
+    return waitResult(
+      await withProgress(ctx, w.interval, () => waitWithSessionForm(port, asked.id, params, wait, ctx)),
+    );
   }
   const here = w.states !== null && args.answer_here === true && clientElicitsForms(ctx);
   const outcome =
@@ -385,7 +334,15 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
     }
   };
   const pollMs = options.taskPollIntervalMs ?? TASK_POLL_INTERVAL_MS;
-  registerWaitingTools(server, { port, guard, interval, pollMs, states });
+  registerWaitingTools(server, {
+    port,
+    guard,
+    interval,
+    pollMs,
+    states,
+    answerer: options.caller === undefined ? undefined : `mcp:${options.caller}`,
+    sessionElicits: () => declaresFormElicitation(server.server.getClientCapabilities()?.elicitation),
+  });
   registerRecordTools(server, port, guard);
   registerTaskMethods(server, port, {
     pollIntervalMs: pollMs,

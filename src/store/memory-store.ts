@@ -204,10 +204,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now, decided) };
   }
 
+  const receipts = createMemoryReceipts(t);
   return {
     kind: 'memory',
     outbox: t.outbox.outbox,
-    receipts: createMemoryReceipts(t),
+    receipts,
     links: createMemoryLinks(t),
     people: createMemoryPeople(t.clock),
     audit: t.audit.log,
@@ -234,6 +235,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     async get(id) {
       const e = t.entry(id);
       return e ? record(e) : null;
+    },
+
+    async getWithReceipt(id, place) {
+      const e = t.entry(id);
+      return e ? { question: record(e), receipt: await receipts.get(id, place) } : null;
     },
 
     async getMany(ids) {

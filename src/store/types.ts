@@ -245,6 +245,12 @@ export interface ReserveOptions {
 /** `limit`: the owner's pending questions and reservations are at the cap; nothing was stored. */
 export type ReserveResult = 'reserved' | 'limit';
 
+export interface QuestionWithReceipt {
+  question: QuestionRecord;
+  /** Undefined while nothing is recorded (delivery may still be in flight). */
+  receipt: Awaited<ReturnType<ChannelReceipts['get']>>;
+}
+
 /** The outbox's types live in outbox-port.ts; importers keep reading them from here. */
 export type { DeadLetter, DeadNote, Outbox, OutboxItem } from './outbox-port.ts';
 
@@ -277,6 +283,11 @@ export interface QuestionStore {
    */
   vote(id: string, input: VoteInput): Promise<VoteResult>;
   get(id: string): Promise<QuestionRecord | null>;
+  /**
+   * The question and what its delivery to `place` recorded (as `receipts.get(id, place)`), in
+   * one read: a channel's inbound door needs both for every click.
+   */
+  getWithReceipt(id: string, place?: string): Promise<QuestionWithReceipt | null>;
   getMany(ids: readonly string[]): Promise<(QuestionRecord | null)[]>;
   /** Every pending question matching the filter, oldest first. */
   pending(filter: ListFilter): Promise<QuestionRecord[]>;

@@ -65,6 +65,7 @@ async function elicitingClient(
 }
 
 type Wait = { status: string; id: string; answer: unknown; receipt?: string | null };
+const APPROVE = { name: 'deploy.prod', summary: 'Deploy build 7', arguments: { build: 7 } };
 
 /** The structured content of a completed task outcome's tool result. */
 function structuredOf(outcome: { status: string }): Wait {
@@ -178,7 +179,7 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
     await client.close();
   });
 
-  it('sensitive questions and media are refused with answer_here, before anything is asked', async () => {
+  it('sensitive questions, media, editable APPROVALs and voters without the client are refused first', async () => {
     const client = await elicitingClient(async () => {
       throw new Error('never elicited');
     });
@@ -186,6 +187,9 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
       { sensitive: true },
       { media: [{ kind: 'IMAGE', url: 'https://example.com/a.png' }] },
       { format: 'FORM', schema: { type: 'object', properties: { nested: { type: 'object' } } } },
+      // An APPROVAL whose action is editable, and a quorum whose voters leave mcp:agent out.
+      { format: 'APPROVAL', action: { ...APPROVE, editable: true, arguments_schema: { type: 'object' } } },
+      { format: 'APPROVAL', action: APPROVE, quorum: { approvals: 2, voters: ['ops', 'admin'] } },
     ]) {
       const before = (await gql('{ questions { totalCount } }', {}, 'ops')).data!.questions.totalCount;
       const r = await client.callTool({
@@ -199,14 +203,12 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
     await client.close();
   });
 
-  it('clients without elicitation, and 2025-era clients, get the question as before', async () => {
-    const never = async (): Promise<Reply> => {
-      throw new Error('a 2025-era client is never sent elicitation/create');
-    };
+  // 2025-era clients that declare elicitation keep a session and get elicitation/create
+  // (elicitation-2025.test.ts).
+  it('clients without elicitation get the question as before', async () => {
     const clients = [
       await connectMcp(base, KEYS.agent, 'modern'),
       await connectMcp(base, KEYS.agent, 'legacy'),
-      await elicitingClient(never, 'legacy'),
     ];
     for (const [n, client] of clients.entries()) {
       const r = await client.callTool({
@@ -217,6 +219,58 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
       expect(r.structuredContent).toMatchObject({ status: 'PENDING' });
       await client.close();
     }
+  });
+});
+
+describe('answer_here for APPROVAL (2026-07-28)', () => {
+  const action = APPROVE;
+
+  it('an APPROVAL without edits is Approve / Reject and a note; the answer is {decision, note}', async () => {
+    const seen: Elicit[] = [];
+    const client = await elicitingClient(async (p) => {
+      seen.push(p);
+      return { action: 'accept', content: { decision: 'REJECTED', note: 'not on a Friday' } };
+    });
+    const r = await client.callTool({
+      name: 'ask_user',
+      arguments: { text: 'Deploy?', format: 'APPROVAL', action, answer_here: true },
+    });
+    const out = r.structuredContent as Wait;
+    expect(out).toMatchObject({
+      status: 'ANSWERED',
+      answer: { decision: 'REJECTED', note: 'not on a Friday' },
+    });
+    expect(seen[0]!.message).toContain('deploy.prod');
+    expect(Object.keys(seen[0]!.requestedSchema.properties)).toEqual(['decision', 'note']);
+    expect(await question(out.id)).toMatchObject({ answeredBy: 'mcp:agent' });
+    await client.close();
+  });
+
+  it('with a quorum the client’s answer is one vote by mcp:<principal>; the question waits for more', async () => {
+    const client = await elicitingClient(async () => ({
+      action: 'accept',
+      content: { decision: 'APPROVED' },
+    }));
+    const r = await client.callTool({
+      name: 'ask_user',
+      arguments: {
+        text: 'Two approvals?',
+        format: 'APPROVAL',
+        action,
+        quorum: { approvals: 2 },
+        answer_here: true,
+        wait_seconds: 0,
+      },
+    });
+    const out = r.structuredContent as Wait;
+    expect(out.status).toBe('PENDING');
+    const votes = await gql(
+      'query($id: ID!) { question(id: $id) { votes { by via decision } } }',
+      { id: out.id },
+      'ops',
+    );
+    expect(votes.data!.question.votes).toEqual([{ by: 'mcp:agent', via: 'mcp', decision: 'APPROVED' }]);
+    await client.close();
   });
 });
 

@@ -44,6 +44,27 @@ for (const kind of ['memory', 'redis'] as const) {
       expect(await store.receipts.latestFor('other', 'C1')).toBeNull();
     });
 
+    it('getWithReceipt reads the question and its receipt (own channel or a REROUTE place) as the two reads do', async () => {
+      const id = await ask('ops-slack');
+      expect(await store.getWithReceipt(id, 'ops-slack')).toEqual({
+        question: await store.get(id),
+        receipt: undefined,
+      });
+      await store.receipts.save(id, { ref: 'K8', ts: '1.3' }, 1234);
+      await store.receipts.save(id, { ref: 'P1' }, 5678, 'pager');
+      for (const place of [undefined, 'ops-slack', 'pager', 'nowhere']) {
+        expect(await store.getWithReceipt(id, place)).toEqual({
+          question: await store.get(id),
+          receipt: await store.receipts.get(id, place),
+        });
+      }
+      expect((await store.getWithReceipt(id, 'pager'))?.receipt).toEqual({
+        receipt: { ref: 'P1' },
+        deliveredAt: 5678,
+      });
+      expect(await store.getWithReceipt('no-such-question', 'ops-slack')).toBeNull();
+    });
+
     it('a failed delivery is recorded as null, distinct from nothing recorded', async () => {
       const id = await ask('ops-slack');
       expect(await store.receipts.save(id, null)).toBe(true);

@@ -10,6 +10,7 @@ import type { ChannelQuestion } from '../../src/channels/types.ts';
 import { questionDetail } from '../../src/cli/format.ts';
 import { channelQuestionOf } from '../../src/engine/channel-question.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
+import { createNameRemembering, NAME_REWRITE_MS } from '../../src/engine/names.ts';
 import { createPeople } from '../../src/engine/people.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 
@@ -129,5 +130,43 @@ describe('the engine', () => {
     expect(await engine.nameOf('tg:42')).toBe('Grace Hopper');
     expect(await engine.nameOf('tg:43')).toBeNull();
     await store.close();
+  });
+});
+
+describe('a channel user name remembered once in a while, not at every click', () => {
+  it('writes a new or changed name, skips a repeat within NAME_REWRITE_MS, writes it again after', async () => {
+    const writes: [string, string][] = [];
+    let now = 1_000;
+    const remember = createNameRemembering(
+      { rememberName: async (id, name) => void writes.push([id, name]) },
+      () => now,
+    );
+    await remember('slack:U1', 'ana');
+    await remember('slack:U1', 'ana');
+    await remember('slack:U2', 'bo');
+    await remember('slack:U1', 'Ana B.');
+    expect(writes).toEqual([
+      ['slack:U1', 'ana'],
+      ['slack:U2', 'bo'],
+      ['slack:U1', 'Ana B.'],
+    ]);
+    now += NAME_REWRITE_MS;
+    await remember('slack:U1', 'Ana B.');
+    expect(writes).toHaveLength(4);
+  });
+
+  it('a write that fails is not remembered as done', async () => {
+    let fail = true;
+    const writes: string[] = [];
+    const remember = createNameRemembering({
+      rememberName: async (_id, name) => {
+        if (fail) throw new Error('store down');
+        writes.push(name);
+      },
+    });
+    await expect(remember('slack:U1', 'ana')).rejects.toThrow('store down');
+    fail = false;
+    await remember('slack:U1', 'ana');
+    expect(writes).toEqual(['ana']);
   });
 });

@@ -13,6 +13,24 @@ import {
 import type { RedisClient } from './client.ts';
 import type { ScriptRunner } from './scripts.ts';
 
+/** The receipt fields of a question's hash, in the order `receiptFieldsOf` names them. */
+export function receiptFieldsOf(place: string | undefined): string[] {
+  return ['chan', 'rc', 'rd', `rc:${place ?? ''}`, `rd:${place ?? ''}`];
+}
+
+/** What `receiptFieldsOf(place)` read: the receipt of `place`, undefined while none is recorded. */
+export function receiptFrom(
+  [chan, rc, rd, prc, prd]: (string | null | undefined)[],
+  place: string | undefined,
+): { receipt: StoredReceipt | null; deliveredAt: number | null } | undefined {
+  // Another place than the question's own channel: what its REROUTE delivery recorded.
+  const other = place !== undefined && place !== chan;
+  const text = other ? prc : rc;
+  const at = other ? prd : rd;
+  if (text === null || text === undefined) return undefined;
+  return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: at ? Number(at) : null };
+}
+
 export function createRedisReceipts(redis: RedisClient, prefix: string, run: ScriptRunner): ChannelReceipts {
   return {
     async save(id, receipt, deliveredAt, place) {
@@ -31,20 +49,7 @@ export function createRedisReceipts(redis: RedisClient, prefix: string, run: Scr
     },
 
     async get(id, place) {
-      const [chan, rc, rd, prc, prd] = await redis.hmget(
-        `${prefix}q:${id}`,
-        'chan',
-        'rc',
-        'rd',
-        `rc:${place ?? ''}`,
-        `rd:${place ?? ''}`,
-      );
-      // Another place than the question's own channel: what its REROUTE delivery recorded.
-      const other = place !== undefined && place !== chan;
-      const text = other ? prc : rc;
-      const at = other ? prd : rd;
-      if (text === null || text === undefined) return undefined;
-      return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: at ? Number(at) : null };
+      return receiptFrom(await redis.hmget(`${prefix}q:${id}`, ...receiptFieldsOf(place)), place);
     },
 
     async byRef(channel, ref) {

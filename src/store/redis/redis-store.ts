@@ -17,7 +17,7 @@ import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisPeople } from './people.ts';
-import { createRedisReceipts } from './receipts.ts';
+import { createRedisReceipts, receiptFieldsOf, receiptFrom } from './receipts.ts';
 import { createArgs, createResult, fromTriple, listPage } from './script-io.ts';
 import { createScriptRunner, type Reply } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -196,6 +196,13 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     async get(id) {
       const [spec, st, res] = await redis.hmget(`${prefix}q:${id}`, 'spec', 'st', 'res');
       return spec && st ? decodeRecord(spec, st, res) : null;
+    },
+
+    async getWithReceipt(id, place) {
+      const fields = await redis.hmget(`${prefix}q:${id}`, 'spec', 'st', 'res', ...receiptFieldsOf(place));
+      const [spec, st, res] = fields;
+      if (!spec || !st) return null;
+      return { question: decodeRecord(spec, st, res ?? null), receipt: receiptFrom(fields.slice(3), place) };
     },
 
     getMany: (ids) => readRecords(redis, prefix, ids),
