@@ -82,8 +82,6 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   let again = false;
   /** The most items a lease asked for while another was under way may take. */
   let againLimit = 0;
-  /** When this worker last leased (a poll after a recent lease would only repeat it). */
-  let leasedAt = Number.NEGATIVE_INFINITY;
   /** Most leased items waiting in lines at once (a bound on memory, not on any one target). */
   const maxWaiting = concurrency * LINE_ROUNDS;
   let stopped = true;
@@ -309,7 +307,6 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
         const want = Math.min(free, MAX_LEASE_BATCH);
         limit -= want;
         const now = clock();
-        leasedAt = now;
         const items = await o.store.outbox.leaseDue(now, want, leaseMs, owner);
         const returns = items.map((item) => admit(item, now)).filter((r) => r !== null);
         await Promise.all(returns);
@@ -357,12 +354,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     start() {
       if (!stopped) return;
       stopped = false;
-      // The poll is for items nothing woke the worker for; while slots that free keep leasing
-      // (each takes the oldest due items, whatever their target), it is skipped: a full-size
-      // lease beside a busy target's full line would hand most of it back.
-      timer = setInterval(() => {
-        if (clock() - leasedAt >= pollMs) run();
-      }, pollMs);
+      timer = setInterval(() => run(), pollMs);
       timer.unref();
       run();
     },
