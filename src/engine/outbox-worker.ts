@@ -77,7 +77,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const performing = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   /** Wakes the worker when the earliest handed-back item is due again. */
-  let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  let wake: { at: number; timer: NodeJS.Timeout; limit: number } | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   /** The most items a lease asked for while another was under way may take. */
@@ -151,17 +151,26 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
 
   /** Leases at `at` (at most `limit` items), unless a wake at or before it is already set. */
   function wakeAt(at: number, limit = Number.POSITIVE_INFINITY): void {
-    if (stopped || (wake && wake.at <= at)) return;
-    if (wake) clearTimeout(wake.timer);
+    if (stopped) return;
+    // The earlier wake leases for both: as much as the larger of the two asks.
+    if (wake && wake.at <= at) {
+      wake.limit = Math.max(wake.limit, limit);
+      return;
+    }
+    if (wake) {
+      clearTimeout(wake.timer);
+      limit = Math.max(wake.limit, limit);
+    }
     const timer = setTimeout(
       () => {
+        const asked = wake?.limit ?? limit;
         wake = null;
-        run(limit);
+        run(asked);
       },
       Math.max(0, at - clock()),
     );
     timer.unref();
-    wake = { at, timer };
+    wake = { at, timer, limit };
   }
 
   /**
