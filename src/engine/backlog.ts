@@ -12,16 +12,24 @@ import type { QuestionRecord } from '../domain/question.ts';
 import { mediaBytesOf } from '../domain/quotas.ts';
 import type { QuestionStore } from '../store/types.ts';
 
-/** Roughly how many bytes of questions one batch may hold (a 1 MiB-media question is read alone past it). */
+/**
+ * Roughly how many bytes of questions one batch may hold, counted as sizeOf counts them (a
+ * 1 MiB-media question is read alone past it).
+ */
 export const BACKLOG_BATCH_BYTES = 4 * 1024 * 1024;
-/** First batch size, before the reader has seen how large questions are. */
+/** First read's size, before the reader has seen how large questions are. */
 const FIRST_BATCH = 8;
 const MAX_BATCH = 500;
-/** What a question costs besides its media and text (ids, times, options, schema: an estimate). */
-const RECORD_OVERHEAD = 1024;
 
-function sizeOf(q: QuestionRecord): number {
-  return mediaBytesOf(q.media) + q.text.length + RECORD_OVERHEAD;
+/**
+ * What a question weighs in a batch: the UTF-8 bytes of its record as JSON, what a store keeps
+ * and a transport serializes (its media counted without copying them). An estimate of 1 KiB a
+ * question besides its text and media made the first part of a backlog of small questions
+ * about half of 4 MiB, and sent the rest as twice as many one-question parts.
+ */
+export function sizeOf(q: QuestionRecord): number {
+  if (!q.media?.length) return Buffer.byteLength(JSON.stringify(q));
+  return Buffer.byteLength(JSON.stringify({ ...q, media: null })) + mediaBytesOf(q.media);
 }
 
 /** What this process holds of a pending question without a read (engine/announced.ts). */
@@ -43,11 +51,13 @@ async function recordsOf(
   return out;
 }
 
-/** The next batch size: as many questions as the average so far fits into the budget. */
-function nextSize(batch: readonly QuestionRecord[], budget: number): number {
-  if (batch.length === 0) return FIRST_BATCH;
-  const avg = batch.reduce((n, q) => n + sizeOf(q), 0) / batch.length;
-  return Math.max(1, Math.min(MAX_BATCH, Math.floor(budget / avg)));
+/**
+ * The next read's size: as many questions of the last read's average size as fill the `room`
+ * left in the part, so a part ends close past its budget rather than up to a read past it.
+ */
+function nextSize(count: number, bytes: number, room: number): number {
+  if (count === 0) return FIRST_BATCH;
+  return Math.max(1, Math.min(MAX_BATCH, Math.ceil(room / (bytes / count))));
 }
 
 /**
@@ -72,16 +82,18 @@ export async function* readBacklog(
     const records = await recordsOf(store, batch, held);
     i += batch.length;
     const live = records.filter((q): q is QuestionRecord => q?.status === 'PENDING');
-    size = nextSize(live, budget);
+    let read = 0;
     for (const q of live) {
       part.push(q);
-      bytes += sizeOf(q);
+      read += sizeOf(q);
     }
+    bytes += read;
     if (bytes >= budget) {
       yield part;
       part = [];
       bytes = 0;
     }
+    size = nextSize(live.length, read, budget - bytes);
   }
   if (part.length > 0) yield part;
 }

@@ -17,12 +17,16 @@ export interface FeedOptions {
   batchBytes?: number;
 }
 
-/** The backlog being sent: the batch in hand and the reader of the rest. */
+/** The backlog being sent: the batch in hand, how far it was sent, and the reader of the rest. */
 interface Backlog {
   reader: AsyncGenerator<QuestionRecord[]>;
   batch: QuestionRecord[];
+  /** The next question of `batch` to send (an index, not shift(): a batch holds thousands). */
+  at: number;
   ended: boolean;
 }
+
+const inHand = (b: Backlog): number => b.batch.length - b.at;
 
 interface Change {
   type: StoreEventType;
@@ -46,12 +50,20 @@ function changeEventOf(c: Change): FeedEvent {
 export type Feed = AsyncIterableIterator<FeedEvent> & {
   return(): Promise<IteratorResult<FeedEvent>>;
   /**
-   * The next event when it can be had at once, without a read: a queued live change. Null when
-   * nothing is queued (see `onReady`); undefined when the next event needs `next()` (a SNAPSHOT,
-   * a backlog part) or the feed is over. Lets a consumer that writes synchronously skip the
-   * promise steps of `next()`; it must not call this while one of its `next()` is in flight.
+   * The next event when it can be had at once, without a read: a queued live change, or a
+   * backlog part whose batch is in hand and holds another question after it. Null when nothing
+   * is queued (see `onReady`); undefined when the next event needs `next()` (a SNAPSHOT, a
+   * backlog part that needs a read to know `more`) or the feed is over. Lets a consumer that
+   * writes synchronously skip the promise steps of `next()` (thousands of them for a large
+   * backlog); it must not call this while one of its `next()` is in flight.
    */
   takeNow(): FeedEvent | null | undefined;
+  /**
+   * Up to `max` questions of the backlog that the next parts will carry, in order, from the
+   * batch in hand (nothing is read for it; empty outside a backlog). Lets a consumer prepare
+   * their encoding in one go rather than one question at a time.
+   */
+  upcoming(max: number): readonly QuestionRecord[];
   /** `ready` is called once, synchronously, when something arrives (a change, a resync, the end). */
   onReady(ready: (() => void) | null): void;
 };
@@ -117,16 +129,19 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
 
   /** Reads the next batch when the one in hand is used up (the look-ahead that sets `more`). */
   async function refill(b: Backlog): Promise<void> {
-    while (b.batch.length === 0 && !b.ended) {
+    while (inHand(b) === 0 && !b.ended) {
       const r = await b.reader.next();
       if (r.done) b.ended = true;
-      else b.batch = r.value;
+      else {
+        b.batch = r.value;
+        b.at = 0;
+      }
     }
   }
 
   async function startBacklog(): Promise<FeedEvent> {
     void backlog?.reader.return(undefined);
-    const b: Backlog = { reader: engine.backlog(principal, opts.batchBytes), batch: [], ended: false };
+    const b: Backlog = { reader: engine.backlog(principal, opts.batchBytes), batch: [], at: 0, ended: false };
     backlog = b;
     // Changes arriving during these reads stay queued and pass the known-ids rule.
     await refill(b);
@@ -134,18 +149,29 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
     b.batch = [];
     await refill(b);
     known = new Set(questions.map((q) => q.id));
-    const more = b.batch.length > 0;
+    const more = inHand(b) > 0;
     if (!more) backlog = null;
     return { type: 'SNAPSHOT', questions, more };
   }
 
   async function nextOfBacklog(b: Backlog): Promise<FeedEvent> {
-    const q = b.batch.shift()!;
+    const q = b.batch[b.at++]!;
     await refill(b);
     known.add(q.id);
-    const more = b.batch.length > 0;
+    const more = inHand(b) > 0;
     if (!more) backlog = null;
     return { type: 'ASKED', questions: [q], more, backlog: true };
+  }
+
+  /**
+   * The next backlog part when the batch in hand holds another question after it (so `more` is
+   * true without a read); undefined when the next part needs next() (its batch ends there).
+   */
+  function backlogPartNow(b: Backlog): FeedEvent | undefined {
+    if (inHand(b) < 2) return undefined;
+    const q = b.batch[b.at++]!;
+    known.add(q.id);
+    return { type: 'ASKED', questions: [q], more: true, backlog: true };
   }
 
   async function finish(): Promise<IteratorResult<FeedEvent>> {
@@ -182,8 +208,13 @@ export function openFeed(engine: Interactions, principal: Principal, opts: FeedO
     },
     return: finish,
     takeNow(): FeedEvent | null | undefined {
-      if (done || needSnapshot || backlog) return undefined;
+      if (done || needSnapshot) return undefined;
+      if (backlog) return backlogPartNow(backlog);
       return nextChange();
+    },
+    upcoming(max: number): readonly QuestionRecord[] {
+      const b = backlog;
+      return b && !done ? b.batch.slice(b.at, b.at + max) : [];
     },
     onReady(r) {
       ready = r;

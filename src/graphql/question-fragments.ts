@@ -1,18 +1,22 @@
-// The questions of a large feed event (a SNAPSHOT, up to a backlog batch), executed once per
-// question rather than once per event. A pending question changes only by the votes cast on it
-// (its spec is written once; a claim takes it out of the backlog), so what the selection set makes of it is kept, by question id and everything else
-// the result depends on, in a small LRU bounded in bytes; the next SNAPSHOT of the same
-// questions (another subscriber, a reconnect) executes only the ones it has not seen. The
-// event is split in two executions with the real executor, the event without its questions
-// and the questions alone, and joined again into the same data and the same JSON bytes as one
-// execution of the whole would give. Anything out of the ordinary (fragments or directives at
-// the event's level, an error anywhere) takes the one plain execution instead.
+// The questions of a large feed event (a SNAPSHOT, up to a backlog batch) or of a backlog's
+// one-question parts, executed once per question rather than once per event. A pending question
+// changes only by the votes cast on it (its spec is written once; a claim takes it out of the
+// backlog; one with an escalation ladder is never kept), so what the selection set makes of it
+// is kept, by question id and everything else the result depends on, in a small LRU bounded in
+// bytes; the next SNAPSHOT of the same questions (another subscriber, a reconnect) executes
+// only the ones it has not seen. The event is split in two executions with the real executor,
+// the event without its questions (the shell, executed once per kind of event) and the
+// questions alone (a backlog's parts a few dozen at a time), and joined again into the same
+// data and the same JSON bytes as one execution of the whole would give. Anything out of the
+// ordinary (fragments or directives at the event's level, an error anywhere, a resolver that
+// answers with a promise) takes the one plain execution instead.
 import { execute } from '@graphql-tools/executor';
 import type { QuestionRecord } from '../domain/question.ts';
+import { mediaBytesOf } from '../domain/quotas.ts';
 import type { FeedEvent } from '../engine/types.ts';
 import { type ExecutionArgs, type ExecutionResult, Kind } from './graphql-js.ts';
 
-/** Events with fewer questions are executed whole (the split costs two executions). */
+/** Live events with fewer questions are executed whole (once for all their subscribers). */
 export const MIN_SPLIT_QUESTIONS = 8;
 /** JSON bytes (UTF-16 units) of all kept questions together. */
 const CACHE_BUDGET = 8 * 1024 * 1024;
@@ -130,38 +134,119 @@ const isSync = (r: unknown): r is ExecutionResult =>
   typeof r === 'object' && r !== null && typeof (r as { then?: unknown }).then !== 'function';
 
 /**
+ * An event's result without its questions: the data around them, and its JSON cut where each
+ * questions list goes (`gaps[i]`, an index into the plan's keys, goes between parts i and i+1).
+ */
+interface Shell {
+  result: ExecutionResult;
+  root: Record<string, unknown>;
+  parts: string[];
+  gaps: number[];
+}
+
+/** Cuts the shell's JSON at its markers, found before any question data is in it. */
+function cutAtMarkers(json: string, count: number): { parts: string[]; gaps: number[] } | null {
+  const at = Array.from({ length: count }, (_, n) => ({ n, i: json.indexOf(`"@questions:${n}"`) }));
+  if (at.some((m) => m.i < 0)) return null;
+  at.sort((a, b) => a.i - b.i);
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of at) {
+    parts.push(json.slice(from, m.i));
+    from = m.i + `"@questions:${m.n}"`.length;
+  }
+  parts.push(json.slice(from));
+  return { parts, gaps: at.map((m) => m.n) };
+}
+
+/** Shells by document, then by result key, type and `more`: at most MAX_SHELLS per document. */
+const shells = new WeakMap<DocumentNode, Map<string, Shell | null>>();
+const MAX_SHELLS = 64;
+
+/**
+ * The event's result without its questions, executed once per kind of event: InboxEvent's
+ * other fields (`type`, `more`) are all it depends on besides `resultKey`, so a backlog of
+ * thousands of one-question parts executes its shell twice, not thousands of times. A field
+ * added to InboxEvent must join this key.
+ */
+function shellOf(args: ExecutionArgs, plan: Plan, event: FeedEvent, resultKey: string): Shell | null {
+  let byKey = shells.get(args.document);
+  if (!byKey) {
+    byKey = new Map();
+    shells.set(args.document, byKey);
+  }
+  const key = `${resultKey}\n${event.type}\n${event.more}`;
+  const known = byKey.get(key);
+  if (known !== undefined) return known;
+  let shell: Shell | null = null;
+  const result = execute({ ...args, signal: undefined, rootValue: { ...event, questions: [] } });
+  if (isSync(result) && !result.errors?.length && !result.extensions) {
+    const root = (result.data as Record<string, unknown> | null | undefined)?.[plan.root];
+    if (typeof root === 'object' && root !== null) {
+      const marked: Record<string, unknown> = { ...root };
+      for (const [n, k] of plan.keys.entries()) marked[k] = `@questions:${n}`;
+      // The shell carries no question data, only the event's own fields and these markers.
+      const data = { ...(result.data as Record<string, unknown>), [plan.root]: marked };
+      const cut = cutAtMarkers(JSON.stringify({ ...result, data }), plan.keys.length);
+      if (cut) shell = { result, root: root as Record<string, unknown>, ...cut };
+    }
+  }
+  if (byKey.size >= MAX_SHELLS) byKey.clear();
+  byKey.set(key, shell);
+  return shell;
+}
+
+/**
+ * A question whose result will likely be kept (under MAX_ENTRY): only those are executed ahead,
+ * so a backlog of large media never has dozens of them executed at once for nothing.
+ */
+const small = (q: QuestionRecord): boolean => q.text.length + mediaBytesOf(q.media) < MAX_ENTRY / 2;
+
+/** Questions beside an event's own executed with them at most (the look-ahead of a backlog). */
+export const AHEAD_MAX = 63;
+
+/**
  * The result of `event` for `args`, with its JSON, from the per-question cache under
  * `resultKey` (what else the result depends on); null when the event must be executed whole.
+ * `ahead`: questions that the next events will carry (a backlog's following parts); when one
+ * of this event's questions must be executed, up to AHEAD_MAX of them are executed in the same
+ * run and kept, so a backlog of one-question events costs one execution per few dozen.
  */
 export function executeByQuestion(
   args: ExecutionArgs,
   event: FeedEvent,
   resultKey: string,
+  ahead: () => readonly QuestionRecord[] = () => [],
 ): { result: ExecutionResult; json: string } | null {
   const plan = planOf(args.document, args.operationName);
   if (!plan) return null;
-  const base = { ...args, signal: undefined };
-  const shell = execute({ ...base, rootValue: { ...event, questions: [] } });
-  if (!isSync(shell) || shell.errors?.length || shell.extensions) return null;
-  const shellRoot = (shell.data as Record<string, unknown> | null | undefined)?.[plan.root];
-  if (typeof shellRoot !== 'object' || shellRoot === null) return null;
+  const shell = shellOf(args, plan, event, resultKey);
+  if (!shell) return null;
 
   const entries: (Entry | undefined)[] = event.questions.map((q) =>
     cacheable(q) ? recall(entryKey(resultKey, q)) : undefined,
   );
   const missing: QuestionRecord[] = event.questions.filter((_q, i) => !entries[i]);
   if (missing.length > 0) {
+    // Only beside questions that are kept themselves: one with a ladder may run asynchronously,
+    // and then the whole run is dropped for the plain execution.
+    const extra = missing.every(cacheable)
+      ? ahead()
+          .filter((q) => cacheable(q) && small(q) && !cache.has(entryKey(resultKey, q)))
+          .slice(0, AHEAD_MAX)
+      : [];
+    const run = extra.length > 0 ? [...missing, ...extra] : missing;
     const rest = execute({
-      ...base,
+      ...args,
+      signal: undefined,
       document: plan.questionsOnly,
-      rootValue: { ...event, questions: missing },
+      rootValue: { ...event, questions: run },
     });
     if (!isSync(rest) || rest.errors?.length || rest.extensions) return null;
     const restRoot = (rest.data as Record<string, Record<string, unknown[]>> | null | undefined)?.[plan.root];
     if (!restRoot) return null;
-    let m = 0;
-    for (let i = 0; i < entries.length; i++) {
-      if (entries[i]) continue;
+    const made: Entry[] = [];
+    for (let m = 0; m < run.length; m++) {
       const data: Record<string, unknown> = {};
       const json: Record<string, string> = {};
       let size = 0;
@@ -172,28 +257,23 @@ export function executeByQuestion(
         json[k] = JSON.stringify(item);
         size += json[k].length;
       }
-      const entry: Entry = { data, json, size };
-      entries[i] = entry;
-      const q = event.questions[i]!;
-      if (cacheable(q)) remember(entryKey(resultKey, q), entry);
-      m++;
+      made.push({ data, json, size });
+      const q = run[m]!;
+      if (cacheable(q)) remember(entryKey(resultKey, q), made[m]!);
     }
+    let m = 0;
+    for (let i = 0; i < entries.length; i++) if (!entries[i]) entries[i] = made[m++];
   }
 
   // The shell again, each questions list in place, and its JSON with each list spliced in:
   // JSON.stringify of an array is its items' JSON joined by commas, so the bytes are the same.
-  const root: Record<string, unknown> = { ...shellRoot };
-  const marked: Record<string, unknown> = { ...shellRoot };
-  for (const [n, k] of plan.keys.entries()) {
-    root[k] = entries.map((e) => e!.data[k]);
-    marked[k] = `@questions:${n}`;
+  const root: Record<string, unknown> = { ...shell.root };
+  for (const k of plan.keys) root[k] = entries.map((e) => e!.data[k]);
+  const data = { ...(shell.result.data as Record<string, unknown>), [plan.root]: root };
+  let json = shell.parts[0]!;
+  for (let g = 0; g < shell.gaps.length; g++) {
+    const k = plan.keys[shell.gaps[g]!]!;
+    json += `[${entries.map((e) => e!.json[k]).join(',')}]${shell.parts[g + 1]}`;
   }
-  const data = { ...(shell.data as Record<string, unknown>), [plan.root]: root };
-  // The shell carries no question data, only the event's own fields and these markers.
-  let json = JSON.stringify({ ...shell, data: { ...data, [plan.root]: marked } });
-  for (const [n, k] of plan.keys.entries()) {
-    const list = `[${entries.map((e) => e!.json[k]).join(',')}]`;
-    json = json.replace(`"@questions:${n}"`, () => list);
-  }
-  return { result: { ...shell, data }, json };
+  return { result: { ...shell.result, data }, json };
 }

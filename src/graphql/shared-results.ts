@@ -11,17 +11,22 @@ import type { Readable } from 'node:stream';
 import { execute } from '@graphql-tools/executor';
 import type { Plugin } from 'graphql-yoga';
 import { visibilityScope } from '../domain/access.ts';
+import type { QuestionRecord } from '../domain/question.ts';
 import type { FeedEvent } from '../engine/types.ts';
 import type { GraphQLContext } from './builder.ts';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, Kind } from './graphql-js.ts';
-import { executeByQuestion, MIN_SPLIT_QUESTIONS } from './question-fragments.ts';
+import { AHEAD_MAX, executeByQuestion, MIN_SPLIT_QUESTIONS } from './question-fragments.ts';
 import { type DirectResults, sseBody } from './sse-body.ts';
 
 type Source<T> = AsyncIterator<T> & { return?(value?: unknown): Promise<IteratorResult<T>> };
-/** A source that can also hand out a ready event at once (engine/feed.ts: takeNow, onReady). */
+/**
+ * A source that can also hand out a ready event at once (engine/feed.ts: takeNow, onReady), and
+ * show the backlog's questions still to come (upcoming).
+ */
 type DirectSource<T> = Source<T> & {
   takeNow?(): T | null | undefined;
   onReady?(ready: (() => void) | null): void;
+  upcoming?(max: number): readonly QuestionRecord[];
 };
 
 /** The sources registered by `shareResults`, by the operation's context. */
@@ -75,11 +80,22 @@ function isLargeFeedEvent(event: object): event is FeedEvent {
   return Array.isArray(questions) && questions.length >= MIN_SPLIT_QUESTIONS;
 }
 
+/** A part of one subscriber's backlog: its own event object, never shared. */
+const isBacklogPart = (event: object): event is FeedEvent =>
+  (event as { backlog?: unknown }).backlog === true;
+
 function resultFor(
   event: object,
   args: ExecutionArgs,
   key: string,
+  ahead?: () => readonly QuestionRecord[],
 ): ExecutionResult | Promise<ExecutionResult> {
+  if (isBacklogPart(event)) {
+    // From the per-question cache, the questions that follow executed with it when it must
+    // be; not kept by event, as no other subscriber gets this object.
+    const split = executeByQuestion(args, event, key, ahead);
+    if (split) return withCachedJson(split.result, split.json);
+  }
   let byKey = results.get(event);
   if (!byKey) {
     byKey = new Map();
@@ -141,6 +157,7 @@ function sharedStream(
   };
   const takeNow = source.takeNow?.bind(source);
   const onReady = source.onReady?.bind(source);
+  const ahead = source.upcoming ? () => source.upcoming!(AHEAD_MAX) : undefined;
   const direct: DirectResults | null =
     takeNow && onReady
       ? {
@@ -148,7 +165,7 @@ function sharedStream(
             if (ended || held) return undefined;
             const event = takeNow();
             if (event == null) return event;
-            const result = resultFor(event, args, key);
+            const result = resultFor(event, args, key, ahead);
             if (result instanceof Promise || result.errors?.length) {
               held = result;
               return undefined;
@@ -181,7 +198,7 @@ function sharedStream(
         return finished;
       }
       // Awaited only when it is a promise: an await costs every subscriber a microtask turn.
-      const result = resultFor(r.value, args, key);
+      const result = resultFor(r.value, args, key, ahead);
       return { done: false, value: result instanceof Promise ? await result : result };
     },
     return: end,

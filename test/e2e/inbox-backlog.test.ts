@@ -330,8 +330,9 @@ describe('a backlog of 10,000', () => {
     const w = await openPage(browser);
     try {
       // Asked in-process (the engine's ask, as every door calls it): 10,000 HTTP round trips would
-      // cost the test more than the page does. Small questions: most of the backlog fits the
-      // SNAPSHOT's first part, and the rest arrives as thousands of one-question ASKED events.
+      // cost the test more than the page does. Questions of about 860 bytes of JSON: about half
+      // of them fit the SNAPSHOT's first part (4 MiB), and the rest arrives as thousands of
+      // one-question ASKED events.
       const agent: Principal = { id: 'agent', roles: ['agent'], restricted: false };
       for (let start = 0; start < total; start += 250) {
         await Promise.all(

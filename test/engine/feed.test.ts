@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { QuestionRecord } from '../../src/domain/question.ts';
-import { readBacklog } from '../../src/engine/backlog.ts';
+import { readBacklog, sizeOf } from '../../src/engine/backlog.ts';
 import { type Feed, openFeed } from '../../src/engine/feed.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
 import type { FeedEvent, Interactions } from '../../src/engine/types.ts';
@@ -332,6 +332,71 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       } finally {
         await feed.return();
       }
+    });
+
+    it('takeNow hands out the backlog parts whose batch is in hand, upcoming shows the ones after them, and next() reads on', async () => {
+      for (let i = 0; i < 40; i++) await ask(`part ${i}`);
+      const store = set.stores[0]!;
+      const ids = await store.pendingIds({});
+      const one = sizeOf((await store.getMany(ids.slice(0, 1)))[0]!);
+      // About five questions' worth a part: the SNAPSHOT's first read of 8, then reads of ~5.
+      const feed = openFeed(engine, OPS, { batchBytes: 5 * one });
+      try {
+        expect(feed.takeNow()).toBeUndefined();
+        expect(feed.upcoming(3)).toEqual([]);
+        const first = await nextOf(feed, 'SNAPSHOT');
+        expect(first).toMatchObject({ type: 'SNAPSHOT', more: true });
+        const sent = first.questions.map((q) => q.id);
+        let taken = 0;
+        let read = 0;
+        for (let more = true; more; ) {
+          const ahead = feed.upcoming(2).map((q) => q.id);
+          const now = feed.takeNow();
+          let part: FeedEvent;
+          if (now) {
+            taken++;
+            // Handed out only while another question of the batch follows it: `more` holds.
+            expect(now).toMatchObject({ type: 'ASKED', more: true, backlog: true });
+            part = now;
+          } else {
+            expect(now).toBeUndefined();
+            read++;
+            part = await nextOf(feed, 'a backlog part that needs a read');
+          }
+          expect(part.questions).toHaveLength(1);
+          // upcoming(2) began with the part that came next.
+          expect(ahead[0]).toBe(part.questions[0]!.id);
+          sent.push(part.questions[0]!.id);
+          more = part.more;
+        }
+        expect(sent).toEqual(ids);
+        expect(taken).toBeGreaterThan(read);
+        expect(read).toBeGreaterThan(1);
+        expect(feed.upcoming(3)).toEqual([]);
+        // After the backlog, takeNow is back to live changes: none yet.
+        expect(feed.takeNow()).toBeNull();
+      } finally {
+        await feed.return();
+      }
+    });
+
+    it('readBacklog cuts parts by the JSON bytes of the questions: a first part of about the budget, not of an estimate', async () => {
+      for (let i = 0; i < 60; i++) await ask(`sized ${i} `.padEnd(40 + (i % 7) * 30, '.'));
+      const store = set.stores[0]!;
+      const all = (await store.getMany(await store.pendingIds({}))) as QuestionRecord[];
+      const bytes = (qs: readonly QuestionRecord[]) =>
+        qs.reduce((n, q) => n + Buffer.byteLength(JSON.stringify(q)), 0);
+      const budget = Math.floor(bytes(all) / 3);
+      const parts: QuestionRecord[][] = [];
+      for await (const part of readBacklog(store, OPS, budget)) parts.push(part);
+      expect(parts.flat().map((q) => q.id)).toEqual(all.map((q) => q.id));
+      // Each part but the last reaches the budget, and overshoots it by less than its last read.
+      for (const part of parts.slice(0, -1)) {
+        expect(bytes(part)).toBeGreaterThanOrEqual(budget);
+        expect(bytes(part)).toBeLessThan(budget * 1.5);
+      }
+      expect(parts.length).toBeGreaterThanOrEqual(3);
+      expect(parts.length).toBeLessThanOrEqual(4);
     });
 
     it('readBacklog takes held records as they are and reads only the others, still one batch at a time', async () => {

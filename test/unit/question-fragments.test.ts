@@ -3,11 +3,12 @@
 // it accepts, from the cache as on the first run; shapes it does not split run whole.
 import { execute } from '@graphql-tools/executor';
 import { describe, expect, it } from 'vitest';
+import { InboxFeedDocument } from '../../src/client/generated/graphql.ts';
 import { recordOf } from '../../src/domain/question.ts';
 import type { FeedEvent } from '../../src/engine/types.ts';
 import type { GraphQLContext } from '../../src/graphql/builder.ts';
 import { parse } from '../../src/graphql/graphql-js.ts';
-import { executeByQuestion } from '../../src/graphql/question-fragments.ts';
+import { AHEAD_MAX, executeByQuestion } from '../../src/graphql/question-fragments.ts';
 import { schema } from '../../src/graphql/schema.ts';
 import { specOf } from '../support/fixtures.ts';
 
@@ -113,5 +114,114 @@ describe('executeByQuestion', () => {
         executeByQuestion({ schema, document: parse(query), contextValue: ctx }, eventOf(10), query),
       ).toBeNull();
     }
+  });
+
+  for (const [name, { query, variables }] of Object.entries(SHAPES)) {
+    it(`${name}: a backlog's one-question parts give the JSON of one execution each; the questions ahead run with the first`, async () => {
+      // A vote on each question: its name resolver counts how many questions were executed.
+      let named = 0;
+      const counting = {
+        ...ctx,
+        engine: {
+          nameOf: (by: string) => {
+            named++;
+            return by === 'alice' ? 'Alice' : null;
+          },
+        },
+      } as unknown as GraphQLContext;
+      const withVotes = query.replace(/questions \{ id /, 'questions { id votes { by byName at } ');
+      const document = parse(withVotes);
+      const args = { schema, document, contextValue: counting, variableValues: variables };
+      const key = `test-backlog-${name}`;
+      const questions = eventOf(12).questions.map((q) => ({
+        ...q,
+        votes: [{ by: 'alice', via: 'api', decision: 'APPROVED' as const, note: null, at: q.createdAt }],
+      }));
+      const parts = questions.map(
+        (q, i) =>
+          ({ type: 'ASKED', questions: [q], more: i < questions.length - 1, backlog: true }) as FeedEvent,
+      );
+      const votedInAll = withVotes !== query;
+      for (const [i, part] of parts.entries()) {
+        named = 0;
+        const expected = JSON.stringify(
+          await execute({
+            schema,
+            document,
+            rootValue: part,
+            contextValue: counting,
+            variableValues: variables,
+          }),
+        );
+        const whole = named;
+        named = 0;
+        const r = executeByQuestion(args, part, key, () => questions.slice(i + 1, i + 1 + AHEAD_MAX));
+        expect(r!.json).toBe(expected);
+        expect(JSON.stringify(r!.result)).toBe(expected);
+        // The first part executes itself and the eleven after it; the others come from the cache.
+        if (votedInAll) expect(named).toBe(i === 0 ? whole * questions.length : 0);
+      }
+    });
+  }
+
+  it('a question without an escalation ladder executes synchronously; one with a ladder runs whole', async () => {
+    const ladders = {
+      ...ctx,
+      engine: { escalations: async () => [], nameOf: () => null },
+    } as unknown as GraphQLContext;
+    const document = parse(String(InboxFeedDocument));
+    const args = { schema, document, contextValue: ladders };
+    const event = eventOf(10);
+    const plain = execute({ ...args, rootValue: event });
+    expect(plain).not.toBeInstanceOf(Promise);
+    expect(executeByQuestion(args, event, 'test-ladder')).not.toBeNull();
+    const laddered = {
+      ...event,
+      questions: event.questions.map((q, i) =>
+        i === 3
+          ? {
+              ...q,
+              escalation: [{ afterSeconds: 30, action: 'REMIND' as const, channel: null, recipient: null }],
+            }
+          : q,
+      ),
+    } as FeedEvent;
+    expect(executeByQuestion(args, laddered, 'test-ladder')).toBeNull();
+    const r = await execute({ ...args, rootValue: laddered });
+    expect((r as { errors?: unknown }).errors).toBeUndefined();
+  });
+
+  it('a backlog part with an escalation ladder runs whole without executing the questions ahead for nothing', async () => {
+    let named = 0;
+    const counting = {
+      ...ctx,
+      engine: {
+        escalations: async () => [],
+        nameOf: () => {
+          named++;
+          return null;
+        },
+      },
+    } as unknown as GraphQLContext;
+    const document = parse(String(InboxFeedDocument));
+    const args = { schema, document, contextValue: counting };
+    const questions = eventOf(4).questions.map((q, i) => ({
+      ...q,
+      votes: [{ by: 'alice', via: 'api', decision: 'APPROVED' as const, note: null, at: q.createdAt }],
+      ...(i === 0
+        ? { escalation: [{ afterSeconds: 30, action: 'REMIND' as const, channel: null, recipient: null }] }
+        : {}),
+    }));
+    const part = (i: number) =>
+      ({ type: 'ASKED', questions: [questions[i]], more: true, backlog: true }) as FeedEvent;
+    // The laddered question answers with a promise: no split, and only it was executed.
+    expect(executeByQuestion(args, part(0), 'test-ladder-ahead', () => questions.slice(1))).toBeNull();
+    expect(named).toBe(1);
+    const expected = JSON.stringify(await execute({ ...args, rootValue: part(1) }));
+    named = 0;
+    const r = executeByQuestion(args, part(1), 'test-ladder-ahead', () => questions.slice(2));
+    expect(r!.json).toBe(expected);
+    // The next part, without a ladder, executes itself and the two after it.
+    expect(named).toBe(3);
   });
 });

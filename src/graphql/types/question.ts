@@ -76,7 +76,10 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
       escalations: t.field({
         type: [EscalationStep],
         description: 'The escalation ladder with what each fired step recorded; empty without one.',
-        resolve: (q, _args, ctx) => ctx.engine.escalations(q),
+        // Most questions have no ladder: answered synchronously, so executing them stays
+        // synchronous (a promise here made every feed event's execution async, and the
+        // SNAPSHOT's per-question cache and the backlog's direct writes gave way to it).
+        resolve: (q, _args, ctx) => (q.escalation?.length ? ctx.engine.escalations(q) : []),
       }),
       status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),
       askedBy: t.exposeString('askedBy', { description: 'The principal id of the asker.' }),
