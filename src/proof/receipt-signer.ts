@@ -3,14 +3,7 @@
 // record, so a receipt is the same bytes on every read and on every instance that holds the
 // same key: it is derived data, signed when asked for and never stored. A small cache spares
 // re-signing the questions a client reads again and again.
-//
-// The signature is node:crypto's Ed25519 (RFC 8032), made on the calling thread: jose (6.x)
-// signs only through WebCrypto, whose every call is a hop to libuv's thread pool, and that hop
-// was the largest piece of an MCP tool result's time after the answer on a busy 2-core machine
-// (about 1 ms p50; the signing itself is about 30 µs; bench/README.md, "MCP"). The compact JWS
-// around it (RFC 7515 §7.1: base64url header, payload and signature joined by dots) is the
-// same bytes jose's SignJWT makes, which test/unit/decision-receipt.test.ts checks.
-import { createPrivateKey, sign as ed25519Sign } from 'node:crypto';
+import { importJWK, SignJWT } from 'jose';
 import { type ReceiptClaims, receiptClaimsOf } from '../domain/decision-receipt.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { type PublicReceiptJwk, publicJwkOf, type ReceiptJwk } from './receipt-keys.ts';
@@ -41,22 +34,15 @@ export const RECEIPT_TYP = 'JWT';
 export async function createReceiptSigner(o: ReceiptSignerOptions): Promise<ReceiptSigner> {
   const signing = o.keys[0];
   if (!signing) throw new Error('a receipt signer needs at least one key');
-  // The private part is held by this key object (native memory) from here on.
-  const privateKey = createPrivateKey({
-    key: { kty: signing.kty, crv: signing.crv, x: signing.x, d: signing.d },
-    format: 'jwk',
-  });
+  // The private part lives only in this non-extractable key object from here on.
+  const privateKey = await importJWK({ ...signing, alg: RECEIPT_ALG }, RECEIPT_ALG, { extractable: false });
   const header = { alg: RECEIPT_ALG, kid: signing.kid, typ: RECEIPT_TYP } as const;
-  const encodedHeader = Buffer.from(JSON.stringify(header)).toString('base64url');
   const jwks = { keys: o.keys.map(publicJwkOf) };
   const cacheSize = o.cacheSize ?? 10_000;
   const cache = new Map<string, string>();
 
-  const signClaims = async (claims: ReceiptClaims | Record<string, unknown>): Promise<string> => {
-    const input = `${encodedHeader}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-    // Ed25519 takes no separate digest (null), as JWS EdDSA (RFC 8037 §3.1) specifies.
-    return `${input}.${ed25519Sign(null, Buffer.from(input), privateKey).toString('base64url')}`;
-  };
+  const signClaims = (claims: ReceiptClaims | Record<string, unknown>): Promise<string> =>
+    new SignJWT({ ...claims }).setProtectedHeader(header).sign(privateKey);
 
   return {
     signingKid: signing.kid,

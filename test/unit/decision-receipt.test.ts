@@ -1,13 +1,11 @@
 // Decision receipts' pure parts (API.md §16): the JCS digest, the claims of each outcome, and the
 // key-set parser's refusals (one line each, never quoting key material).
-import { importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
 import { canonicalJson, jcsDigest } from '../../src/domain/digest.ts';
 import { type QuestionRecord, recordOf } from '../../src/domain/question.ts';
-import { generateReceiptKey, MAX_RECEIPT_KEYS, parseReceiptKeySet } from '../../src/proof/receipt-keys.ts';
-import { createReceiptSigner } from '../../src/proof/receipt-signer.ts';
+import { MAX_RECEIPT_KEYS, parseReceiptKeySet } from '../../src/proof/receipt-keys.ts';
 import { specOf } from '../support/fixtures.ts';
 
 const T0 = Date.UTC(2026, 11, 1, 12, 0, 0);
@@ -158,26 +156,5 @@ describe('parseReceiptKeySet', () => {
         throw Object.assign(new Error('gone'), { code: 'ENOENT' });
       }),
     ).toThrow(/^INTERACTIONS_RECEIPT_KEYS_FILE: cannot read "\/missing.json" \(ENOENT\)$/);
-  });
-});
-
-describe('the receipt signer', () => {
-  it('makes the very bytes jose makes (compact JWS, EdDSA), which jose verifies', async () => {
-    const signing = await generateReceiptKey();
-    const signer = await createReceiptSigner({ keys: [signing], issuer: () => 'https://hitl.example' });
-    const resolved = question({ status: 'ANSWERED', answer: true, answeredBy: 'ops', closedAt: T0 + 5000 });
-    const claims = receiptClaimsOf(resolved, 'https://hitl.example');
-    const receipt = await signer.sign(resolved);
-    // Ed25519 signatures are deterministic: jose over the same key, header and claims agrees.
-    const key = await importJWK({ ...signing, alg: 'EdDSA' }, 'EdDSA');
-    const header = { alg: 'EdDSA', kid: signing.kid, typ: 'JWT' };
-    expect(receipt).toBe(await new SignJWT({ ...claims }).setProtectedHeader(header).sign(key));
-    const publicKey = await importJWK({ kty: 'OKP', crv: 'Ed25519', x: signing.x, alg: 'EdDSA' }, 'EdDSA');
-    const { payload, protectedHeader } = await jwtVerify(receipt as string, publicKey);
-    expect(protectedHeader).toEqual(header);
-    expect(payload).toEqual(JSON.parse(JSON.stringify(claims)));
-    // An object of any shape (the audit export's head) is signed the same way.
-    const head = { chain: 'sha256:00', count: 3 };
-    expect(await signer.signObject(head)).toBe(await new SignJWT(head).setProtectedHeader(header).sign(key));
   });
 });
