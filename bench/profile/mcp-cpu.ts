@@ -8,7 +8,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   ANSWER,
-  ASK,
+  ASK_WITH_RECEIPT,
   type AskData,
   dataOf,
   graphqlBody,
@@ -30,13 +30,8 @@ const perRound = Number(process.argv[3] ?? 100);
 const WARMUP_ROUNDS = 1;
 /** As in the figure: the waiter is armed before the answer is written. */
 const SETTLE_MS = 40;
-/**
- * MCP_CPU_FLOOR_RECEIPT=1: the GraphQL askUser also selects its decision `receipt`, which the MCP
- * result always carries (signed when the answer wakes the call).
- */
-const floorAsk = process.env.MCP_CPU_FLOOR_RECEIPT
-  ? ASK.replace('{ status answer', '{ status answer receipt')
-  : ASK;
+/** As in the figure: the GraphQL askUser selects its receipt, which the MCP result carries. */
+const floorAsk = ASK_WITH_RECEIPT;
 /** MCP_CPU_ONLY=mcp: MCP rounds only (for a CPU profile of that path alone). */
 const mcpOnly = process.env.MCP_CPU_ONLY === 'mcp';
 
