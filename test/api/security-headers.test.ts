@@ -134,25 +134,37 @@ describe('security headers, door by door over a real socket', () => {
     expectHelmet(op.headers, 'graphql-sse POST');
   });
 
-  it('/mcp, a JSON-RPC call answered as an event stream, and refused without a key', async () => {
-    const res = await head('/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        authorization: `Bearer ${KEYS.agent}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      }),
-    });
+  it('/mcp, a JSON-RPC call answered as an event stream or as JSON, and refused without a key', async () => {
+    const initialize = (meta?: Record<string, unknown>) =>
+      head('/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${KEYS.agent}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+            ...(meta ? { _meta: meta } : {}),
+          },
+        }),
+      });
+    // A call that gave a progress token is streamed (progress may come before its result).
+    const streamed = await initialize({ progressToken: 1 });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expectHelmet(streamed.headers, '/mcp stream');
+    // Without one it is a single JSON body.
+    const res = await initialize();
     expect(res.status).toBe(200);
-    // The SDK answers this request as an event stream.
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expectHelmet(res.headers, '/mcp');
     const refused = await httpRequest(`${url}/mcp`, {
       method: 'POST',
