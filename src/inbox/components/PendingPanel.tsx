@@ -39,65 +39,20 @@ type Row =
   | { kind: 'head'; key: string; entry: GroupEntry; open: boolean }
   | { kind: 'card'; key: string; card: Card; grouped: boolean };
 
-// Row objects are kept per entry and per card (both stay the same object until their question
-// changes; see arrange.ts), so that a change re-arranging 10,000 cards does not make 10,000 rows.
-const loneRows = new WeakMap<Entry, Row>();
-const groupedRows = new WeakMap<Card, Row>();
-
-function loneRow(e: Extract<Entry, { kind: 'single' }>): Row {
-  let row = loneRows.get(e);
-  if (!row) {
-    row = { kind: 'card', key: e.key, card: e.card, grouped: false };
-    loneRows.set(e, row);
-  }
-  return row;
-}
-
-function groupedRow(card: Card): Row {
-  let row = groupedRows.get(card);
-  if (!row) {
-    row = { kind: 'card', key: card.question.id, card, grouped: true };
-    groupedRows.set(card, row);
-  }
-  return row;
-}
-
 /** The rows to render: each group's head, then its cards unless it is folded. */
 function rowsOf(entries: readonly Entry[], folded: ReadonlySet<string>): Row[] {
   const rows: Row[] = [];
   for (const e of entries) {
     if (e.kind === 'single') {
-      rows.push(loneRow(e));
+      rows.push({ kind: 'card', key: e.key, card: e.card, grouped: false });
       continue;
     }
     const open = !folded.has(e.key);
     rows.push({ kind: 'head', key: e.key, entry: e, open });
-    if (open) for (const card of e.cards) rows.push(groupedRow(card));
+    if (open)
+      for (const card of e.cards) rows.push({ kind: 'card', key: card.question.id, card, grouped: true });
   }
   return rows;
-}
-
-function sameKeys(a: readonly Row[], b: readonly Row[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.key !== b[i]!.key) return false;
-  return true;
-}
-
-/**
- * The virtualizer's row key function, new only when the rows' keys change. A new function makes
- * the virtualizer place every row again (10,000 with a large backlog); an answer, a vote or a
- * settled card changes a row but not the keys, so the function (reading the latest rows) stays.
- */
-function useRowKey(rows: readonly Row[]): (index: number) => string | number {
-  const latest = useRef(rows);
-  const [keyed, setKeyed] = useState(() => ({ rows, fn: (i: number) => latest.current[i]?.key ?? i }));
-  latest.current = rows;
-  if (keyed.rows !== rows && !sameKeys(keyed.rows, rows)) {
-    const next = { rows, fn: (i: number) => latest.current[i]?.key ?? i };
-    setKeyed(next);
-    return next.fn;
-  }
-  return keyed.fn;
 }
 
 /** A card's typical height; rows are measured once rendered. */
@@ -177,7 +132,8 @@ export function PendingPanel({
     observer.observe(document.body);
     return () => observer.disconnect();
   }, []);
-  const getItemKey = useRowKey(rows);
+  // A new function would make the virtualizer recompute every row's place on each render.
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => ESTIMATED_ROW_PX,
