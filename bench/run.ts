@@ -19,6 +19,7 @@ import { describeMachine, loadAverage } from './lib/machine.ts';
 import { killAllChildren, openFilesLimit } from './lib/process.ts';
 import { startRedis } from './lib/redis.ts';
 import { type RunReport, textTable, writeReport } from './lib/report.ts';
+import { removeRunSecrets } from './lib/run-secrets.ts';
 
 const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   resume: resumeLatency,
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await redis.stop();
+    removeRunSecrets();
   }
   machine.loadAverage.end = loadAverage();
   report.durationSeconds = (Date.now() - started) / 1000;
@@ -121,7 +123,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.exit(130);
   });
 }
-process.on('exit', killAllChildren);
+process.on('exit', () => {
+  killAllChildren();
+  removeRunSecrets();
+});
 
 main().then(
   (code) => {

@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
 import {
   ANSWER,
-  ASK,
+  ASK_WITH_RECEIPT,
   type AskData,
   dataOf,
   graphqlBody,
@@ -76,7 +76,7 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
           agent: asker,
           method: 'POST',
           headers: headersFor('agent'),
-          body: graphqlBody(ASK, { input: { text, format: 'CONFIRM' }, hold: 30 }),
+          body: graphqlBody(ASK_WITH_RECEIPT, { input: { text, format: 'CONFIRM' }, hold: 30 }),
         });
         const status = dataOf<AskData>(reply).askUser.status;
         if (status !== 'ANSWERED') throw new Error(`held askUser returned ${status}`);
@@ -116,7 +116,7 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
       about:
         'One instance; an agent asks a CONFIRM question that waits for its answer, either with the MCP ' +
         '`ask_user` tool (the official client over Streamable HTTP on /mcp, wait_seconds 30) or with a held ' +
-        'GraphQL `askUser` (holdSeconds 30), alternating, ' +
+        'GraphQL `askUser` (holdSeconds 30) that selects its `receipt` as the MCP result always carries one, alternating, ' +
         `${ITERATIONS} of each after ${WARMUP} warm-up pairs. The operator answers through GraphQL once the ` +
         `inbox stream shows the question (plus ${SETTLE_MS} ms, so the waiter is armed). The value is the p50 ` +
         'time from writing the answer until the MCP tool result has arrived, the floor the same for the ' +
@@ -127,7 +127,7 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
           name: 'MCP ask_user answer→result p50',
           value: round(p50(mcp)),
           unit: 'ms',
-          floorName: 'GraphQL held askUser answer→result p50',
+          floorName: 'GraphQL held askUser (with receipt) answer→result p50',
           floor: round(p50(gql)),
           floorUnit: 'ms',
           parameters,

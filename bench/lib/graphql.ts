@@ -54,6 +54,12 @@ export const ASK = `mutation Ask($input: AskUserInput!, $hold: Int) {
   askUser(input: $input, holdSeconds: $hold) { status answer callbackUrl question { id } }
 }`;
 
+/**
+ * The held askUser with its decision receipt: what an MCP `ask_user` result always carries, so
+ * the MCP figure's floor delivers the same information (a receipt is signed when asked for).
+ */
+export const ASK_WITH_RECEIPT = ASK.replace('{ status answer', '{ status answer receipt');
+
 export const ANSWER = `mutation Answer($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id status } }`;
 
 export interface AskData {

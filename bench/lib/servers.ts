@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { PRINCIPALS } from './graphql.ts';
 import { sleep } from './pool.ts';
 import { type Child, freePort, startNode, waitHealthy } from './process.ts';
+import { runSecretsEnv } from './run-secrets.ts';
 
 export interface Instance {
   name: string;
@@ -60,6 +61,11 @@ function profileFlags(name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`] : [];
 }
 
+/**
+ * BENCH_SERVER_SCRIPT=<path> (bench only): start instances from another copy of the server, e.g.
+ * `git archive main src package.json | tar -x -C .tmp/base` and `.tmp/base/src/app/main.ts`, for
+ * alternated before/after runs on the same benchmark code.
+ */
 export async function startInstance(o: InstanceOptions): Promise<Instance> {
   // The port is chosen here because the callback origin must name it before start.
   const port = await freePort();
@@ -73,7 +79,7 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   if (profileDir) flags.push('--import', './bench/servers/cpu-profile-on-signal.ts');
   return launch(
     o.name,
-    'src/app/main.ts',
+    process.env.BENCH_SERVER_SCRIPT ?? 'src/app/main.ts',
     port,
     {
       INTERACTIONS_REDIS_URL: o.redisUrl,
@@ -84,6 +90,8 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
       INTERACTIONS_MAX_PENDING: '1000000',
       INTERACTIONS_MAX_PENDING_PER_PRINCIPAL: '1000000',
       LOG_LEVEL: 'warn',
+      // Shared keys, so an instance does not make its own at start and warn that it did.
+      ...(await runSecretsEnv()),
       ...(profileDir ? { BENCH_CPU_PROFILE_DIR: profileDir, BENCH_CPU_PROFILE_NAME: o.name } : {}),
       ...o.env,
     },

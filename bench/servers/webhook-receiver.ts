@@ -1,7 +1,8 @@
 // The receiver of the outbox figure: a trivial node:http server that reads and parses every
 // POST under /ok/ and answers 204 at once, noting when each question's delivery arrived (by
 // the question's id, epoch ms); POSTs to /hang are read and never answered (a hung target).
-// GET /stats returns {count, arrivals}; POST /reset forgets them.
+// GET /stats returns {count, arrivals}; GET /count returns {count} alone (cheap enough to poll
+// while deliveries arrive); POST /reset forgets them.
 import http from 'node:http';
 
 let arrivals: Record<string, number> = {};
@@ -15,6 +16,10 @@ const server = http.createServer((req, res) => {
   }
   if (req.method === 'GET' && req.url === '/stats') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count, arrivals }));
+    return;
+  }
+  if (req.method === 'GET' && req.url === '/count') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ count }));
     return;
   }
   if (req.method === 'POST' && req.url === '/reset') {

@@ -5,106 +5,40 @@
 // backoff; the worker never lets one item stop the others.
 //
 // A rolling pool, so one slow receiver never holds the others: at most `concurrency` items are
-// in flight, and a new lease is taken as soon as one settles (never "lease a batch, await all
-// of it"). Per target (deliveryTargetOf: the channel or the webhook endpoint) at most
-// `perTarget` are in flight. A leased item whose target is full waits in a short line of its
-// own (at most `perTarget` long, so it starts within one delivery's time, well inside its
-// lease); past that, or while its target backs off, it is handed back with `defer` (its attempt
-// not counted), spread out at about the pace the target has shown. A target whose deliveries
-// fail backs off exponentially and is then probed with one delivery at a time until one
-// succeeds. All of this is per instance: N instances may have N × perTarget in flight to one
-// target.
+// in flight, and a slot that frees leases more at once (never "lease a batch, await all of
+// it"). Per target (deliveryTargetOf: the channel or the webhook endpoint) at most `perTarget`
+// are in flight. A leased item whose target is full waits in a line of its own, up to
+// LINE_ROUNDS × perTarget long and never longer than its target's pace starts within half a
+// lease (lineMax); a busy target's slots are fed from its line, and a slot that frees leases
+// only when the line is down to half, and only what the line can take, so a deep queue for one
+// target costs no lease and no hand-back per delivery. Lines do not count against the pool:
+// a hung target's line never keeps other targets' items from being leased. Past its line, or
+// while its target backs off, an item is handed back with `defer` (its attempt not counted),
+// spread out at about the pace the target has shown: one target's hand-backs form one
+// schedule, each due `pace / cap` after the previous one (or after the backoff), whichever
+// lease round handed it back. A target whose deliveries fail backs off exponentially and is
+// then probed with one delivery at a time until one succeeds. All of this is per instance: N
+// instances may have N × perTarget in flight to one target.
 import { randomUUID } from 'node:crypto';
-import type { QuestionRecord } from '../domain/question.ts';
 import { DEAD_LETTER_RETENTION_MS, deliveryTargetOf, MAX_LEASE_BATCH } from '../store/outbox.ts';
-import type { OutboxItem, QuestionStore } from '../store/types.ts';
-import type { Logger } from './logger.ts';
+import type { OutboxItem } from '../store/types.ts';
+import {
+  DEFAULT_OUTBOX_CONCURRENCY,
+  DEFAULT_OUTBOX_MAX_AGE_MS,
+  DEFAULT_OUTBOX_MAX_ATTEMPTS,
+  DEFAULT_OUTBOX_PER_TARGET,
+  DEFAULT_PACE_MS,
+  defaultBackoffMs,
+  type FollowUpResult,
+  LINE_ROUNDS,
+  MAX_PACE_MS,
+  MIN_DEFER_MS,
+  type OutboxWorker,
+  type OutboxWorkerOptions,
+  targetParts,
+} from './outbox-worker-options.ts';
 
-/** What a handler reports for one attempt. */
-export type FollowUpResult =
-  /** Done: the item is removed. */
-  | { kind: 'done' }
-  /**
-   * Failed for now: due again at `at` (epoch ms). It counts against the target's health (it
-   * backs off) unless `targetOk` says the receiver is not to blame (e.g. a receipt not yet saved).
-   */
-  | { kind: 'retry'; at: number; reason: string; targetOk?: boolean }
-  /** Given up for good (e.g. a 410, or the retry window is over): the item is removed. */
-  | { kind: 'drop'; reason: string /** The receiver said it wants no more (410 Gone). */; gone?: boolean };
-
-/**
- * Performs one item. `question` is the record as it is now (null when it is gone: retention
- * ended before the item was performed). `name` is the part of the target after `<kind>:`.
- */
-export type FollowUpHandler = (
-  item: OutboxItem,
-  question: QuestionRecord | null,
-  name: string,
-) => Promise<FollowUpResult>;
-
-export interface OutboxWorkerOptions {
-  store: QuestionStore;
-  /** Handlers by target kind (`channel`, `webhook`). Items of an unknown kind are dropped. */
-  handlers: Readonly<Record<string, FollowUpHandler>>;
-  logger: Logger;
-  clock?: () => number;
-  /** How often the worker looks for due items when nothing wakes it (ms). */
-  pollMs?: number;
-  /** How long one lease hides an item from other instances; longer than any handler runs. */
-  leaseMs?: number;
-  /** Most items in flight at once (the pool). */
-  concurrency?: number;
-  /** Most items in flight at once to one target. */
-  perTarget?: number;
-  /** Backoff for a handler that threw, by attempt (0-based). */
-  backoffMs?: (attempt: number) => number;
-  /** How long a failing target is left alone, by its consecutive failures (0-based). */
-  targetBackoffMs?: (failures: number) => number;
-  /** How long one delivery to a target is assumed to take until one has been timed (ms). */
-  paceMs?: number;
-  /** Attempts (the first included) after which an item that keeps failing is dropped. */
-  maxAttempts?: number;
-  /** How long a dropped item's dead letter is kept. */
-  deadLetterRetentionMs?: number;
-  /**
-   * An item this old (since it was enqueued) that its target cannot take now is given up
-   * instead of handed back: before the store's item TTL ends it silently, it becomes a dead
-   * letter. Past every handler's own window (webhooks: 24 h).
-   */
-  maxAgeMs?: number;
-  /** Told of every item given up (the metrics count them); must not throw. */
-  onDead?: (item: OutboxItem, reason: string) => void;
-}
-
-export interface OutboxWorker {
-  start(): void;
-  /** Look for due items now (e.g. right after a resolution), instead of at the next poll. */
-  kick(): void;
-  /** Items this worker is performing now. */
-  inFlight(): number;
-  /** Stops polling and waits for the items in hand. */
-  stop(): Promise<void>;
-}
-
-export const DEFAULT_OUTBOX_CONCURRENCY = 64;
-export const DEFAULT_OUTBOX_PER_TARGET = 8;
-export const DEFAULT_OUTBOX_MAX_ATTEMPTS = 25;
-export const DEFAULT_PACE_MS = 250;
-export const DEFAULT_OUTBOX_MAX_AGE_MS = 25 * 3600_000;
-/** Shortest hand-back: an item is never leased again in a tight loop. */
-const MIN_DEFER_MS = 50;
-/** Longest spacing between handed-back items of one target. */
-const MAX_PACE_MS = 60_000;
-
-/** Exponential from 1 s, capped at 5 min. */
-export function defaultBackoffMs(attempt: number): number {
-  return Math.min(1000 * 2 ** Math.min(attempt, 20), 300_000);
-}
-
-export function targetParts(target: string): { kind: string; name: string } {
-  const at = target.indexOf(':');
-  return at < 0 ? { kind: target, name: '' } : { kind: target.slice(0, at), name: target.slice(at + 1) };
-}
+export * from './outbox-worker-options.ts';
 
 /** A target's recent record: consecutive failures and when it may be tried again. */
 interface Health {
@@ -125,21 +59,31 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const retentionMs = o.deadLetterRetentionMs ?? DEAD_LETTER_RETENTION_MS;
   const maxAgeMs = o.maxAgeMs ?? DEFAULT_OUTBOX_MAX_AGE_MS;
   const owner = randomUUID();
-  /** In flight per target; a target with none has no entry. */
-  const busy = new Map<string, number>();
+  /** When each delivery in flight to a target began; a target with none has no entry. */
+  const busy = new Map<string, number[]>();
   /** Targets that failed lately; a success removes the entry (so it is bounded by the targets). */
   const health = new Map<string, Health>();
   /** How long one delivery to a target took lately (a moving average), for spacing hand-backs. */
   const pace = new Map<string, number>();
+  /**
+   * Per target, when its last handed-back item is due: the next one is due a spacing after it,
+   * so hand-backs of successive lease rounds queue up behind each other instead of each round
+   * starting its own schedule at `now` (which made them come back all at once).
+   */
+  const handBacks = new Map<string, number>();
   /** Leased items waiting for a slot of their target, in lease order. */
   const waiting = new Map<string, OutboxItem[]>();
   let waitingCount = 0;
   const performing = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   /** Wakes the worker when the earliest handed-back item is due again. */
-  let wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  let wake: { at: number; timer: NodeJS.Timeout; limit: number } | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  /** The most items a lease asked for while another was under way may take. */
+  let againLimit = 0;
+  /** Most leased items waiting in lines at once (a bound on memory, not on any one target). */
+  const maxWaiting = concurrency * LINE_ROUNDS;
   let stopped = true;
 
   function failed(target: string): void {
@@ -205,18 +149,28 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     return h && h.until > now ? h.until : null;
   }
 
-  function wakeAt(at: number): void {
-    if (stopped || (wake && wake.at <= at)) return;
-    if (wake) clearTimeout(wake.timer);
+  /** Leases at `at` (at most `limit` items), unless a wake at or before it is already set. */
+  function wakeAt(at: number, limit = Number.POSITIVE_INFINITY): void {
+    if (stopped) return;
+    // The earlier wake leases for both: as much as the larger of the two asks.
+    if (wake && wake.at <= at) {
+      wake.limit = Math.max(wake.limit, limit);
+      return;
+    }
+    if (wake) {
+      clearTimeout(wake.timer);
+      limit = Math.max(wake.limit, limit);
+    }
     const timer = setTimeout(
       () => {
+        const asked = wake?.limit ?? limit;
         wake = null;
-        run();
+        run(asked);
       },
       Math.max(0, at - clock()),
     );
     timer.unref();
-    wake = { at, timer };
+    wake = { at, timer, limit };
   }
 
   /**
@@ -233,24 +187,33 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     // a fractional due time made every hand-back fail, leaving its item leased until the lease ran out.
     const due = Math.ceil(at);
     await o.store.outbox.defer(item.id, item.leaseToken, due);
-    wakeAt(due);
+    // A target with deliveries in flight is fed by their completions (each leases what its line
+    // can take); a wake per hand-back would lease, and hand back again, the queue behind it.
+    if (inFlightTo(target) === 0 || pausedUntil(target, clock()) !== null) wakeAt(due);
   }
 
   function begin(item: OutboxItem, target: string): void {
-    busy.set(target, (busy.get(target) ?? 0) + 1);
     const started = clock();
+    const since = busy.get(target);
+    if (since) since.push(started);
+    else busy.set(target, [started]);
     const p: Promise<void> = perform(item, target)
       .catch((err: unknown) => o.logger.error({ err, target: item.target }, 'follow-up failed'))
       .finally(() => {
         const took = Math.max(0, clock() - started);
         pace.set(target, Math.min(MAX_PACE_MS, ((pace.get(target) ?? took) + took) / 2));
-        const left = (busy.get(target) ?? 1) - 1;
-        if (left > 0) busy.set(target, left);
-        else busy.delete(target);
+        const since = busy.get(target);
+        const at = since ? since.indexOf(started) : -1;
+        if (since && at >= 0) since.splice(at, 1);
+        if (since?.length === 0) busy.delete(target);
         performing.delete(p);
         next(target);
-        // A slot is free: take the next due item now, not at the next poll.
-        run();
+        // A slot is free: take the next due items now, not at the next poll; while the target
+        // still has half a line of its own, its slots are fed from there and no lease is needed.
+        const now = clock();
+        const queued = waiting.get(target)?.length ?? 0;
+        const max = lineMax(target, now);
+        if (queued <= max / 2) run(max - queued + capOf(target) - inFlightTo(target));
       });
     performing.add(p);
   }
@@ -259,75 +222,137 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   function next(target: string): void {
     const line = waiting.get(target);
     if (!line || stopped) return;
-    const until = pausedUntil(target, clock());
-    while (line.length > 0 && (until !== null || (busy.get(target) ?? 0) < capOf(target))) {
+    const now = clock();
+    const until = pausedUntil(target, now);
+    while (line.length > 0 && (until !== null || inFlightTo(target) < capOf(target))) {
       const item = line.shift()!;
       waitingCount--;
       if (until === null) begin(item, target);
       else
-        later(item, target, until + line.length * paceOf(target), clock()).catch((err: unknown) =>
+        later(item, target, handBackAt(target, until, now), now).catch((err: unknown) =>
           o.logger.error({ err, target: item.target }, 'outbox hand-back failed'),
         );
     }
     if (line.length === 0) waiting.delete(target);
   }
 
-  function paceOf(target: string): number {
-    return Math.max(MIN_DEFER_MS, pace.get(target) ?? defaultPace);
+  /**
+   * How many leased items may wait for `target`'s slots: LINE_ROUNDS rounds of its cap, so a
+   * busy target's slots are fed from here rather than by a lease (and a hand-back) per
+   * delivery; fewer when its pace would not start the last of them within half a lease.
+   */
+  function lineMax(target: string, now: number): number {
+    const cap = capOf(target);
+    return Math.min(LINE_ROUNDS * cap, Math.floor((cap * leaseMs) / (2 * paceOf(target, now))));
+  }
+
+  function inFlightTo(target: string): number {
+    return busy.get(target)?.length ?? 0;
+  }
+
+  /**
+   * How long one delivery to `target` takes: its recent average, or, while a delivery in flight
+   * has already taken longer (a receiver that stopped answering), that delivery's age, so a
+   * hung target's queue is spread out more and more instead of coming back again and again.
+   */
+  function paceOf(target: string, now: number): number {
+    const oldest = busy.get(target)?.[0];
+    return Math.max(1, pace.get(target) ?? defaultPace, oldest === undefined ? 0 : now - oldest);
+  }
+
+  /**
+   * When the next item handed back for `target` is due: one spacing (pace / cap: the target
+   * takes `cap` at a time) after the one handed back before it, never before `from` (now, or the
+   * end of the target's backoff) plus that spacing, and never sooner than MIN_DEFER_MS.
+   */
+  function handBackAt(target: string, from: number, now: number): number {
+    const spacing = paceOf(target, now) / capOf(target);
+    // Whole milliseconds, as the store takes them; the schedule holds the due time as handed
+    // back, so wakeForIdle looks again until the last of them is due.
+    const at = Math.ceil(Math.max(Math.max(from, handBacks.get(target) ?? 0) + spacing, now + MIN_DEFER_MS));
+    handBacks.set(target, at);
+    return at;
   }
 
   /**
    * Starts the item, lines it up behind its target's deliveries, or hands it back for later when
-   * its target backs off or its line is full. The k-th item handed back for one target in a
-   * round is due k / cap deliveries later, so a long queue for one slow target comes back at
-   * about the pace it can take instead of all at once.
+   * its target backs off or its line is full (handBackAt: at about the pace the target takes
+   * its queue, instead of all at once). Null when the item was taken on here.
    */
-  function admit(item: OutboxItem, now: number, handedBack: Map<string, number>): Promise<void> | null {
+  function admit(item: OutboxItem, now: number): Promise<void> | null {
     const target = deliveryTargetOf(item);
     const until = pausedUntil(target, now);
     const cap = capOf(target);
     if (until === null) {
-      if ((busy.get(target) ?? 0) < cap) {
+      if (inFlightTo(target) < cap) {
         begin(item, target);
         return null;
       }
       const line = waiting.get(target) ?? [];
-      if (line.length < cap) {
+      if (line.length < lineMax(target, now) && waitingCount < maxWaiting) {
         line.push(item);
         waiting.set(target, line);
         waitingCount++;
         return null;
       }
     }
-    const k = handedBack.get(target) ?? 0;
-    handedBack.set(target, k + 1);
-    return later(item, target, (until ?? now) + paceOf(target) * (1 + Math.floor(k / cap)), now);
+    return later(item, target, handBackAt(target, until ?? now, now), now);
   }
 
-  async function pump(): Promise<void> {
+  /**
+   * Leases due items and admits them, at most `limit` (a slot that freed asks for what its
+   * target's line and slots can take; a poll, a kick or a wake for what the pool has room for).
+   * Stops when fewer came back than were asked for, or when a round handed any back.
+   */
+  async function pump(first: number): Promise<void> {
+    let limit = first;
     do {
       again = false;
-      const handedBack = new Map<string, number>();
-      // Lease only what the pool has room for; stop when fewer came back than were asked for.
-      const room = () => concurrency - performing.size - waitingCount;
+      againLimit = 0;
+      // Items waiting in lines do not count against the room: they hold no slot, and a line
+      // that counted would let a hung target's line keep other targets' items from being leased.
+      const room = () => Math.min(concurrency - performing.size, limit);
       for (let free = room(); free > 0 && !stopped; free = room()) {
         const want = Math.min(free, MAX_LEASE_BATCH);
+        limit -= want;
         const now = clock();
         const items = await o.store.outbox.leaseDue(now, want, leaseMs, owner);
-        const returns = items.map((item) => admit(item, now, handedBack)).filter((r) => r !== null);
+        const returns = items.map((item) => admit(item, now)).filter((r) => r !== null);
         await Promise.all(returns);
-        if (items.length < want) break;
+        // A round that handed anything back met a full target: the rest of the queue is most
+        // likely its too (leasing on would hand that back as well); its completions lease more.
+        if (items.length < want || returns.length > 0) break;
       }
+      limit = againLimit;
     } while (again && !stopped);
+    wakeForIdle(clock());
   }
 
-  function run(): void {
-    if (stopped) return;
+  /**
+   * A target with nothing in flight or waiting while some of its items are handed back for
+   * later has no completion left to lease them: look again shortly (until its schedule has
+   * passed) rather than leaving it idle until the next poll. A target that backs off was woken
+   * for its own hand-backs (later()). Schedules that have passed are forgotten.
+   */
+  function wakeForIdle(now: number): void {
+    for (const [target, last] of handBacks) {
+      if (last <= now) handBacks.delete(target);
+      else if (inFlightTo(target) === 0 && !waiting.has(target) && pausedUntil(target, now) === null) {
+        // As much as the target's slots and line take, as a completion would lease.
+        wakeAt(now + MIN_DEFER_MS, lineMax(target, now) + capOf(target));
+      }
+    }
+  }
+
+  /** Leases now (at most `limit` items), or once more after the lease under way. */
+  function run(limit = Number.POSITIVE_INFINITY): void {
+    if (stopped || limit <= 0) return;
     if (running) {
       again = true;
+      againLimit = Math.max(againLimit, limit);
       return;
     }
-    running = pump()
+    running = pump(limit)
       .catch((err: unknown) => o.logger.error({ err }, 'outbox poll failed'))
       .finally(() => {
         running = null;
@@ -338,11 +363,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
     start() {
       if (!stopped) return;
       stopped = false;
-      timer = setInterval(run, pollMs);
+      timer = setInterval(() => run(), pollMs);
       timer.unref();
       run();
     },
-    kick: run,
+    kick: () => run(),
     inFlight: () => performing.size,
     async stop() {
       stopped = true;

@@ -5,6 +5,7 @@
 // `BAD_USER_INPUT: <argument>: <what is wrong>`. The tools' schemas are strict: an unknown
 // argument (a model's `wait_second`) is refused by name instead of silently getting a default.
 import type { z } from 'zod';
+import { convertedOnce } from './schema-json.ts';
 import type { askUserInput } from './schemas.ts';
 
 const REFUSED = Symbol('refused arguments');
@@ -52,8 +53,9 @@ function describeIssues(issues: readonly Issue[], topLevel: readonly string[]): 
 }
 
 /**
- * The schema as the SDK sees it: listed unchanged (its JSON Schema is the strict object's),
- * but its validation never fails; refused arguments become a `Refused` value.
+ * The schema as the SDK sees it: listed unchanged (its JSON Schema is the strict object's,
+ * converted once: schema-json.ts), but its validation never fails; refused arguments become a
+ * `Refused` value.
  */
 export function checkedArguments<S extends z.ZodObject>(schema: S): S {
   const std = schema['~standard'];
@@ -64,7 +66,7 @@ export function checkedArguments<S extends z.ZodObject>(schema: S): S {
     const refused: Refused = { [REFUSED]: describeIssues(result.issues as readonly Issue[], topLevel) };
     return { value: refused };
   };
-  return { '~standard': { ...std, validate } } as unknown as S;
+  return { '~standard': { ...std, validate, jsonSchema: convertedOnce(std.jsonSchema) } } as unknown as S;
 }
 
 /** Why the arguments were refused, or null when they passed the schema. */

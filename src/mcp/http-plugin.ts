@@ -1,7 +1,8 @@
 // POST/GET/DELETE /mcp: the MCP tools over Streamable HTTP, as a self-contained Fastify plugin.
 // 2026-07-28 requests are served per request by the SDK's createMcpHandler. 2025-era requests
-// (the SDK's isLegacyRequest decides, as the handler itself would) are served statelessly by the
-// SDK's fallback, as any instance can, except for clients that declare form elicitation: those
+// (the SDK's isLegacyRequest decides, as the handler itself would) are served statelessly
+// (legacy-stateless.ts: the SDK's fallback, with JSON answers where nothing comes before the
+// result), as any instance can, except for clients that declare form elicitation: those
 // get a session on this instance (legacy-sessions.ts) so that `answer_here` can send them an
 // `elicitation/create` request (API.md §13.1).
 import { Readable } from 'node:stream';
@@ -9,7 +10,6 @@ import {
   type AuthInfo,
   createMcpHandler,
   isLegacyRequest,
-  legacyStatelessFallback,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -23,6 +23,7 @@ import {
   type SessionLimits,
   sessionNotFound,
 } from './legacy-sessions.ts';
+import { legacyStatelessServing } from './legacy-stateless.ts';
 import { createMcpTools, type McpToolsOptions } from './tools.ts';
 
 export interface McpPluginOptions extends McpToolsOptions {
@@ -56,6 +57,9 @@ async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply
     reply.header(name, value);
   });
   if (!res.body) return reply.send();
+  // A whole JSON answer goes out in one write, with its length, rather than piped as a stream.
+  if (res.headers.get('content-type')?.startsWith('application/json'))
+    return reply.send(Buffer.from(await res.arrayBuffer()));
   const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
   // A client gone mid-stream: stop reading the SDK's stream so nothing keeps the exchange open.
   reply.raw.once('close', () => body.destroy());
@@ -77,7 +81,9 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
   const limits = { maxRequestBodySize: o.maxBodyBytes };
   const onerror = o.onError ? { onerror: o.onError } : {};
   const modern = createMcpHandler(factory, { legacy: 'reject', ...limits, ...onerror });
-  const stateless = legacyStatelessFallback(factory, o.onError, limits);
+  // Stateless 2025-era serving: the SDK's fallback, with a JSON answer where nothing comes before
+  // the result (legacy-stateless.ts).
+  const stateless = legacyStatelessServing(factory, o.onError, limits);
   const sessions = createLegacySessions<Principal>({
     serverFor: toolsFor,
     maxBodyBytes: o.maxBodyBytes,

@@ -2,6 +2,7 @@
 // unknown argument is refused by name, arguments.ts); the shapes here check types only: every
 // question rule is checked once, by the service, like any ask.
 import { z } from 'zod';
+import { withJsonSchemaOnce } from './schema-json.ts';
 
 /** Longest wait one tool call may ask for: several MCP clients cut a call at about 60 s. */
 export const WAIT_MAX_SECONDS = 300;
@@ -143,13 +144,16 @@ export const cancelQuestionInput = z.strictObject({
   reason: z.string().optional().describe('Why, shown with the cancelled question.'),
 });
 
-export const waitOutput = z.object({
-  status: z.enum(STATUSES),
-  id: z.string(),
-  answer: z.unknown(),
-  /** The signed decision receipt once closed (API.md §16); absent while PENDING. */
-  receipt: z.string().nullable().optional(),
-});
+// The output schemas are converted to JSON Schema once per process (schema-json.ts).
+export const waitOutput = withJsonSchemaOnce(
+  z.object({
+    status: z.enum(STATUSES),
+    id: z.string(),
+    answer: z.unknown(),
+    /** The signed decision receipt once closed (API.md §16); absent while PENDING. */
+    receipt: z.string().nullable().optional(),
+  }),
+);
 
 /** The GraphQL `Question` shape; extra fields pass so both adapters' questions fit. */
 const question = z.looseObject({
@@ -176,10 +180,12 @@ const question = z.looseObject({
     .optional(),
 });
 
-export const getQuestionOutput = z.object({ question: question.nullable() });
-export const listQuestionsOutput = z.object({
-  questions: z.array(question),
-  totalCount: z.number().int(),
-  endCursor: z.string().nullable(),
-});
-export const cancelQuestionOutput = z.object({ question });
+export const getQuestionOutput = withJsonSchemaOnce(z.object({ question: question.nullable() }));
+export const listQuestionsOutput = withJsonSchemaOnce(
+  z.object({
+    questions: z.array(question),
+    totalCount: z.number().int(),
+    endCursor: z.string().nullable(),
+  }),
+);
+export const cancelQuestionOutput = withJsonSchemaOnce(z.object({ question }));

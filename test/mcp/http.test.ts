@@ -365,6 +365,46 @@ describe('/mcp over plain HTTP', () => {
     }
   });
 
+  it('answers a 2025-era call with one JSON body, and streams only a call that gave a progress token', async () => {
+    const call = (meta: Record<string, unknown> | undefined) =>
+      httpRequest(`${url}/mcp`, {
+        method: 'POST',
+        headers: AGENT_POST,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_question', arguments: { id: 'none' }, ...(meta ? { _meta: meta } : {}) },
+        }),
+      });
+    const plain = await call(undefined);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await plain.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { structuredContent: { question: null } },
+    });
+    // A progress token may bring notifications before the result: those need the stream.
+    const streamed = await call({ progressToken: 'p1' });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frame = (await streamed.text()).split('\n').find((line) => line.startsWith('data: {'));
+    expect(JSON.parse(frame?.slice('data: '.length) ?? 'null')).toMatchObject({
+      id: 7,
+      result: { structuredContent: { question: null } },
+    });
+  });
+
+  it('refuses a 2025-era POST that is not JSON with 415, as before any routing', async () => {
+    const res = await httpRequest(`${url}/mcp`, {
+      method: 'POST',
+      headers: { ...AGENT_POST, 'content-type': 'text/plain' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(415);
+  });
+
   it('caps the body at 4 MiB: at the cap it is served, one byte over is 413', async () => {
     const CAP = 4 * 1024 * 1024;
     const bodyOf = (size: number): string => {
