@@ -3,11 +3,12 @@
 // in sessionStorage only and sent as a Bearer header, never in a URL. When the server offers
 // sign-in through the organisation's identity provider (API.md §19), the card also shows
 // "Sign in with …"; a person signed in that way is carried by an httpOnly session cookie.
-import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { InboxViewerDocument } from '../client/generated/graphql.ts';
 import { SignInWith } from './components/SignInWith.tsx';
 import { Inbox } from './Inbox.tsx';
 import { createInboxApi, failureText, isRefusedKey } from './lib/api.ts';
+import { createFeedSession, type FeedSession } from './lib/feed-session.ts';
 import { createKeyStore, type KeyStorage, normalizeKey, takeKeyFromFragment } from './lib/key.ts';
 import type { Viewer } from './lib/model.ts';
 import { endSession, fetchSignInState, type SignInState } from './lib/sign-in.ts';
@@ -18,7 +19,7 @@ type Session =
   | { phase: 'unreachable'; key: string; message: string }
   | { phase: 'signed-out'; message: string | null }
   /** `key` null: signed in through the identity provider (the session cookie). */
-  | { phase: 'signed-in'; key: string | null; viewer: Viewer };
+  | { phase: 'signed-in'; key: string | null; viewer: Viewer; feed: FeedSession };
 
 function sessionStore(): KeyStorage | null {
   try {
@@ -109,20 +110,43 @@ export function App() {
   const [session, setSession] = useState<Session>({ phase: 'checking' });
   const [provider, setProvider] = useState<SignInState['signIn']>(null);
 
+  /** The feed of the signed-in session (or the one being entered): closed when another replaces it. */
+  const liveFeed = useRef<FeedSession | null>(null);
+  const enter = useCallback((key: string | null, viewer: Viewer, feed: FeedSession) => {
+    if (liveFeed.current !== feed) liveFeed.current?.close();
+    liveFeed.current = feed;
+    setSession({ phase: 'signed-in', key, viewer, feed });
+  }, []);
+  /** Counts sign-in attempts: only the latest one's check decides the page. */
+  const attempts = useRef(0);
+
   const signIn = useCallback(
     async (key: string) => {
+      const attempt = ++attempts.current;
+      // The feed is asked for beside the viewer check, not after it (the backlog starts streaming
+      // a round trip earlier); nothing of it shows until the check accepts the key, and a key the
+      // check refuses or cannot check has its feed closed.
+      const feed = createFeedSession(createInboxApi({ key }));
+      feed.open();
       const result = await verify(key);
+      if (attempt !== attempts.current) {
+        feed.close();
+        return;
+      }
       if ('viewer' in result) {
         keys.set(key);
-        setSession({ phase: 'signed-in', key, viewer: result.viewer });
-      } else if (!result.refused && keys.get() === key) {
+        enter(key, result.viewer, feed);
+        return;
+      }
+      feed.close();
+      if (!result.refused && keys.get() === key) {
         setSession({ phase: 'unreachable', key, message: result.message });
       } else {
         keys.clear();
         setSession({ phase: 'signed-out', message: result.message });
       }
     },
-    [keys],
+    [keys, enter],
   );
 
   useEffect(() => {
@@ -144,7 +168,7 @@ export function App() {
       setProvider(state.signIn);
       if (stored !== null) return;
       const person = state.signedIn;
-      if (person) setSession({ phase: 'signed-in', key: null, viewer: { ...person } });
+      if (person) enter(null, { ...person }, createFeedSession(createInboxApi({ key: null })));
       else setSession({ phase: 'signed-out', message: null });
     });
     if (stored !== null) void signIn(stored);
@@ -155,11 +179,14 @@ export function App() {
     };
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
-  }, [keys, signIn]);
+  }, [keys, signIn, enter]);
 
   const signOut = useCallback(
     (message: string | null) => {
       keys.clear();
+      attempts.current++;
+      liveFeed.current?.close();
+      liveFeed.current = null;
       setSession({ phase: 'signed-out', message });
       // Ending the server's session too (harmless without one): the cookie is httpOnly.
       void endSession();
@@ -196,6 +223,6 @@ export function App() {
     case 'signed-out':
       return <SignIn message={session.message} provider={provider} onSubmit={signIn} />;
     case 'signed-in':
-      return <Inbox apiKey={session.key} viewer={session.viewer} onSignOut={signOut} />;
+      return <Inbox apiKey={session.key} feed={session.feed} viewer={session.viewer} onSignOut={signOut} />;
   }
 }

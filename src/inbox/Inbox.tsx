@@ -1,21 +1,13 @@
 // The signed-in page: the live pending list (folded by group, newest first) and the history.
-import {
-  type KeyboardEvent,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';
-import { createInboxApi, type Transport } from './lib/api.ts';
+import type { Transport } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
-import { createInboxStore } from './lib/inbox-store.ts';
+import type { FeedSession } from './lib/feed-session.ts';
 import type { Viewer } from './lib/model.ts';
 
 type View = 'pending' | 'history';
@@ -107,20 +99,22 @@ function Tabs({
 
 export function Inbox({
   apiKey,
+  feed,
   viewer,
   onSignOut,
 }: {
   /** Null: signed in through the identity provider (the session cookie). */
   apiKey: string | null;
+  /** The key's feed and inbox state (sign-in may have opened the feed already). */
+  feed: FeedSession;
   viewer: Viewer;
   /** Back to sign-in; with a message when the key was refused. */
   onSignOut(message: string | null): void;
 }) {
-  const store = useMemo(createInboxStore, []);
+  const { store, api } = feed;
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const dispatch = store.dispatch;
   const [view, setView] = useState<View>('pending');
-  const api = useMemo(() => createInboxApi({ key: apiKey }), [apiKey]);
   const refused = useCallback(
     () =>
       onSignOut(
@@ -130,7 +124,7 @@ export function Inbox({
       ),
     [onSignOut, apiKey],
   );
-  const { status, problem } = useFeed({ api, dispatch, refused });
+  const { status, problem } = useFeed(feed, refused);
   const submit = useSubmit({ api, dispatch, refused });
 
   const pendingCount = state.pending.size;

@@ -89,6 +89,18 @@ describe('the filter', () => {
       askers: ['agent', 'ci-bot'],
     });
   });
+
+  it('hands back the previous facets, or each unchanged list of them, so the filter bar is not rendered again', () => {
+    const first = facets(state.pending);
+    expect(facets(state.pending, first)).toBe(first);
+    const fewer = new Map(state.pending);
+    for (const [id, question] of fewer) if (question.audience === 'bob') fewer.delete(id);
+    const next = facets(fewer, first);
+    expect(next).not.toBe(first);
+    expect(next.audiences).toEqual(['alice']);
+    expect(next.askers === first.askers || next.askers.join() !== first.askers.join()).toBe(true);
+    expect(next.groups === first.groups || next.groups.join() !== first.groups.join()).toBe(true);
+  });
 });
 
 describe('the order', () => {

@@ -1,6 +1,6 @@
 // The pending list's filters (text, format, group, channel, audience, asker) and its order. They
 // live in the page, not in the feed's state, so a reconnect's SNAPSHOT keeps them.
-import { useId } from 'react';
+import { memo, useId, useMemo, useRef } from 'react';
 import { type Facets, type Filter, isFiltering, NO_FILTER, type SortOrder } from '../lib/arrange.ts';
 import type { AnswerFormat } from '../lib/model.ts';
 import { plainId } from './hooks.ts';
@@ -13,7 +13,8 @@ const ORDERS: Record<SortOrder, string> = {
   timeout: 'Soonest timeout',
 };
 
-function Choice({
+/** Memoized: a group filter may list hundreds of values, and most changes leave them as they are. */
+const Choice = memo(function Choice({
   id,
   label,
   value,
@@ -41,7 +42,7 @@ function Choice({
       </select>
     </div>
   );
-}
+});
 
 export function FilterBar({
   filter,
@@ -63,6 +64,14 @@ export function FilterBar({
 }) {
   const id = plainId(useId());
   const set = (field: keyof Filter) => (value: string) => setFilter({ ...filter, [field]: value });
+  // The choices' handlers stay the same functions (reading the latest filter), so a memoized
+  // Choice whose values did not change is not rendered again.
+  const latest = useRef(filter);
+  latest.current = filter;
+  const choose = useMemo(() => {
+    const on = (field: keyof Filter) => (value: string) => setFilter({ ...latest.current, [field]: value });
+    return { group: on('group'), channel: on('channel'), audience: on('audience'), asker: on('asker') };
+  }, [setFilter]);
   const filtering = isFiltering(filter);
   return (
     <search className="filters" aria-label="Find questions">
@@ -93,28 +102,28 @@ export function FilterBar({
         label="Group"
         value={filter.group}
         values={facets.groups}
-        onChange={set('group')}
+        onChange={choose.group}
       />
       <Choice
         id={`${id}-channel`}
         label="Channel"
         value={filter.channel}
         values={facets.channels}
-        onChange={set('channel')}
+        onChange={choose.channel}
       />
       <Choice
         id={`${id}-audience`}
         label="Audience"
         value={filter.audience}
         values={facets.audiences}
-        onChange={set('audience')}
+        onChange={choose.audience}
       />
       <Choice
         id={`${id}-asker`}
         label="Asker"
         value={filter.asker}
         values={facets.askers}
-        onChange={set('asker')}
+        onChange={choose.asker}
       />
       <div className="filter-field">
         <label htmlFor={`${id}-order`}>Sort</label>

@@ -19,6 +19,7 @@ import {
   arrange,
   type Card,
   type Entry,
+  type Facets,
   type Filter,
   facets,
   NO_FILTER,
@@ -87,8 +88,11 @@ export function PendingPanel({
     () => arrange({ pending, settled }, shownFilter, order),
     [pending, version, settled, shownFilter, order],
   );
+  // The previous facets, so that unchanged choices stay the same arrays (FilterBar is memoized).
+  const lastFacets = useRef<Facets | undefined>(undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: version stands for pending's contents.
-  const choices = useMemo(() => facets(pending), [pending, version]);
+  const choices = useMemo(() => facets(pending, lastFacets.current), [pending, version]);
+  lastFacets.current = choices;
   const rows = useMemo(() => rowsOf(arranged.entries, folded), [arranged, folded]);
 
   const dismiss = useCallback((id: string) => dispatch({ type: 'dismiss', id }), [dispatch]);

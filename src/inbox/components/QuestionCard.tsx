@@ -102,7 +102,8 @@ function SettledView({
   const q = settled.question;
   const line = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (takeFocus) line.current?.focus();
+    // The person just clicked in this card, so it is on screen: no scrolling to work out.
+    if (takeFocus) line.current?.focus({ preventScroll: true });
   }, [takeFocus]);
   let detail: string;
   switch (settled.outcome) {

@@ -160,8 +160,17 @@ export interface Facets {
   askers: string[];
 }
 
-/** The values the pending list holds for each filter with a fixed set of choices, sorted. */
-export function facets(pending: ReadonlyMap<string, Question>): Facets {
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/**
+ * The values the pending list holds for each filter with a fixed set of choices, sorted. Given
+ * the previous result, each list that did not change is that same array, and the result is
+ * `previous` itself when none did: an answer then leaves the filter bar's hundreds of options
+ * alone.
+ */
+export function facets(pending: ReadonlyMap<string, Question>, previous?: Facets): Facets {
   const groups = new Set<string>();
   const channels = new Set<string>();
   const audiences = new Set<string>();
@@ -172,11 +181,21 @@ export function facets(pending: ReadonlyMap<string, Question>): Facets {
     if (q.audience) audiences.add(q.audience);
     askers.add(q.askedBy);
   }
-  const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b));
-  return {
-    groups: sorted(groups),
-    channels: sorted(channels),
-    audiences: sorted(audiences),
-    askers: sorted(askers),
+  const sorted = (s: Set<string>, was: readonly string[] | undefined): string[] => {
+    const list = [...s].sort((a, b) => a.localeCompare(b));
+    return was && sameList(was, list) ? (was as string[]) : list;
   };
+  const next = {
+    groups: sorted(groups, previous?.groups),
+    channels: sorted(channels, previous?.channels),
+    audiences: sorted(audiences, previous?.audiences),
+    askers: sorted(askers, previous?.askers),
+  };
+  return previous &&
+    next.groups === previous.groups &&
+    next.channels === previous.channels &&
+    next.audiences === previous.audiences &&
+    next.askers === previous.askers
+    ? previous
+    : next;
 }
