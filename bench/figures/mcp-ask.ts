@@ -3,88 +3,25 @@
 // CONFIRM question that waits for its answer; the operator answers it through GraphQL once the
 // inbox shows it. The value is the time from writing the answer until the MCP tool result has
 // arrived; the floor the same for the GraphQL askUser response, alternating in one loop.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
-import {
-  ANSWER,
-  ASK_WITH_RECEIPT,
-  type AskData,
-  dataOf,
-  graphqlBody,
-  graphqlClient,
-  headersFor,
-  KEYS,
-} from '../lib/graphql.ts';
-import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
-import { sleep } from '../lib/pool.ts';
+import { type PairTimes, SETTLE_MS, startMcpPairs } from '../lib/mcp-pairs.ts';
 import { startInstance, troubleLines, uniquePrefix } from '../lib/servers.ts';
-import { SseClient } from '../lib/sse.ts';
 import { percentile, round, summarize } from '../lib/stats.ts';
 
 const WARMUP = 20;
 /** Each of the two paths, alternating. */
 const ITERATIONS = Number(process.env.BENCH_MCP_ITERATIONS) || 150;
-/** The question is registered and its waiter armed before it is answered (as in the resume figure). */
-const SETTLE_MS = 40;
 
 export async function mcpAsk(ctx: BenchContext): Promise<Section> {
   const server = await startInstance({ name: 'mcp', redisUrl: ctx.redisUrl, prefix: uniquePrefix('mcp') });
-  const client = new Client({ name: 'tai-bench', version: '1.0.0' });
+  let pairs: Awaited<ReturnType<typeof startMcpPairs>> | undefined;
   try {
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
-        requestInit: { headers: { authorization: `Bearer ${KEYS.agent}` } },
-      }),
-    );
+    pairs = await startMcpPairs(server.url);
     ctx.log('  MCP client connected');
-    const asker = keepAliveAgent(2);
-    const answerer = graphqlClient(server.url, 'operator', keepAliveAgent(2));
-    const inbox = new SseClient(`${server.url}/api/interactions/stream`, {
-      agent: socketPerRequestAgent(),
-      headers: headersFor('operator', 'text/event-stream'),
-    });
-    await inbox.next((e) => e.event === 'interaction.ready', 10_000);
+    const { viaMcp, viaGraphql } = pairs;
 
-    /** Asks through `ask`, answers once the inbox shows it; ms from the answer to the result. */
-    const round1 = async (
-      text: string,
-      ask: () => Promise<number>,
-    ): Promise<{ resume: number; total: number }> => {
-      const added = inbox.next((e) => e.event === 'interaction.add' && e.data.includes(`"${text}"`), 10_000);
-      const started = performance.now();
-      const done = ask();
-      const { id } = JSON.parse((await added).data) as { id: string };
-      await sleep(SETTLE_MS);
-      const answered = answerer.post(ANSWER, { id, answer: true });
-      const [endedAt, answerReply] = await Promise.all([done, answered]);
-      dataOf(answerReply);
-      return { resume: endedAt - answerReply.sentAt, total: endedAt - started - SETTLE_MS };
-    };
-    const viaMcp = (text: string) =>
-      round1(text, async () => {
-        const r = await client.callTool({
-          name: 'ask_user',
-          arguments: { text, format: 'CONFIRM', wait_seconds: 30 },
-        });
-        const status = (r.structuredContent as { status?: string } | undefined)?.status;
-        if (r.isError || status !== 'ANSWERED') throw new Error(`ask_user returned ${JSON.stringify(r)}`);
-        return performance.now();
-      });
-    const viaGraphql = (text: string) =>
-      round1(text, async () => {
-        const reply = await send(`${server.url}/graphql`, {
-          agent: asker,
-          method: 'POST',
-          headers: headersFor('agent'),
-          body: graphqlBody(ASK_WITH_RECEIPT, { input: { text, format: 'CONFIRM' }, hold: 30 }),
-        });
-        const status = dataOf<AskData>(reply).askUser.status;
-        if (status !== 'ANSWERED') throw new Error(`held askUser returned ${status}`);
-        return reply.endedAt;
-      });
-
-    const mcp: { resume: number; total: number }[] = [];
-    const gql: { resume: number; total: number }[] = [];
+    const mcp: PairTimes[] = [];
+    const gql: PairTimes[] = [];
     for (let i = 0; i < WARMUP + ITERATIONS; i++) {
       const m = await viaMcp(`bench mcp #${i}`);
       const g = await viaGraphql(`bench graphql #${i}`);
@@ -94,7 +31,6 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
         gql.push(g);
       }
     }
-    inbox.close();
     const parameters = {
       iterations: ITERATIONS,
       warmup: WARMUP,
@@ -136,7 +72,7 @@ export async function mcpAsk(ctx: BenchContext): Promise<Section> {
       warnings: troubleLines(server),
     };
   } finally {
-    await client.close().catch(() => {});
+    await pairs?.close();
     await server.stop();
   }
 }

@@ -106,18 +106,25 @@ function start(ctx: BenchContext, server: Server, role = ''): Promise<Instance> 
  * store's claim script (what every answer runs: it enqueues the delivery), from this process.
  * The audit log is off for these claims: its chaining is not a delivery's work.
  */
+/** Asks `n` CONFIRM questions that notify the webhook endpoint `w0` when resolved; their ids. */
+export async function askResumeRuns(url: string, n: number): Promise<string[]> {
+  const ids: string[] = new Array(n);
+  const agent = graphqlClient(url, 'agent', keepAliveAgent(16));
+  await runPool(n, 16, async (i) => {
+    const d = await agent.call<AskData>(ASK, {
+      input: { text: `Resume run #${i}?`, format: 'CONFIRM', notify: 'w0', metadata: { run: i } },
+      hold: 0,
+    });
+    ids[i] = d.askUser.question.id;
+  });
+  return ids;
+}
+
 async function fill(ctx: BenchContext, server: Server): Promise<void> {
   const asker = await start(ctx, server, '-asker');
-  const ids: string[] = new Array(QUESTIONS);
+  let ids: string[];
   try {
-    const agent = graphqlClient(asker.url, 'agent', keepAliveAgent(16));
-    await runPool(QUESTIONS, 16, async (i) => {
-      const d = await agent.call<AskData>(ASK, {
-        input: { text: `Resume run #${i}?`, format: 'CONFIRM', notify: 'w0', metadata: { run: i } },
-        hold: 0,
-      });
-      ids[i] = d.askUser.question.id;
-    });
+    ids = await askResumeRuns(asker.url, QUESTIONS);
   } finally {
     await asker.stop();
   }
@@ -178,19 +185,22 @@ async function askAndAnswer(server: Instance, targets: number) {
  * The floor: PER_TARGET fetch loops POSTing QUESTIONS bodies of the same shape to the receiver,
  * timed as the value is, from the first arrival to the last.
  */
+/** A body of a delivery's shape and size, for the floor's bare fetch loops. */
+export const floorBody = (i: number): string =>
+  JSON.stringify({
+    type: 'question.resolved',
+    question: {
+      id: `floor-${i}`,
+      status: 'ANSWERED',
+      answer: true,
+      metadata: { run: i },
+      text: `Resume run #${i}?`,
+    },
+    receipt: 'x'.repeat(600),
+  });
+
 async function bareFetch(receiver: Instance): Promise<number> {
-  const body = (i: number) =>
-    JSON.stringify({
-      type: 'question.resolved',
-      question: {
-        id: `floor-${i}`,
-        status: 'ANSWERED',
-        answer: true,
-        metadata: { run: i },
-        text: `Resume run #${i}?`,
-      },
-      receipt: 'x'.repeat(600),
-    });
+  const body = floorBody;
   await runPool(QUESTIONS, PER_TARGET, async (i) => {
     const res = await fetch(`${receiver.url}/ok/floor`, {
       method: 'POST',

@@ -5,33 +5,16 @@
 //   node --import tsx bench/profile/mcp-cpu.ts [rounds] [perRound]
 // The server's CPU comes from /proc (10 ms ticks, so rounds of 100 or more); the client's from
 // process.cpuUsage(). Both include the operator's answer mutation, the same on both sides.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import {
-  ANSWER,
-  ASK_WITH_RECEIPT,
-  type AskData,
-  dataOf,
-  graphqlBody,
-  graphqlClient,
-  headersFor,
-  KEYS,
-} from '../lib/graphql.ts';
-import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
-import { sleep } from '../lib/pool.ts';
+import { type McpPairs, type PairTimes, startMcpPairs } from '../lib/mcp-pairs.ts';
 import { cpuMs, killAllChildren } from '../lib/process.ts';
 import { startRedis } from '../lib/redis.ts';
 import { removeRunSecrets } from '../lib/run-secrets.ts';
 import { startInstance, uniquePrefix } from '../lib/servers.ts';
-import { SseClient } from '../lib/sse.ts';
 import { median, percentile } from '../lib/stats.ts';
 
 const rounds = Number(process.argv[2] ?? 5);
 const perRound = Number(process.argv[3] ?? 100);
 const WARMUP_ROUNDS = 1;
-/** As in the figure: the waiter is armed before the answer is written. */
-const SETTLE_MS = 40;
-/** As in the figure: the GraphQL askUser selects its receipt, which the MCP result carries. */
-const floorAsk = ASK_WITH_RECEIPT;
 /** MCP_CPU_ONLY=mcp: MCP rounds only (for a CPU profile of that path alone). */
 const mcpOnly = process.env.MCP_CPU_ONLY === 'mcp';
 
@@ -42,53 +25,13 @@ try {
     redisUrl: redis.url,
     prefix: uniquePrefix('mcpcpu'),
   });
-  const client = new Client({ name: 'tai-bench', version: '1.0.0' });
+  let pairs: McpPairs | undefined;
   try {
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', server.url), {
-        requestInit: { headers: { authorization: `Bearer ${KEYS.agent}` } },
-      }),
-    );
-    const asker = keepAliveAgent(2);
-    const answerer = graphqlClient(server.url, 'operator', keepAliveAgent(2));
-    const inbox = new SseClient(`${server.url}/api/interactions/stream`, {
-      agent: socketPerRequestAgent(),
-      headers: headersFor('operator', 'text/event-stream'),
-    });
-    await inbox.next((e) => e.event === 'interaction.ready', 10_000);
-
-    const pair = async (text: string, ask: () => Promise<number>): Promise<number> => {
-      const added = inbox.next((e) => e.event === 'interaction.add' && e.data.includes(`"${text}"`), 10_000);
-      const done = ask();
-      const { id } = JSON.parse((await added).data) as { id: string };
-      await sleep(SETTLE_MS);
-      const answered = answerer.post(ANSWER, { id, answer: true });
-      const [endedAt, reply] = await Promise.all([done, answered]);
-      dataOf(reply);
-      return endedAt - reply.sentAt;
-    };
-    const viaMcp = (text: string) =>
-      pair(text, async () => {
-        const r = await client.callTool({
-          name: 'ask_user',
-          arguments: { text, format: 'CONFIRM', wait_seconds: 30 },
-        });
-        const status = (r.structuredContent as { status?: string } | undefined)?.status;
-        if (r.isError || status !== 'ANSWERED') throw new Error(`ask_user returned ${JSON.stringify(r)}`);
-        return performance.now();
-      });
-    const viaGraphql = (text: string) =>
-      pair(text, async () => {
-        const reply = await send(`${server.url}/graphql`, {
-          agent: asker,
-          method: 'POST',
-          headers: headersFor('agent'),
-          body: graphqlBody(floorAsk, { input: { text, format: 'CONFIRM' }, hold: 30 }),
-        });
-        if (dataOf<AskData>(reply).askUser.status !== 'ANSWERED')
-          throw new Error('held askUser not answered');
-        return reply.endedAt;
-      });
+    pairs = await startMcpPairs(server.url);
+    const resumeOf = (go: (text: string) => Promise<PairTimes>) => async (text: string) =>
+      (await go(text)).resume;
+    const viaMcp = resumeOf(pairs.viaMcp);
+    const viaGraphql = resumeOf(pairs.viaGraphql);
 
     /** Server µs, client µs and answer→result p50 (ms) per pair of one round of one path. */
     const round = async (label: string, r: number, one: (text: string) => Promise<number>) => {
@@ -126,7 +69,6 @@ try {
           `${row.gql.clientUs.toFixed(0)} µs client, p50 ${row.gql.p50.toFixed(2)} ms`,
       );
     }
-    inbox.close();
     const m = (f: (x: (typeof rows)[number]) => number) => median(rows.map(f));
     if (rows.length)
       console.log(
@@ -136,7 +78,7 @@ try {
           `p50 ratio ${m((x) => x.mcp.p50 / x.gql.p50).toFixed(2)}×`,
       );
   } finally {
-    await client.close().catch(() => {});
+    await pairs?.close();
     await server.stop();
   }
 } finally {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
-import { ASK, type AskData, graphqlClient } from '../lib/graphql.ts';
+import { askResumeRuns, floorBody } from '../figures/outbox.ts';
 import { keepAliveAgent, send } from '../lib/http.ts';
 import { pollUntil, runPool } from '../lib/pool.ts';
 import { cpuMs, killAllChildren } from '../lib/process.ts';
@@ -37,18 +37,7 @@ function shaNames(): Map<string, string> {
 
 /** The figure's floor: 8 bare fetch loops POSTing bodies of the delivery's shape; CPU per request. */
 async function floor(): Promise<{ rate: number; clientMs: number; receiverMs: number }> {
-  const body = (i: number) =>
-    JSON.stringify({
-      type: 'question.resolved',
-      question: {
-        id: `floor-${i}`,
-        status: 'ANSWERED',
-        answer: true,
-        metadata: { run: i },
-        text: `Resume run #${i}?`,
-      },
-      receipt: 'x'.repeat(600),
-    });
+  const body = floorBody;
   const v0 = cpuMs(receiver.pid);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -88,16 +77,9 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const prefix = uniquePrefix('obc');
     const asker = await startInstance({ name: 'outbox-asker', redisUrl: redis.url, prefix, env });
-    const ids: string[] = new Array(N);
+    let ids: string[];
     try {
-      const agent = graphqlClient(asker.url, 'agent', keepAliveAgent(16));
-      await runPool(N, 16, async (i) => {
-        const d = await agent.call<AskData>(ASK, {
-          input: { text: `Resume run #${i}?`, format: 'CONFIRM', notify: 'w0', metadata: { run: i } },
-          hold: 0,
-        });
-        ids[i] = d.askUser.question.id;
-      });
+      ids = await askResumeRuns(asker.url, N);
     } finally {
       await asker.stop();
     }
