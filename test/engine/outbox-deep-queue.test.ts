@@ -86,9 +86,11 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     // three hand-backs and half a lease per delivery (and with no poll the queue crawled at the
     // default pace). Now the line feeds the slots and is refilled half a line at a time; what is
     // handed back is the first lease's overflow (8 here) and what a wake finds past a full line.
-    // (Bounds with room: how completions and refills interleave varies from run to run.)
-    expect(defers()).toBeLessThanOrEqual(n / 4);
-    expect(leases()).toBeLessThanOrEqual(n / 3);
+    // (Bounds with room: how completions and refills interleave varies from run to run and with
+    // the machine's load: 60 hand-backs were seen in a full CI run. The old worker made 540 or
+    // more, so half a hand-back and half a lease per delivery still tell the two apart.)
+    expect(defers()).toBeLessThanOrEqual(n / 2);
+    expect(leases()).toBeLessThanOrEqual(n / 2);
   });
 
   it('a target whose last delivery ended with items handed back for later is woken for them, with no poll', async () => {
