@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlAt, manifestOf, slackChannelLines } from '../support/channel-server.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
@@ -261,6 +262,48 @@ describe('2025 sessions: who gets one, and the session door', () => {
 });
 
 describe('2025 sessions: expiry and shutdown', () => {
+  it('the instance cap: at it every client has a session, one past it is served statelessly', async () => {
+    const own = await startServer({
+      store: 'redis',
+      plugins: { mcpSessionLimits: { max: 2, perPrincipal: 5, idleMs: 30 * 60_000 } },
+    });
+    const ownBase = await own.listen();
+    const connect = (key: string) => v1Client(async () => ({ action: 'decline' }), key, ownBase);
+    const atCap = [await connect(KEYS.agent), await connect(KEYS.bob)];
+    expect(atCap.every((c) => c.sessionId !== undefined)).toBe(true);
+    const past = await connect(KEYS.alice);
+    expect(past.sessionId).toBeUndefined();
+    const r = await ask(past.client, { text: 'Past the cap', wait_seconds: 0 });
+    expect(r.structuredContent).toMatchObject({ status: 'PENDING' });
+    // A closed session frees its place.
+    await atCap[0]!.close();
+    const again = await connect(KEYS.alice);
+    expect(again.sessionId).toBeDefined();
+    await Promise.all([atCap[1]!, past, again].map((c) => c.close()));
+    await own.close();
+  });
+
+  it('random session ids and bodies on a 2025 session request never get a 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 80 }), fc.jsonValue({ maxDepth: 3 }), async (id, body) => {
+        const res = await fetch(new URL('/mcp', base), {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${KEYS.agent}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+            ...(/^[\x21-\x7e]+$/.test(id) ? { 'mcp-session-id': id } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+        await res.arrayBuffer();
+        expect(res.status).toBeLessThan(500);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('an idle session is reclaimed when a cap is reached, and its id is then 404', async () => {
     // Idle time 0: every session with nothing in flight counts as expired at the next sweep.
     const own = await startServer({
