@@ -5,11 +5,10 @@
 // resolved, so history and every status index are populated), then pages are read through
 // the real server, alternating sizes. While the pages run, the Redis SLOWLOG records every
 // command; the longest list script call of each size is a row too (Redis stays responsive).
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { ClosedStatus } from '../../src/domain/question.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
+import { scriptSha } from '../../src/store/redis/scripts.ts';
 import { specOf } from '../../test/support/fixtures.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
 import { dataOf, graphqlClient } from '../lib/graphql.ts';
@@ -41,13 +40,6 @@ const AGENT_ID = 'bench-agent';
 
 interface PageData {
   questions: { totalCount: number; edges: unknown[] };
-}
-
-/** The list script's SHA, as the store computes it (common.lua before the script). */
-function listSha(): string {
-  const dir = new URL('../../src/store/redis/', import.meta.url);
-  const source = `${readFileSync(new URL('common.lua', dir), 'utf8')}\n${readFileSync(new URL('list.lua', dir), 'utf8')}`;
-  return createHash('sha1').update(source).digest('hex');
 }
 
 /** `n` questions over the last day, one in two resolved (mostly answered). */
@@ -140,7 +132,8 @@ export async function listing(ctx: BenchContext): Promise<Section> {
     const log = await slowlog(admin);
     await admin.config('SET', 'slowlog-log-slower-than', oldThreshold ?? '10000');
     await admin.config('SET', 'slowlog-max-len', oldLen ?? '128');
-    const sha = listSha();
+    // The store's own SHA: the script's source as sent (a copy here went stale when the audit switch was prepended).
+    const sha = scriptSha('list');
     const longest = sizes.map((s) => {
       const mine = log.filter((e) => e.args[0]?.toLowerCase() === 'evalsha' && e.args[3] === s.prefix);
       const lists = mine.filter((e) => e.args[1] === sha);

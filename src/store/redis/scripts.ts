@@ -51,6 +51,11 @@ const SCRIPTS = {
 
 export type ScriptName = keyof typeof SCRIPTS;
 
+/** The SHA1 Redis knows a script by, as the runner sends it (for reading SLOWLOG and MONITOR). */
+export function scriptSha(name: ScriptName, audit = true): string {
+  return audit ? SCRIPTS[name].sha : SCRIPTS[name].quiet.sha;
+}
+
 export type Reply = string | number | null | Reply[];
 
 export type ScriptRunner = (name: ScriptName, args: (string | number)[]) => Promise<Reply>;
