@@ -100,6 +100,8 @@ try {
       if (r.kind !== 'won') throw new Error(`claim ${ids[i]}: ${r.kind}`);
     });
     const queued = (await store.outbox.stats(Date.now())).items;
+    // The asks' audit entries are chained here, as in the figure, not by the worker's reaper.
+    await store.audit.chain();
     await store.close();
     conn.disconnect();
     sub.disconnect();
