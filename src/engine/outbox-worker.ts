@@ -71,6 +71,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
    * starting its own schedule at `now` (which made them come back all at once).
    */
   const handBacks = new Map<string, number>();
+  /**
+   * When the latest lease that came back with fewer items than it asked for looked (its `now`):
+   * every item due by then was leased. A schedule whose last hand-back was due by then is done.
+   */
+  let sawAllAt = 0;
   /** Leased items waiting for a slot of their target, in lease order. */
   const waiting = new Map<string, OutboxItem[]>();
   let waitingCount = 0;
@@ -317,6 +322,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
         limit -= want;
         const now = clock();
         const items = await o.store.outbox.leaseDue(now, want, leaseMs, owner);
+        if (items.length < want) sawAllAt = Math.max(sawAllAt, now);
         const returns = items.map((item) => admit(item, now)).filter((r) => r !== null);
         await Promise.all(returns);
         // A round that handed anything back met a full target: the rest of the queue is most
@@ -330,16 +336,18 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
 
   /**
    * A target with nothing in flight or waiting while some of its items are handed back for
-   * later has no completion left to lease them: look again shortly (until its schedule has
-   * passed) rather than leaving it idle until the next poll. A target that backs off was woken
-   * for its own hand-backs (later()). Schedules that have passed are forgotten.
+   * later has no completion left to lease them: look again shortly (at once if they are all due
+   * already) rather than leaving it idle until the next poll. A target that backs off was woken
+   * for its own hand-backs (later()). A schedule is forgotten once a lease has looked after its
+   * last hand-back fell due, not merely once that time has passed: a lease that found nothing
+   * due may take long enough for the rest to fall due before it returns.
    */
   function wakeForIdle(now: number): void {
     for (const [target, last] of handBacks) {
-      if (last <= now) handBacks.delete(target);
+      if (last <= sawAllAt) handBacks.delete(target);
       else if (inFlightTo(target) === 0 && !waiting.has(target) && pausedUntil(target, now) === null) {
         // As much as the target's slots and line take, as a completion would lease.
-        wakeAt(now + MIN_DEFER_MS, lineMax(target, now) + capOf(target));
+        wakeAt(last <= now ? now : now + MIN_DEFER_MS, lineMax(target, now) + capOf(target));
       }
     }
   }

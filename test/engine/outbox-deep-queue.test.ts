@@ -23,8 +23,11 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  /** A store whose hand-backs (defer) and leases are counted. */
-  async function countedStore(): Promise<{
+  /**
+   * A store whose hand-backs (defer) and leases are counted; `aroundLease` is called as each
+   * lease begins, and what it returns as that lease returns.
+   */
+  async function countedStore(aroundLease: () => () => void = () => () => {}): Promise<{
     store: QuestionStore;
     defers: () => number;
     leases: () => number;
@@ -37,9 +40,12 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     const outbox = s.outbox;
     const counted: QuestionStore['outbox'] = {
       ...outbox,
-      leaseDue: (...args) => {
+      leaseDue: async (...args) => {
         leases++;
-        return outbox.leaseDue(...args);
+        const after = aroundLease();
+        const items = await outbox.leaseDue(...args);
+        after();
+        return items;
       },
       defer: (...args) => {
         defers++;
@@ -91,6 +97,52 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     // more, so half a hand-back and half a lease per delivery still tell the two apart.)
     expect(defers()).toBeLessThanOrEqual(n / 2);
     expect(leases()).toBeLessThanOrEqual(n / 2);
+  });
+
+  it('a target left idle by a lease that found nothing due, and whose hand-backs fell due while it ran, is woken for them (no poll)', async () => {
+    // The worker's clock is the test's. One slot, a line of four, sixteen leased at once: one
+    // begins, four wait, eleven are handed back, due 50 to 250 ms later. When the fifth delivery
+    // ends the target is idle and its completion leases: nothing is due yet, and that lease
+    // "takes" 300 ms, so by its end every hand-back is due. The worker used to forget the
+    // target's schedule then (its last hand-back was due), and nothing leased them again.
+    let now = Date.now() + 1000;
+    let done = 0;
+    let jumped = false;
+    const handedBack = deferred<void>();
+    const { store, defers } = await countedStore(() => {
+      // The first lease begun once five deliveries are done.
+      if (jumped || done < 5) return () => {};
+      jumped = true;
+      return () => {
+        now += 300;
+      };
+    });
+    const n = 16;
+    await resolvedWithFollowUps(store, n, ['webhook:one']);
+    const gate = deferred<void>();
+    const all = deferred<void>();
+    const watched: QuestionStore['outbox'] = {
+      ...store.outbox,
+      defer: async (...args) => {
+        const r = await store.outbox.defer(...args);
+        if (defers() === n - 5) handedBack.resolve();
+        return r;
+      },
+    };
+    const s = new Proxy(store, { get: (t, k) => (k === 'outbox' ? watched : Reflect.get(t, k, t)) });
+    run(
+      s,
+      async () => {
+        await gate.promise;
+        if (++done === n) all.resolve();
+        return { kind: 'done' };
+      },
+      { perTarget: 1, concurrency: n, pollMs: NO_POLL, leaseMs: 600_000, clock: () => now },
+    );
+    await handedBack.promise;
+    gate.resolve();
+    await all.promise;
+    expect(done).toBe(n);
   });
 
   it('a target whose last delivery ended with items handed back for later is woken for them, with no poll', async () => {
