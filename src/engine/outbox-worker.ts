@@ -364,6 +364,14 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
       .catch((err: unknown) => o.logger.error({ err }, 'outbox poll failed'))
       .finally(() => {
         running = null;
+        // Asked for after the pump's last look (its end is a few ticks before this): run now, or
+        // the ask is lost, and a freed slot's ask may be its target's last way to lease again.
+        if (again) {
+          const asked = againLimit;
+          again = false;
+          againLimit = 0;
+          run(asked);
+        }
       });
   }
 

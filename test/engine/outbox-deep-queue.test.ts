@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/engine/logger.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
+  type OutboxWorker,
   type OutboxWorkerOptions,
 } from '../../src/engine/outbox-worker.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
@@ -143,6 +144,41 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     gate.resolve();
     await all.promise;
     expect(done).toBe(n);
+  });
+
+  it('a kick that comes while a lease round is ending is not lost (no poll)', async () => {
+    // The worker's clock is the test's: the first lease looks before the item is due and finds
+    // nothing; the round's last act reads the clock, and there the item falls due and a kick
+    // comes (as a resolution would send), after the round's last look for asks. The worker used
+    // to drop that ask, and with no poll nothing leased the item.
+    let now = Date.now() - 60_000;
+    let armed = false;
+    let leased = 0;
+    const { store } = await countedStore(() => () => {
+      if (++leased === 1) armed = true;
+    });
+    await resolvedWithFollowUps(store, 1, ['webhook:one']);
+    const delivered = deferred<void>();
+    const w: OutboxWorker = run(
+      store,
+      async () => {
+        delivered.resolve();
+        return { kind: 'done' };
+      },
+      {
+        pollMs: NO_POLL,
+        clock: () => {
+          if (armed) {
+            armed = false;
+            now = Date.now() + 60_000;
+            w.kick();
+          }
+          return now;
+        },
+      },
+    );
+    await delivered.promise;
+    expect(leased).toBeGreaterThanOrEqual(2);
   });
 
   it('a target whose last delivery ended with items handed back for later is woken for them, with no poll', async () => {
