@@ -100,6 +100,50 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     expect(leases()).toBeLessThanOrEqual(n / 2);
   });
 
+  it('slots that free while a refill is under way lease what the line takes once it is back, not what it took when they asked', async () => {
+    // The worker's clock stands still, so the first lease's overflow (16 leased: 2 begin, 8
+    // wait, 6 handed back) never falls due. The first refill's lease is held until the slots and
+    // the line have delivered all ten; each of those completions asked for a refill meanwhile.
+    // The worker used to lease the largest of those asks once the held lease was back, which the
+    // refilled line could not take, and handed that back.
+    const now = Date.now() + 1000;
+    let done = 0;
+    const release = deferred<void>();
+    const { store, defers, leases } = await countedStore();
+    const n = 40;
+    await resolvedWithFollowUps(store, n, ['webhook:one']);
+    // Every item is delivered or handed back (and stays so): the worker is done.
+    const all = deferred<void>();
+    const settled = () => {
+      if (done + defers() === n) all.resolve();
+    };
+    const watched: QuestionStore['outbox'] = {
+      ...store.outbox,
+      leaseDue: async (...args) => {
+        if (leases() === 1) await release.promise;
+        return store.outbox.leaseDue(...args);
+      },
+      defer: async (...args) => {
+        const r = await store.outbox.defer(...args);
+        settled();
+        return r;
+      },
+    };
+    const s = new Proxy(store, { get: (t, k) => (k === 'outbox' ? watched : Reflect.get(t, k, t)) });
+    run(
+      s,
+      async () => {
+        if (++done === 10) release.resolve();
+        settled();
+        return { kind: 'done' };
+      },
+      { perTarget: 2, concurrency: 16, pollMs: NO_POLL, leaseMs: 600_000, clock: () => now },
+    );
+    await all.promise;
+    expect(done).toBe(n - 6);
+    expect(defers()).toBe(6);
+  });
+
   it('a target left idle by a lease that found nothing due, and whose hand-backs fell due while it ran, is woken for them (no poll)', async () => {
     // The worker's clock is the test's. One slot, a line of four, sixteen leased at once: one
     // begins, four wait, eleven are handed back, due 50 to 250 ms later. When the fifth delivery
