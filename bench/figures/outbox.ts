@@ -100,12 +100,6 @@ function start(ctx: BenchContext, server: Server, role = ''): Promise<Instance> 
   });
 }
 
-/**
- * Fills the outbox with QUESTIONS resume webhooks to w0 and delivers none: the questions are
- * asked through an instance that is stopped before any is answered, then answered through the
- * store's claim script (what every answer runs: it enqueues the delivery), from this process.
- * The audit log is off for these claims: its chaining is not a delivery's work.
- */
 /** Asks `n` CONFIRM questions that notify the webhook endpoint `w0` when resolved; their ids. */
 export async function askResumeRuns(url: string, n: number): Promise<string[]> {
   const ids: string[] = new Array(n);
@@ -120,6 +114,13 @@ export async function askResumeRuns(url: string, n: number): Promise<string[]> {
   return ids;
 }
 
+/**
+ * Fills the outbox with QUESTIONS resume webhooks to w0 and delivers none: the questions are
+ * asked through an instance that is stopped before any is answered, then answered through the
+ * store's claim script (what every answer runs: it enqueues the delivery), from this process.
+ * The audit log is off for these claims and the asks' entries are chained here: chaining is
+ * not a delivery's work.
+ */
 async function fill(ctx: BenchContext, server: Server): Promise<void> {
   const asker = await start(ctx, server, '-asker');
   let ids: string[];
@@ -144,6 +145,9 @@ async function fill(ctx: BenchContext, server: Server): Promise<void> {
     });
     const { items } = await store.outbox.stats(Date.now());
     if (items !== QUESTIONS) throw new Error(`the outbox holds ${items} items, not ${QUESTIONS}`);
+    // The asks' audit entries are chained here, not by the delivering instance's reaper at its
+    // start (its first trim chains what is unchained: 2,000 hashes, not a delivery's work).
+    await store.audit.chain();
   } finally {
     await store.close();
     redis.disconnect();

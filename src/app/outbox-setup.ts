@@ -68,6 +68,14 @@ function reminderPush(push: Push): ReminderPush {
 export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { store, logger, channels, metrics, closers } = o;
   const { webhookScheduleScale, ...timing } = o.timing;
+  const webhooks = createResumeWebhooks({
+    endpoints: o.webhookEndpoints,
+    logger,
+    ...(o.receipts ? { receipts: o.receipts } : {}),
+    ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
+  });
+  // Closed after the worker has stopped (closers run in reverse): its last deliveries finish first.
+  closers.push(() => webhooks.close());
   const handlers: Record<string, FollowUpHandler> = {
     ...(channels
       ? {
@@ -89,15 +97,7 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       // A REMIND also pushes "Reminder: a question is waiting" to subscribed devices (§19).
       ...(o.push ? { push: reminderPush(o.push) } : {}),
     }),
-    webhook: countedWebhooks(
-      createResumeWebhooks({
-        endpoints: o.webhookEndpoints,
-        logger,
-        ...(o.receipts ? { receipts: o.receipts } : {}),
-        ...(webhookScheduleScale ? { scheduleScale: webhookScheduleScale } : {}),
-      }),
-      metrics,
-    ),
+    webhook: countedWebhooks(webhooks, metrics),
   };
   const worker = createOutboxWorker({
     store,

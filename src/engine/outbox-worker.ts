@@ -71,6 +71,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
    * starting its own schedule at `now` (which made them come back all at once).
    */
   const handBacks = new Map<string, number>();
+  /**
+   * When the latest lease that came back with fewer items than it asked for looked (its `now`):
+   * every item due by then was leased. A schedule whose last hand-back was due by then is done.
+   */
+  let sawAllAt = 0;
   /** Leased items waiting for a slot of their target, in lease order. */
   const waiting = new Map<string, OutboxItem[]>();
   let waitingCount = 0;
@@ -82,6 +87,12 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   let again = false;
   /** The most items a lease asked for while another was under way may take. */
   let againLimit = 0;
+  /**
+   * Targets whose freed slots asked for a lease while another was under way: what each can take
+   * is counted when the next round begins, not when it asked (the round under way may have
+   * filled its line meanwhile, and leasing that much again would hand it all back).
+   */
+  const refills = new Set<string>();
   /** Most leased items waiting in lines at once (a bound on memory, not on any one target). */
   const maxWaiting = concurrency * LINE_ROUNDS;
   let stopped = true;
@@ -208,14 +219,35 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
         if (since?.length === 0) busy.delete(target);
         performing.delete(p);
         next(target);
-        // A slot is free: take the next due items now, not at the next poll; while the target
-        // still has half a line of its own, its slots are fed from there and no lease is needed.
-        const now = clock();
-        const queued = waiting.get(target)?.length ?? 0;
-        const max = lineMax(target, now);
-        if (queued <= max / 2) run(max - queued + capOf(target) - inFlightTo(target));
+        // A slot is free: take the next due items now, not at the next poll.
+        if (running) {
+          refills.add(target);
+          again = true;
+        } else run(refillOf(target, clock()));
       });
     performing.add(p);
+  }
+
+  /**
+   * What a freed slot of `target` leases: what its line and slots take, or nothing while the
+   * target still has half a line of its own (its slots are fed from there, with no lease).
+   */
+  function refillOf(target: string, now: number): number {
+    const queued = waiting.get(target)?.length ?? 0;
+    const max = lineMax(target, now);
+    return queued <= max / 2 ? max - queued + capOf(target) - inFlightTo(target) : 0;
+  }
+
+  /** What the asks made while a lease was under way take now; forgets them. */
+  function askedMeanwhile(): number {
+    const now = clock();
+    const limit = againLimit;
+    let refill = 0;
+    for (const target of refills) refill += refillOf(target, now);
+    refills.clear();
+    again = false;
+    againLimit = 0;
+    return Math.max(limit, refill);
   }
 
   /** A slot of `target` freed: start its waiting items, or hand them back if it backs off. */
@@ -307,8 +339,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   async function pump(first: number): Promise<void> {
     let limit = first;
     do {
-      again = false;
-      againLimit = 0;
+      if (again) limit = askedMeanwhile();
       // Items waiting in lines do not count against the room: they hold no slot, and a line
       // that counted would let a hung target's line keep other targets' items from being leased.
       const room = () => Math.min(concurrency - performing.size, limit);
@@ -317,29 +348,31 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
         limit -= want;
         const now = clock();
         const items = await o.store.outbox.leaseDue(now, want, leaseMs, owner);
+        if (items.length < want) sawAllAt = Math.max(sawAllAt, now);
         const returns = items.map((item) => admit(item, now)).filter((r) => r !== null);
         await Promise.all(returns);
         // A round that handed anything back met a full target: the rest of the queue is most
         // likely its too (leasing on would hand that back as well); its completions lease more.
         if (items.length < want || returns.length > 0) break;
       }
-      limit = againLimit;
     } while (again && !stopped);
     wakeForIdle(clock());
   }
 
   /**
    * A target with nothing in flight or waiting while some of its items are handed back for
-   * later has no completion left to lease them: look again shortly (until its schedule has
-   * passed) rather than leaving it idle until the next poll. A target that backs off was woken
-   * for its own hand-backs (later()). Schedules that have passed are forgotten.
+   * later has no completion left to lease them: look again shortly (at once if they are all due
+   * already) rather than leaving it idle until the next poll. A target that backs off was woken
+   * for its own hand-backs (later()). A schedule is forgotten once a lease has looked after its
+   * last hand-back fell due, not merely once that time has passed: a lease that found nothing
+   * due may take long enough for the rest to fall due before it returns.
    */
   function wakeForIdle(now: number): void {
     for (const [target, last] of handBacks) {
-      if (last <= now) handBacks.delete(target);
+      if (last <= sawAllAt) handBacks.delete(target);
       else if (inFlightTo(target) === 0 && !waiting.has(target) && pausedUntil(target, now) === null) {
         // As much as the target's slots and line take, as a completion would lease.
-        wakeAt(now + MIN_DEFER_MS, lineMax(target, now) + capOf(target));
+        wakeAt(last <= now ? now : now + MIN_DEFER_MS, lineMax(target, now) + capOf(target));
       }
     }
   }
@@ -356,6 +389,9 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
       .catch((err: unknown) => o.logger.error({ err }, 'outbox poll failed'))
       .finally(() => {
         running = null;
+        // Asked for after the pump's last look (its end is a few ticks before this): run now, or
+        // the ask is lost, and a freed slot's ask may be its target's last way to lease again.
+        if (again) run(askedMeanwhile());
       });
   }
 

@@ -4,10 +4,13 @@
 // (webhook-schedule.ts) or dropped (410, or the 24-hour window is over).
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { QuestionRecord } from '../domain/question.ts';
 import { questionView } from '../domain/question-view.ts';
+import type { OutboxItem } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import type { FollowUpHandler, FollowUpResult } from './outbox-worker.ts';
 import type { ReceiptPort } from './ports.ts';
+import { createWebhookClient, type PostOutcome } from './webhook-client.ts';
 import { nextAttemptAt } from './webhook-schedule.ts';
 
 export interface WebhookEndpoint {
@@ -31,13 +34,25 @@ export interface ResumeWebhookOptions {
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const RESOLVED_EVENT = 'question.resolved';
+/** Who is calling (what `fetch` sent before was Node's own `node`). */
+export const USER_AGENT = 'tai-interactions';
 
 /** Stable per question and endpoint (the outbox item id), so receivers can deduplicate. */
 export function webhookIdOf(itemId: string): string {
   return `msg_${createHash('sha256').update(itemId).digest('base64url').slice(0, 32)}`;
 }
 
-export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
+/** Why an attempt failed. A redirect is not a delivery: it is retried like any other non-2xx answer. */
+function failureOf(name: string, status: PostOutcome): string {
+  if (status === 'timeout') return `webhook ${name} timed out`;
+  if (status === 'unreachable') return `webhook ${name} unreachable`;
+  return `webhook ${name} answered ${status}`;
+}
+
+/** The handler, and the closer of its kept-alive connections (after the worker has stopped). */
+export type ResumeWebhooks = FollowUpHandler & { close(): Promise<void> };
+
+export function createResumeWebhooks(o: ResumeWebhookOptions): ResumeWebhooks {
   const clock = o.clock ?? Date.now;
   const random = o.random ?? Math.random;
   const timeoutMs = o.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
@@ -53,20 +68,13 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
     signers.set(name, { url: e.url, signer });
   }
 
-  async function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      // A redirect is not a delivery: it is retried like any other non-2xx answer.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.body?.cancel().catch(() => {});
-    return res.status;
-  }
+  const client = createWebhookClient(timeoutMs);
 
-  return async (item, question, name): Promise<FollowUpResult> => {
+  const handle = async (
+    item: OutboxItem,
+    question: QuestionRecord | null,
+    name: string,
+  ): Promise<FollowUpResult> => {
     const endpoint = signers.get(name);
     if (!endpoint) return { kind: 'drop', reason: `no webhook endpoint ${name}` };
     if (!question) return { kind: 'drop', reason: 'the question is gone' };
@@ -74,25 +82,20 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
     const receipt = (await o.receipts?.sign(question)) ?? null;
     const body = JSON.stringify({ type: RESOLVED_EVENT, question: questionView(question), receipt });
     const sentAt = new Date(clock());
-    let failure: string;
-    try {
-      const status = await post(
-        endpoint.url,
-        {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': endpoint.signer.sign(id, sentAt, body),
-        },
-        body,
-      );
-      if (status >= 200 && status < 300) return { kind: 'done' };
-      if (status === 410) return { kind: 'drop', reason: `webhook ${name} answered 410 Gone`, gone: true };
-      failure = `webhook ${name} answered ${status}`;
-    } catch (err) {
-      const timedOut = err instanceof Error && err.name === 'TimeoutError';
-      failure = timedOut ? `webhook ${name} timed out` : `webhook ${name} unreachable`;
-    }
+    const status = await client.post(
+      endpoint.url,
+      {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': endpoint.signer.sign(id, sentAt, body),
+      },
+      body,
+    );
+    if (typeof status === 'number' && status >= 200 && status < 300) return { kind: 'done' };
+    if (status === 410) return { kind: 'drop', reason: `webhook ${name} answered 410 Gone`, gone: true };
+    const failure = failureOf(name, status);
     const at = nextAttemptAt({
       attempt: item.attempt,
       firstAt: item.enqueuedAt,
@@ -103,4 +106,5 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): FollowUpHandler {
     if (at === null) return { kind: 'drop', reason: `${failure}; retries ended after 24 h` };
     return { kind: 'retry', at, reason: failure };
   };
+  return Object.assign(handle, { close: () => client.close() });
 }

@@ -23,20 +23,27 @@ const RSS_MAX = 128 * MiB;
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
 let flood: Flood;
+let chunked: Flood;
 let calls = 0;
+let chunkedCalls = 0;
 beforeAll(async () => {
   flood = await startFlood();
+  chunked = await startFlood(undefined, { chunked: true });
 });
-afterAll(() => flood.close());
+afterAll(async () => {
+  await flood.close();
+  await chunked.close();
+});
 
 /** Runs one outgoing call against the flood; returns its outcome, the bytes handed over and the RSS growth. */
 async function against<T>(
   call: () => Promise<T>,
+  receiver: 'flood' | 'chunked' = 'flood',
 ): Promise<{ outcome: PromiseSettledResult<T>; written: number }> {
-  const n = calls++;
+  const n = receiver === 'flood' ? calls++ : chunkedCalls++;
   const rss = process.memoryUsage().rss;
   const [outcome] = await Promise.allSettled([call()]);
-  const written = await flood.written(n);
+  const written = await (receiver === 'flood' ? flood : chunked).written(n);
   expect(process.memoryUsage().rss - rss).toBeLessThan(RSS_MAX);
   expect(written).toBeLessThan(WRITTEN_MAX);
   return { outcome: outcome!, written };
@@ -90,16 +97,21 @@ describe('outgoing calls against a 512 MiB endless body', () => {
     });
   });
 
-  it('a resume webhook is done', async () => {
+  it.each(['flood', 'chunked'] as const)('a resume webhook is done (%s body)', async (receiver) => {
     const NOW = Date.now();
+    const url = `${(receiver === 'flood' ? flood : chunked).url}/hooks`;
     const handle = createResumeWebhooks({
-      endpoints: { runs: { url: `${flood.url}/hooks`, secret: webhookSecret() } },
+      endpoints: { runs: { url, secret: webhookSecret() } },
       logger: silentLogger,
     });
     const question = cancelledRunsQuestion(NOW);
     const item = webhookItemOf(NOW);
-    const { outcome } = await against(() => handle(item, question, 'runs'));
-    expect(outcome).toMatchObject({ status: 'fulfilled', value: { kind: 'done' } });
+    try {
+      const { outcome } = await against(() => handle(item, question, 'runs'), receiver);
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { kind: 'done' } });
+    } finally {
+      await handle.close();
+    }
   });
 
   it(`a provider client library reading through ctx.fetch gets at most ${PROVIDER_RESPONSE_MAX_BYTES / MiB} MiB, then the call fails`, async () => {

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/engine/logger.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
+  type OutboxWorker,
   type OutboxWorkerOptions,
 } from '../../src/engine/outbox-worker.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
@@ -23,8 +24,11 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  /** A store whose hand-backs (defer) and leases are counted. */
-  async function countedStore(): Promise<{
+  /**
+   * A store whose hand-backs (defer) and leases are counted; `aroundLease` is called as each
+   * lease begins, and what it returns as that lease returns.
+   */
+  async function countedStore(aroundLease: () => () => void = () => () => {}): Promise<{
     store: QuestionStore;
     defers: () => number;
     leases: () => number;
@@ -37,9 +41,12 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     const outbox = s.outbox;
     const counted: QuestionStore['outbox'] = {
       ...outbox,
-      leaseDue: (...args) => {
+      leaseDue: async (...args) => {
         leases++;
-        return outbox.leaseDue(...args);
+        const after = aroundLease();
+        const items = await outbox.leaseDue(...args);
+        after();
+        return items;
       },
       defer: (...args) => {
         defers++;
@@ -91,6 +98,131 @@ describe.each(['memory', 'redis'] as const)('outbox, one deep queue (%s store)',
     // more, so half a hand-back and half a lease per delivery still tell the two apart.)
     expect(defers()).toBeLessThanOrEqual(n / 2);
     expect(leases()).toBeLessThanOrEqual(n / 2);
+  });
+
+  it('slots that free while a refill is under way lease what the line takes once it is back, not what it took when they asked', async () => {
+    // The worker's clock stands still, so the first lease's overflow (16 leased: 2 begin, 8
+    // wait, 6 handed back) never falls due. The first refill's lease is held until the slots and
+    // the line have delivered all ten; each of those completions asked for a refill meanwhile.
+    // The worker used to lease the largest of those asks once the held lease was back, which the
+    // refilled line could not take, and handed that back.
+    const now = Date.now() + 1000;
+    let done = 0;
+    const release = deferred<void>();
+    const { store, defers, leases } = await countedStore();
+    const n = 40;
+    await resolvedWithFollowUps(store, n, ['webhook:one']);
+    // Every item is delivered or handed back (and stays so): the worker is done.
+    const all = deferred<void>();
+    const settled = () => {
+      if (done + defers() === n) all.resolve();
+    };
+    const watched: QuestionStore['outbox'] = {
+      ...store.outbox,
+      leaseDue: async (...args) => {
+        if (leases() === 1) await release.promise;
+        return store.outbox.leaseDue(...args);
+      },
+      defer: async (...args) => {
+        const r = await store.outbox.defer(...args);
+        settled();
+        return r;
+      },
+    };
+    const s = new Proxy(store, { get: (t, k) => (k === 'outbox' ? watched : Reflect.get(t, k, t)) });
+    run(
+      s,
+      async () => {
+        if (++done === 10) release.resolve();
+        settled();
+        return { kind: 'done' };
+      },
+      { perTarget: 2, concurrency: 16, pollMs: NO_POLL, leaseMs: 600_000, clock: () => now },
+    );
+    await all.promise;
+    expect(done).toBe(n - 6);
+    expect(defers()).toBe(6);
+  });
+
+  it('a target left idle by a lease that found nothing due, and whose hand-backs fell due while it ran, is woken for them (no poll)', async () => {
+    // The worker's clock is the test's. One slot, a line of four, sixteen leased at once: one
+    // begins, four wait, eleven are handed back, due 50 to 250 ms later. When the fifth delivery
+    // ends the target is idle and its completion leases: nothing is due yet, and that lease
+    // "takes" 300 ms, so by its end every hand-back is due. The worker used to forget the
+    // target's schedule then (its last hand-back was due), and nothing leased them again.
+    let now = Date.now() + 1000;
+    let done = 0;
+    let jumped = false;
+    const handedBack = deferred<void>();
+    const { store, defers } = await countedStore(() => {
+      // The first lease begun once five deliveries are done.
+      if (jumped || done < 5) return () => {};
+      jumped = true;
+      return () => {
+        now += 300;
+      };
+    });
+    const n = 16;
+    await resolvedWithFollowUps(store, n, ['webhook:one']);
+    const gate = deferred<void>();
+    const all = deferred<void>();
+    const watched: QuestionStore['outbox'] = {
+      ...store.outbox,
+      defer: async (...args) => {
+        const r = await store.outbox.defer(...args);
+        if (defers() === n - 5) handedBack.resolve();
+        return r;
+      },
+    };
+    const s = new Proxy(store, { get: (t, k) => (k === 'outbox' ? watched : Reflect.get(t, k, t)) });
+    run(
+      s,
+      async () => {
+        await gate.promise;
+        if (++done === n) all.resolve();
+        return { kind: 'done' };
+      },
+      { perTarget: 1, concurrency: n, pollMs: NO_POLL, leaseMs: 600_000, clock: () => now },
+    );
+    await handedBack.promise;
+    gate.resolve();
+    await all.promise;
+    expect(done).toBe(n);
+  });
+
+  it('a kick that comes while a lease round is ending is not lost (no poll)', async () => {
+    // The worker's clock is the test's: the first lease looks before the item is due and finds
+    // nothing; the round's last act reads the clock, and there the item falls due and a kick
+    // comes (as a resolution would send), after the round's last look for asks. The worker used
+    // to drop that ask, and with no poll nothing leased the item.
+    let now = Date.now() - 60_000;
+    let armed = false;
+    let leased = 0;
+    const { store } = await countedStore(() => () => {
+      if (++leased === 1) armed = true;
+    });
+    await resolvedWithFollowUps(store, 1, ['webhook:one']);
+    const delivered = deferred<void>();
+    const w: OutboxWorker = run(
+      store,
+      async () => {
+        delivered.resolve();
+        return { kind: 'done' };
+      },
+      {
+        pollMs: NO_POLL,
+        clock: () => {
+          if (armed) {
+            armed = false;
+            now = Date.now() + 60_000;
+            w.kick();
+          }
+          return now;
+        },
+      },
+    );
+    await delivered.promise;
+    expect(leased).toBeGreaterThanOrEqual(2);
   });
 
   it('a target whose last delivery ended with items handed back for later is woken for them, with no poll', async () => {

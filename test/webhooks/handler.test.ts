@@ -1,7 +1,7 @@
 // The webhook outbox handler on its own, against loopback receivers: what each kind of answer
 // (or silence) from the receiver becomes — done, retry on the schedule, or drop.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { createResumeWebhooks } from '../../src/engine/resume-webhooks.ts';
@@ -25,13 +25,15 @@ const itemOf = (over: Partial<OutboxItem> = {}): OutboxItem => webhookItemOf(NOW
 const question = cancelledRunsQuestion(NOW);
 
 function handlerFor(url: string, timeoutMs = 10_000) {
-  return createResumeWebhooks({
+  const handle = createResumeWebhooks({
     endpoints: { runs: { url, secret: webhookSecret() } },
     logger: silentLogger,
     clock: () => NOW,
     random: () => 0.5,
     timeoutMs,
   });
+  open.push(handle);
+  return handle;
 }
 
 async function receiver(script: number[]): Promise<Receiver> {
@@ -53,6 +55,28 @@ describe('the webhook handler', () => {
     });
   });
 
+  it('does not follow a redirect: the place it points to receives nothing', async () => {
+    const elsewhere = await receiver([]);
+    const redirecting = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: elsewhere.url }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          redirecting.closeAllConnections();
+          redirecting.close(() => resolve());
+        }),
+    });
+    const { port } = redirecting.address() as AddressInfo;
+    expect(await handlerFor(`http://127.0.0.1:${port}/hooks`)(itemOf(), question, 'runs')).toMatchObject({
+      kind: 'retry',
+      reason: 'webhook runs answered 307',
+    });
+    expect(elsewhere.deliveries).toEqual([]);
+  });
+
   it('a receiver that does not answer within the timeout is retried', async () => {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -66,6 +90,46 @@ describe('the webhook handler', () => {
     const { port } = silent.address() as AddressInfo;
     const result = await handlerFor(`http://127.0.0.1:${port}/hooks`, 100)(itemOf(), question, 'runs');
     expect(result).toMatchObject({ kind: 'retry', reason: 'webhook runs timed out' });
+  });
+
+  it('a 2xx whose body stops arriving is done once the timeout cuts the body off', async () => {
+    // The answer's head and a few bytes, then nothing (no length: the body never ends by itself).
+    const stalled = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial');
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          stalled.closeAllConnections();
+          stalled.close(() => resolve());
+        }),
+    });
+    const { port } = stalled.address() as AddressInfo;
+    const handle = handlerFor(`http://127.0.0.1:${port}/hooks`, 100);
+    expect(await handle(itemOf(), question, 'runs')).toEqual({ kind: 'done' });
+  });
+
+  it('keeps its connections alive across deliveries, and close() ends them', async () => {
+    const r = await receiver([204, 202, 200, 204]);
+    const sockets: Socket[] = [];
+    r.server.on('connection', (s: Socket) => sockets.push(s));
+    const handle = handlerFor(r.url);
+    for (let i = 0; i < 4; i++) expect(await handle(itemOf(), question, 'runs')).toEqual({ kind: 'done' });
+    expect(r.deliveries).toHaveLength(4);
+    // One after the other, yet undici's pool may open a second connection while the first is
+    // being handed back; one per delivery would mean none was kept.
+    expect(sockets.length).toBeLessThanOrEqual(2);
+    const ended = Promise.all(
+      sockets.map((s) => (s.destroyed ? null : new Promise((resolve) => s.once('close', resolve)))),
+    );
+    await handle.close();
+    await ended;
+    // Closed for good: a later attempt is retried, not sent.
+    expect(await handle(itemOf(), question, 'runs')).toMatchObject({ kind: 'retry' });
+    expect(r.deliveries).toHaveLength(4);
   });
 
   it('an unreachable receiver is retried; past the 24-hour window it is dropped', async () => {

@@ -1,7 +1,7 @@
 // A resume-webhook receiver on loopback for the tests: records every delivery (headers and raw
 // body) and answers with the next scripted status (204 when the script is used up).
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type QuestionRecord, recordOf } from '../../src/domain/question.ts';
 import type { OutboxItem } from '../../src/store/types.ts';
@@ -14,6 +14,8 @@ export interface Delivery {
 
 export interface Receiver {
   url: string;
+  /** The loopback server itself (to watch its connections). */
+  server: Server;
   deliveries: Delivery[];
   /** Statuses to answer with, first to last. */
   script: number[];
@@ -48,6 +50,7 @@ export async function startReceiver(script: number[] = []): Promise<Receiver> {
   const { port } = server.address() as AddressInfo;
   const r: Receiver = {
     url: `http://127.0.0.1:${port}/hooks`,
+    server,
     deliveries,
     script,
     received(count) {

@@ -113,6 +113,7 @@ describe('resume webhooks on Redis', () => {
     for (const [id, d] of byId) {
       expect(d.headers['webhook-id']).toBe(webhookIdOf(`${id}:webhook:runs`));
       expect(d.headers['content-type']).toBe('application/json');
+      expect(d.headers['user-agent']).toBe('tai-interactions');
       const event = verified(d);
       const claims = await verifyReceipt(event.receipt as string, { jwks, questionId: id });
       expect(claims.outcome.status).toBe(event.question.status);

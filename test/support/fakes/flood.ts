@@ -1,5 +1,5 @@
-// A receiver that answers every request 200 with `content-length` claiming 512 MiB and then
-// streams without end (until 512 MiB, or until the caller hangs up). It records how many bytes
+// A receiver that answers every request 200 with `content-length` claiming 512 MiB (or, chunked,
+// with no length at all) and then streams without end (until 512 MiB, or until the caller hangs up). It records how many bytes
 // it handed to each connection before that connection closed: an upper bound on what the caller
 // read (plus what the kernel's socket buffers held, a few MiB on loopback).
 import { createServer } from 'node:http';
@@ -14,7 +14,15 @@ export interface Flood {
   close(): Promise<void>;
 }
 
-export async function startFlood(body: Buffer = Buffer.alloc(64 * 1024, 0x20)): Promise<Flood> {
+export interface FloodOptions {
+  /** No `content-length`: the body is chunked, so only what arrives can tell the caller it is large. */
+  chunked?: boolean;
+}
+
+export async function startFlood(
+  body: Buffer = Buffer.alloc(64 * 1024, 0x20),
+  options: FloodOptions = {},
+): Promise<Flood> {
   // One deferred count per request, made by whichever comes first: the request or the question.
   const counts: { promise: Promise<number>; resolve(n: number): void }[] = [];
   const countOf = (n: number) => {
@@ -37,7 +45,10 @@ export async function startFlood(body: Buffer = Buffer.alloc(64 * 1024, 0x20)): 
       open = false;
       count.resolve(written);
     });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(CLAIMED_BYTES) });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(options.chunked ? {} : { 'content-length': String(CLAIMED_BYTES) }),
+    });
     const pump = () => {
       while (open && written + body.length <= CLAIMED_BYTES) {
         written += body.length;
