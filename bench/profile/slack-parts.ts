@@ -6,7 +6,7 @@
 // process per click and per edit, and Redis's (/proc). Not part of `npm run bench`:
 //   node --import tsx bench/profile/slack-parts.ts [perRound] [rounds]
 // BENCH_TREE=<dir> takes the server code (src/) from another copy of the tree, e.g.
-// `git archive <commit> | tar -x -C /tmp/base`, for alternated before/after runs.
+// `git archive <commit> | tar -x -C .tmp/base`, for alternated before/after runs.
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { clickOnMessage, slackBody } from '../../test/support/fakes/slack-requests.ts';
