@@ -214,8 +214,10 @@ export async function slackDoor(ctx: BenchContext): Promise<Section> {
         'into the next. The floor is the callback door on the same instance (EXTERNAL questions, JSON bodies, ' +
         'driven exactly as in the callback-door figure) in alternating rounds; the value is the median ' +
         "round's answers per second, the ratio a fraction (goal ≥ 0.8×). The door does more than the callback " +
-        'door: the HMAC over the raw body, the form and payload parsing, and a lookup of the question before ' +
-        'the claim.',
+        'door: the HMAC over the raw body and the parsing of a form and payload about ten times as large; its ' +
+        "one store step finds and claims the question as the callback door's does. And each answered click " +
+        'owes its message an edit (chat.update through the outbox), which the server makes while the clicks ' +
+        'run (messagesEditedDuringRound counts them).',
       figures: [
         figure({
           name: 'slack-door answers/s',

@@ -163,6 +163,15 @@ export type InboundEvent =
        * Returning undefined means "this reply does not answer that question": outcome `invalid`.
        */
       answer(question: ChannelQuestion, hints?: AnswerHints): unknown;
+      /**
+       * Optional, for a button whose answer depends on nothing but the question's format: what
+       * `answer` returns for every question of `format` (a CONFIRM button: `true` or `false`; an
+       * APPROVAL's reject button: `{decision: "REJECTED"}`). With it, and a question named by
+       * `{id}`, the engine may find and claim the question in one store step instead of a read
+       * and then the claim; every rule is checked as before, and a question of another format
+       * (or one this shortcut does not cover) still goes through `answer`.
+       */
+      answerFor?: { format: AnswerFormat; value: JsonValue };
       /** The provider's user id; the engine records `answeredBy` as `<channel>:<by>`. */
       by: string;
       /** The sender's display name when the provider says it (kept as the name of `<channel>:<by>`). */

@@ -5,6 +5,9 @@
 // An event with a provider message id (`dedupe`) is acted on once per id (the store's seenOnce,
 // shared by instances), and only answers a question delivered before the message was first seen:
 // a captured reply sent again later can neither answer twice nor answer a newer question.
+// A click whose answer the plugin knows from the question's format alone (`answerFor`: a CONFIRM
+// button) is looked up and claimed in one store step (channelAnswer) when the question takes it;
+// any other question comes back from that step unchanged and goes the full way from there.
 import type {
   AnswerHints,
   ChannelInstance,
@@ -17,8 +20,10 @@ import type {
 } from '../channels/types.ts';
 import { validateAnswer } from '../domain/answer.ts';
 import { repeatsAnswer } from '../domain/answer-retry.ts';
+import { oneStepAnswer } from '../domain/channel-answer.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
+import type { QuestionWithReceipt } from '../store/types.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 import { createNameRemembering } from './names.ts';
@@ -65,6 +70,22 @@ function isPlaceOf(q: QuestionRecord, name: string): boolean {
   return q.channel === name || (q.escalation ?? []).some((s) => s.action === 'REROUTE' && s.channel === name);
 }
 
+/** A question found for an event, with what the engine may tell the plugin and its receipt there. */
+interface Found {
+  q: QuestionRecord;
+  hints: AnswerHints;
+  receipt: DeliveryReceipt | null;
+}
+
+function receiptOf(found: QuestionWithReceipt): DeliveryReceipt | null {
+  return (found.receipt?.receipt as DeliveryReceipt | null | undefined) ?? null;
+}
+
+/** The question and its receipt at place `name`, if the question went there. */
+function foundAt(name: string, found: QuestionWithReceipt, hints: AnswerHints): Found | null {
+  return isPlaceOf(found.question, name) ? { q: found.question, hints, receipt: receiptOf(found) } : null;
+}
+
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
   const rememberName = createNameRemembering(createPeople(store.people, ctx.clock), ctx.clock);
@@ -73,11 +94,7 @@ export function createChannelInbound(ctx: EngineContext) {
    * The question a reference names, within channel `name` only; for a `latestFor` reference,
    * also how many questions are open to that recipient (a plugin may ask which one is meant).
    */
-  async function find(
-    name: string,
-    ref: QuestionRef,
-    deliveredBy?: number,
-  ): Promise<{ q: QuestionRecord; hints: AnswerHints; receipt: DeliveryReceipt | null } | null> {
+  async function find(name: string, ref: QuestionRef, deliveredBy?: number): Promise<Found | null> {
     let id: string | null = null;
     const hints: AnswerHints = {};
     if ('id' in ref && shortString(ref.id, MAX_ID_CHARS)) id = ref.id;
@@ -98,9 +115,49 @@ export function createChannelInbound(ctx: EngineContext) {
     if (id === null) return null;
     // The question and this place's receipt in one read: every click needs both.
     const found = await store.getWithReceipt(id, name);
-    if (!found || !isPlaceOf(found.question, name)) return null;
-    const receipt = (found.receipt?.receipt as DeliveryReceipt | null | undefined) ?? null;
-    return { q: found.question, hints, receipt };
+    return found ? foundAt(name, found, hints) : null;
+  }
+
+  /**
+   * A click whose answer the plugin knows from the question's format alone (`answerFor`), on a
+   * question named by id: the store finds the question and, when it takes a one-step answer
+   * (domain/channel-answer.ts), claims it, all in one round trip. The response when it claimed;
+   * otherwise what it found, unchanged, for the full path; undefined when the event is not one.
+   */
+  async function oneStep(
+    name: string,
+    event: Extract<InboundEvent, { kind: 'answer' }>,
+    answeredBy: string,
+  ): Promise<{ response: ChannelResponse } | { found: Found | null } | undefined> {
+    const given = event.answerFor;
+    const plain = given ? oneStepAnswer(given.format, given.value) : null;
+    const ref = event.question;
+    if (!plain || !('id' in ref) || !shortString(ref.id, MAX_ID_CHARS)) return undefined;
+    const r = await store.channelAnswer(ref.id, {
+      ...plain,
+      place: name,
+      answeredBy,
+      now: ctx.clock(),
+      retentionMs: ctx.retentionMs,
+    });
+    if (r.kind === 'missing') return { found: null };
+    // As ctx.claim: a question no longer pending leaves this process's announced ones.
+    if (r.question.status !== 'PENDING') ctx.announced.forget(r.question.id);
+    if (r.kind === 'other') return { found: foundAt(name, r, {}) };
+    const byName = await nameOnWin(answeredBy, event);
+    const receipt = receiptOf(r);
+    const question = channelQuestionOf(atPlace(r.question, name), byName);
+    return { response: await event.respond({ kind: 'recorded', question, receipt }) };
+  }
+
+  /** The name the provider gave the sender of a won answer, kept for the inbox, the CLI and message edits. */
+  async function nameOnWin(
+    answeredBy: string,
+    event: Extract<InboundEvent, { kind: 'answer' }>,
+  ): Promise<string | null> {
+    const byName = typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
+    if (byName !== null) await rememberName(answeredBy, byName);
+    return byName;
   }
 
   /** Closed before this event, or a provider retry of the very answer that closed it (answer-retry.ts). */
@@ -131,13 +188,20 @@ export function createChannelInbound(ctx: EngineContext) {
     if (event.dedupe !== undefined && !shortString(event.dedupe.id, MAX_REF_CHARS)) {
       return event.respond({ kind: 'not-found' });
     }
-    const seenAt = await firstSeen(name, event, receivedAt);
-    // A repeat changes nothing and says nothing new.
-    if (seenAt === null) return event.dedupe!.repeat;
-    const found = await find(name, event.question, seenAt);
+    const answeredBy = `${name}:${event.by}`;
+    // The common click (a CONFIRM button) in one round trip; anything else as below.
+    const step = event.dedupe === undefined ? await oneStep(name, event, answeredBy) : undefined;
+    if (step && 'response' in step) return step.response;
+    let found: Found | null;
+    if (step) found = step.found;
+    else {
+      const seenAt = await firstSeen(name, event, receivedAt);
+      // A repeat changes nothing and says nothing new.
+      if (seenAt === null) return event.dedupe!.repeat;
+      found = await find(name, event.question, seenAt);
+    }
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints, receipt } = found;
-    const answeredBy = `${name}:${event.by}`;
     const question = channelQuestionOf(atPlace(q, name));
     let value: unknown;
     try {
@@ -169,10 +233,7 @@ export function createChannelInbound(ctx: EngineContext) {
       answeredBy,
     });
     if (r.kind === 'missing') return event.respond({ kind: 'not-found' });
-    // The name the provider gave the sender is kept for the inbox, the CLI and message edits.
-    const byName =
-      r.kind === 'won' && typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
-    if (byName !== null) await rememberName(answeredBy, byName);
+    const byName = r.kind === 'won' ? await nameOnWin(answeredBy, event) : null;
     const now = channelQuestionOf(atPlace(r.question, name), byName);
     if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
     return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });

@@ -3,6 +3,7 @@
 // announcements are delivered in order on the microtask queue, like a subscriber would.
 import { answerAuditDetail, askedAuditDetail, auditViaOf } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
+import { takesOneStepAnswer } from '../domain/channel-answer.ts';
 import { DELIVERED } from '../domain/escalation.ts';
 import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
 import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
@@ -13,7 +14,7 @@ import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
 import { checkFollowUps } from './outbox.ts';
-import { claimAuditOf, resolutionOf, timedOutResolution } from './resolution.ts';
+import { claimAuditOf, oneStepClaimOf, resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
   ClaimInput,
   ClaimResult,
@@ -230,6 +231,20 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       if (r.kind === 'missing') return { kind: 'missing', hits };
       if (r.kind === 'won') return { kind: 'won', hits };
       return { kind: 'lost', status: r.question.status as ClosedStatus, hits };
+    },
+
+    async channelAnswer(id, input) {
+      const e = t.entry(id);
+      if (!e) return { kind: 'missing' };
+      // Read now, in the same synchronous step as the claim (the read has no await inside).
+      const receipt = receipts.get(id, input.place);
+      if (e.resolution || !takesOneStepAnswer(e.spec, input.place, input.format)) {
+        return { kind: 'other', question: record(e), receipt: await receipt };
+      }
+      const r = claim(id, oneStepClaimOf(input));
+      if (r.kind === 'missing') return { kind: 'missing' };
+      // Lost here only to its deadline: TIMED_OUT now, as channel-answer.lua answers it.
+      return { kind: r.kind === 'won' ? 'won' : 'other', question: r.question, receipt: await receipt };
     },
 
     async get(id) {

@@ -1,7 +1,7 @@
 // The resolution a claim writes, built once for both stores so they cannot drift.
 import { type AuditDetail, answerAuditDetail } from '../domain/audit.ts';
 import type { Resolution } from '../domain/question.ts';
-import type { ClaimInput } from './types.ts';
+import type { ChannelAnswerInput, ClaimInput } from './types.ts';
 
 /** What a claim records: answers carry who and when; timeouts and cancels carry closedAt. */
 export function resolutionOf(input: ClaimInput): Resolution {
@@ -34,4 +34,15 @@ export function claimAuditOf(input: ClaimInput): ClaimAudit {
   }
   if (input.status === 'CANCELLED') return { actor: input.actor ?? null, detail: {} };
   return { actor: null, detail: {} };
+}
+
+/** The claim a one-step channel answer makes (channelAnswer), the same on both stores. */
+export function oneStepClaimOf(input: ChannelAnswerInput): ClaimInput {
+  return {
+    status: 'ANSWERED',
+    answer: input.answer,
+    answeredBy: input.answeredBy,
+    now: input.now,
+    retentionMs: input.retentionMs,
+  };
 }

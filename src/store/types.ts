@@ -1,6 +1,7 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
 
+import type { OneStepAnswer } from '../domain/channel-answer.ts';
 import type { EscalationAction, FiredStep } from '../domain/escalation.ts';
 import type {
   ClosedStatus,
@@ -189,6 +190,27 @@ export interface TicketStep {
   count?: RateCount;
 }
 
+/** A channel click the engine could answer without reading the question (domain/channel-answer.ts). */
+export interface ChannelAnswerInput extends OneStepAnswer {
+  /** The channel instance the click came through. */
+  place: string;
+  /** `<place>:<provider user id>`. */
+  answeredBy: string;
+  now: number;
+  retentionMs: number;
+}
+
+export type ChannelAnswerResult =
+  /** Claimed as ANSWERED with the input's answer, exactly as claim() would. */
+  | ({ kind: 'won' } & QuestionWithReceipt)
+  /**
+   * Not claimed here, nothing changed (unless it was past its deadline: then it is TIMED_OUT
+   * now): the question as it is and `place`'s receipt, as getWithReceipt reads them, for the
+   * door's full path. Not pending, or not one takesOneStepAnswer accepts.
+   */
+  | ({ kind: 'other' } & QuestionWithReceipt)
+  | { kind: 'missing' };
+
 export interface ListFilter {
   status?: readonly QuestionStatus[] | null;
   groupId?: string | null;
@@ -306,6 +328,14 @@ export interface QuestionStore {
    * as claim() would. Any other question: unchanged, returned as `other`.
    */
   ticketStep(ticketHash: string, step: TicketStep): Promise<TicketStepResult>;
+  /**
+   * A channel's inbound door in one atomic step (one round trip): question `id` and what its
+   * delivery to `input.place` recorded and, if it is still pending, within its deadline and
+   * takesOneStepAnswer(spec, place, format) holds, its claim as ANSWERED with the input's
+   * answer, exactly as claim() would (the audit entry's actor `answeredBy`, via
+   * `channel:<place>`). Anything else: unchanged, returned as `other`.
+   */
+  channelAnswer(id: string, input: ChannelAnswerInput): Promise<ChannelAnswerResult>;
   /**
    * A reservation for prepareExternal: its ticket resolves to nothing until the question is
    * asked. Atomically: the owner's pending questions and live reservations are checked against

@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { slackPlugin } from '../../src/channels/slack/plugin.ts';
-import type { InboundRequest } from '../../src/channels/types.ts';
+import type { AnswerFormat, InboundRequest } from '../../src/channels/types.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
-import { signSlack } from '../support/fakes/slack-requests.ts';
+import { click, signSlack, slackRequest } from '../support/fakes/slack-requests.ts';
 
 const SIGNING = 'signing-secret-for-properties';
 const NOW = 1_800_000_000_000;
@@ -144,6 +144,58 @@ describe('slack inbound (property)', () => {
           expect(res.status).toBe(200);
         }
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a button's answerFor is what its answer gives every question of that format, and no other", async () => {
+    const FORMATS: AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'];
+    const action = {
+      name: 'deploy',
+      summary: null,
+      arguments: { v: 2 },
+      argumentsSchema: null,
+      editable: false,
+      digest: 'sha256:x',
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          'tai_confirm_yes',
+          'tai_confirm_no',
+          'tai_approve_yes',
+          'tai_approve_no',
+          'tai_select_0',
+          'tai_text',
+        ),
+        fc.constantFrom(0, 1, 2),
+        ANY_QUESTION,
+        fc.constantFrom(...FORMATS),
+        async (actionId, index, shape, format) => {
+          const payload = click(`q_1:${index}`, actionId);
+          // A text field names its question by its block.
+          if (actionId === 'tai_text') payload.actions[0]!.block_id = 'tai:q_1';
+          const ev = await channel.inbound!(slackRequest(SIGNING, payload, { now: NOW }));
+          const button = actionId.startsWith('tai_confirm') || actionId.startsWith('tai_approve');
+          if (ev.kind !== 'answer') {
+            // Only a yes/no button's index past 1 is no answer at all.
+            expect(button && index > 1).toBe(true);
+            return;
+          }
+          if (!button) {
+            expect(ev.answerFor).toBeUndefined();
+            return;
+          }
+          const given = ev.answerFor!;
+          expect(given.format).toBe(actionId.startsWith('tai_confirm') ? 'CONFIRM' : 'APPROVAL');
+          const q = channelQuestion({
+            ...(shape as object),
+            format,
+            action: format === 'APPROVAL' ? action : null,
+          });
+          expect(ev.answer(q)).toEqual(format === given.format ? given.value : undefined);
+        },
+      ),
       { numRuns: 300 },
     );
   });

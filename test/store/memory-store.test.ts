@@ -1,4 +1,5 @@
 import { createMemoryStore } from '../../src/store/memory-store.ts';
+import { channelAnswerContract } from './channel-answer-contract.ts';
 import { storeContract } from './contract.ts';
 import { listingContract } from './listing-contract.ts';
 import { voteContract } from './vote-contract.ts';
@@ -14,6 +15,11 @@ listingContract('memory', async () => {
 });
 
 voteContract('memory', async () => {
+  const store = createMemoryStore();
+  return { store, close: () => store.close() };
+});
+
+channelAnswerContract('memory', async () => {
   const store = createMemoryStore();
   return { store, close: () => store.close() };
 });

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { openRedisStore } from '../support/fixtures.ts';
+import { channelAnswerContract } from './channel-answer-contract.ts';
 import { storeContract } from './contract.ts';
 import { listingContract } from './listing-contract.ts';
 import { voteContract } from './vote-contract.ts';
@@ -9,3 +10,5 @@ storeContract('redis', async (o = {}) => openRedisStore(inject('redisUrl'), o));
 listingContract('redis', async () => openRedisStore(inject('redisUrl')));
 
 voteContract('redis', async () => openRedisStore(inject('redisUrl')));
+
+channelAnswerContract('redis', async () => openRedisStore(inject('redisUrl')));

@@ -88,6 +88,7 @@ function answer(
     by: event.by,
     ...(event.byName ? { byName: event.byName } : {}),
     answer: event.answer,
+    ...(event.answerFor ? { answerFor: event.answerFor } : {}),
     respond: async (outcome) => {
       const message = problem(outcome);
       if (message === null) return OK;

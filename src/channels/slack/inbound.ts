@@ -1,7 +1,7 @@
 // Slack interactivity payloads (`block_actions`, `view_submission`) mapped to what they mean.
 // Only called after the signature was verified; every shape is checked, nothing is trusted.
 import { z } from 'zod';
-import type { ChannelQuestion } from '../types.ts';
+import type { AnswerFormat, ChannelQuestion, JsonValue } from '../types.ts';
 import {
   ACTION,
   APPROVAL_CALLBACK_ID,
@@ -64,6 +64,8 @@ export type SlackEvent =
       by: string;
       byName?: string;
       answer: (q: ChannelQuestion) => unknown;
+      /** A button's answer for every question of its format (the contract's `answerFor`). */
+      answerFor?: { format: AnswerFormat; value: JsonValue };
     }
   | { kind: 'open-form'; questionId: string; triggerId: string }
   | { kind: 'ignore' };
@@ -91,23 +93,26 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
   if (a.action_id.startsWith(ACTION.confirm)) {
     const v = splitValue(a.value);
     if (!v || v.index > 1) return null;
+    const yes = v.index === 1;
     return {
       kind: 'answer',
       questionId: v.questionId,
       by,
       ...byName,
-      answer: (q) => (q.format === 'CONFIRM' ? v.index === 1 : undefined),
+      answer: (q) => (q.format === 'CONFIRM' ? yes : undefined),
+      answerFor: { format: 'CONFIRM', value: yes },
     };
   }
   if (a.action_id.startsWith(ACTION.approve)) {
     const v = splitValue(a.value);
     if (!v || v.index > 1) return null;
+    const decision = v.index === 1 ? 'APPROVED' : 'REJECTED';
     return {
       kind: 'answer',
       questionId: v.questionId,
       by,
-      answer: (q) =>
-        q.format === 'APPROVAL' ? { decision: v.index === 1 ? 'APPROVED' : 'REJECTED' } : undefined,
+      answer: (q) => (q.format === 'APPROVAL' ? { decision } : undefined),
+      answerFor: { format: 'APPROVAL', value: { decision } },
     };
   }
   // A cleared menu (`selected_option: null`) answers nothing; Slack shows an error for a non-200.

@@ -8,7 +8,7 @@ import { DELIVERED, ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
 import type { ClosedStatus } from '../../domain/question.ts';
 import { OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeFired, decodeRecord, encodeFired, encodeResolution } from '../record-codec.ts';
-import { claimAuditOf, resolutionOf } from '../resolution.ts';
+import { claimAuditOf, oneStepClaimOf, resolutionOf } from '../resolution.ts';
 import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
@@ -191,6 +191,32 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         default:
           return { kind: 'missing', hits };
       }
+    },
+
+    async channelAnswer(id, input) {
+      const claim = oneStepClaimOf(input);
+      const reply = (await run('channelAnswer', [
+        id,
+        input.place,
+        input.format,
+        encodeResolution(resolutionOf(claim)),
+        input.now,
+        input.retentionMs,
+        input.answeredBy,
+        JSON.stringify(claimAuditOf(claim).detail),
+      ])) as Reply[];
+      if (reply[0] === 'missing') return { kind: 'missing' };
+      const won = reply[0] === 'won';
+      // won: spec, res, then the receipt fields; other: spec, status, res, then the receipt fields.
+      const question = won
+        ? decodeRecord(reply[1] as string, 'ANSWERED', reply[2] as string)
+        : fromTriple(reply, 1);
+      const receipt = receiptFrom(reply.slice(won ? 3 : 4) as (string | null)[], input.place);
+      if (won && waitReplicas > 0 && !redis.isCluster) {
+        // As claim(): a won claim is acknowledged once its replicas hold it.
+        await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
+      }
+      return { kind: won ? 'won' : 'other', question, receipt };
     },
 
     async get(id) {

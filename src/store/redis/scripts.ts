@@ -44,6 +44,7 @@ const SCRIPTS = {
   ticket: script('ticket'),
   ticketAdd: script('ticket-add'),
   answerTicket: script('answer-ticket'),
+  channelAnswer: script('channel-answer'),
   auditAppend: script('audit-append'),
   auditChain: script('audit-chain'),
   auditTrim: script('audit-trim'),
