@@ -2,6 +2,8 @@
 // a heap snapshot is written before and while they are held (after a full GC each), then
 // `heap-diff.ts` sums the difference by constructor. Not part of `npm run bench`:
 //   node --import tsx bench/profile/held-heap.ts [N] [outDir]
+// FLOOR=1 profiles the held floor (bench/servers/held-floor.ts) the same way instead, so the two
+// diffs can be compared constructor by constructor.
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ASK, graphqlBody, graphqlClient, headersFor, pendingCount } from '../lib/graphql.ts';
@@ -9,11 +11,19 @@ import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
 import { pollUntil, sleep } from '../lib/pool.ts';
 import { killAllChildren, rssKiB } from '../lib/process.ts';
 import { startRedis } from '../lib/redis.ts';
-import { collectGarbage, startInstance, uniquePrefix } from '../lib/servers.ts';
+import {
+  collectGarbage,
+  type Instance,
+  startFloorServer,
+  startInstance,
+  uniquePrefix,
+} from '../lib/servers.ts';
 
 const n = Number(process.argv[2] ?? 2000);
 /** SNAPSHOTS=0: memory readings only (quicker, for larger N). */
 const snapshots = process.env.SNAPSHOTS !== '0';
+/** FLOOR=1: the trivial node:http hold instead of the server. */
+const floor = process.env.FLOOR === '1';
 /** Extra Node flags for the server, e.g. FLAGS='--max-semi-space-size=2'. */
 const extraFlags = (process.env.FLAGS ?? '').split(' ').filter(Boolean);
 const outDir = path.resolve(process.argv[3] ?? '/tmp/held-heap');
@@ -57,15 +67,24 @@ function largestMappings(pid: number): string {
 
 const redis = await startRedis();
 try {
-  const server = await startInstance({
-    name: 'held-profile',
-    redisUrl: redis.url,
-    prefix: uniquePrefix('held-profile'),
-    gcOnSignal: true,
-    nodeFlags: ['--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${outDir}`, ...extraFlags],
-  });
+  const nodeFlags = ['--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${outDir}`, ...extraFlags];
+  const server: Instance = floor
+    ? await startFloorServer('held-floor-profile', 'held-floor.ts', {}, true, nodeFlags)
+    : await startInstance({
+        name: 'held-profile',
+        redisUrl: redis.url,
+        prefix: uniquePrefix('held-profile'),
+        gcOnSignal: true,
+        nodeFlags,
+      });
   try {
     const operator = graphqlClient(server.url, 'operator', keepAliveAgent(4));
+    const control = keepAliveAgent(2);
+    /** Calls stored (the server: pending questions, the 200 warm-up asks included) or held (the floor). */
+    const held = async (): Promise<number> =>
+      floor
+        ? Number((await send(`${server.url}/count`, { agent: control })).body)
+        : (await pendingCount(operator, 'p')) - 200;
     const agent = socketPerRequestAgent();
     const ask = (i: number, hold: number) =>
       send(`${server.url}/graphql`, {
@@ -74,22 +93,36 @@ try {
         headers: headersFor('agent'),
         body: graphqlBody(ASK, { input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'p' }, hold }),
       }).catch(() => null);
-    // Warm up with asks that return at once.
-    for (let i = 0; i < 200; i++) await ask(i, 0);
-    console.log('before', await collectGarbage(server), 'VmRSS KiB', rssKiB(server.pid));
+    // Warm up with asks that return at once (the floor holds them until released).
+    if (floor) {
+      const warm = Array.from({ length: 200 }, (_, i) => ask(i, 0));
+      await pollUntil(async () => (await held()) >= 200, 30_000, 50);
+      await send(`${server.url}/release`, { agent: control, method: 'POST' });
+      await Promise.all(warm);
+    } else {
+      for (let i = 0; i < 200; i++) await ask(i, 0);
+    }
+    const gcBefore = await collectGarbage(server);
+    const rssBefore = rssKiB(server.pid);
+    console.log('before', gcBefore, 'VmRSS KiB', rssBefore);
     await snapshot(server.pid, 'before');
     // In batches, as the held figure sends them (the listen backlog is 511).
     for (let sent = 0; sent < n; sent += 500) {
       for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 600);
-      await pollUntil(
-        async () => (await pendingCount(operator, 'p')) >= Math.min(n, sent + 500) + 200,
-        60_000,
-        100,
-      );
+      await pollUntil(async () => (await held()) >= Math.min(n, sent + 500), 60_000, 100);
     }
     // Every call past its first pass (SETTLE=<seconds> waits longer, e.g. for V8's memory reducer).
     await sleep(Number(process.env.SETTLE ?? 4) * 1000);
-    console.log('held', await collectGarbage(server), 'VmRSS KiB', rssKiB(server.pid));
+    const gcHeld = await collectGarbage(server);
+    const rssHeld = rssKiB(server.pid);
+    console.log('held', gcHeld, 'VmRSS KiB', rssHeld);
+    if (gcBefore && gcHeld) {
+      const per = (k: 'heapUsed' | 'heapTotal') => ((gcHeld[k] - gcBefore[k]) / 1024 / n).toFixed(2);
+      console.log(
+        `per held call: heapUsed ${per('heapUsed')} KiB, heapTotal ${per('heapTotal')} KiB, ` +
+          `VmRSS ${((rssHeld - rssBefore) / n).toFixed(2)} KiB`,
+      );
+    }
     if (process.env.SMAPS === '1') console.log(largestMappings(server.pid));
     await snapshot(server.pid, 'held');
   } finally {
