@@ -257,8 +257,7 @@ export function createAsking(
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
       if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
       if (created.kind === 'created') ctx.onAsked?.(created.question);
-      const q = await waiting.wait(p, created.question.id, hold, opts.signal);
-      return waiting.resultOf(p, q, callbackUrl);
+      return waiting.wait(p, created.question.id, hold, opts.signal, callbackUrl);
     },
 
     async prepareExternal(p, timeoutSeconds) {
