@@ -2,12 +2,11 @@
 // are read as text under the GraphQL cap (media and schemas make asks large), so Yoga
 // parses them exactly as it would standing alone. A held askUser/awaitAnswer on /graphql
 // waits between two executions of its request (see graphql/held-calls.ts), holding only
-// the connection and a small note meanwhile.
+// the connection and one small object meanwhile.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interactions } from '../../engine/types.ts';
-import type { CancelSignal } from '../../engine/waiters.ts';
-import { createHeldCall, type HeldCall } from '../../graphql/held-calls.ts';
+import { HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { useTextBodies } from '../json-body.ts';
 import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
@@ -108,22 +107,43 @@ function headOf(response: Response): ReplyHead {
   return head;
 }
 
+/** Resumes a held call once its wait is over (one per route, shared by every held call). */
+interface Resumer {
+  resume(call: HeldReply): void;
+}
+
 /**
- * Ends a held wait when the client goes away before its response is sent: the response's own
- * 'close', with no AbortController or listener objects of its own per held call.
+ * A held call as the route keeps it for the hold: the engine's sink (HeldCall), the request and
+ * reply to resume, and the head of the first pass's reply. Nothing else is kept per held call:
+ * no async frame waits on it, and the client's going away is heard by one listener shared by
+ * every held call (see graphqlRoutes).
  */
-class ClientGone implements CancelSignal {
-  constructor(private readonly res: ServerResponse) {}
-  /** Gone already (during the first pass): its 'close' was emitted before any listener. */
-  get aborted(): boolean {
-    return this.res.destroyed || this.res.socket === null || this.res.socket.destroyed;
+class HeldReply extends HeldCall {
+  head: ReplyHead | null = null;
+  constructor(
+    readonly req: FastifyRequest,
+    readonly reply: FastifyReply,
+    private readonly resumer: Resumer,
+  ) {
+    super();
   }
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.res.on('close', listener);
+  protected override resumed(): void {
+    this.resumer.resume(this);
   }
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    this.res.removeListener('close', listener);
+}
+
+/** Gone already: its 'close' was emitted before any listener could hear it. */
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || res.socket === null || res.socket.destroyed;
+}
+
+/** As Fastify answers an async handler that throws. */
+function failed(reply: FastifyReply, err: unknown): void {
+  if (reply.sent) {
+    reply.log.error({ err }, 'the /graphql handler failed after its reply was sent');
+    return;
   }
+  reply.send(err instanceof Error ? err : new Error(String(err)));
 }
 
 export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
@@ -167,20 +187,52 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     await response.body?.cancel();
     return headOf(response);
   };
-  const graphql = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const req = readable(request);
-    const heldCall = createHeldCall();
-    // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
-    // its own frame, so the hold below does not keep it.
-    const head = await firstPass(req, reply, heldCall);
-    if (!head) return reply;
-    await heldCall.wait(o.engine, new ClientGone(reply.raw));
-    const body = await heldCall.replay(o.engine);
+  /** Held calls by their response, for the one 'close' listener they all share. */
+  const holding = new Map<ServerResponse, HeldReply>();
+  /** The client went away (or the reply ended): `this` is the response. */
+  function onClose(this: ServerResponse): void {
+    holding.get(this)?.cancel();
+  }
+  const resume = async (call: HeldReply): Promise<void> => {
+    const { req, reply } = call;
+    const body = await call.replay(o.engine);
     if (body === null) {
-      return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
+      await send(
+        reply,
+        await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall: call }),
+      );
+      return;
     }
-    for (const [name, value] of head.headers) reply.header(name, value);
-    return reply.status(200).send(body);
+    for (const [name, value] of call.head!.headers) reply.header(name, value);
+    reply.status(200).send(body);
+  };
+  const resumer: Resumer = {
+    resume(call) {
+      holding.delete(call.reply.raw);
+      resume(call).catch((err: unknown) => failed(call.reply, err));
+    },
+  };
+  const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const req = readable(request);
+    const call = new HeldReply(req, reply, resumer);
+    // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
+    // its own frame.
+    const head = await firstPass(req, reply, call);
+    if (!head) return;
+    call.head = head;
+    const res = reply.raw;
+    holding.set(res, call);
+    res.on('close', onClose);
+    call.wait(o.engine);
+    if (gone(res)) call.cancel();
+  };
+  /**
+   * Not async: Fastify would send an empty reply as soon as the returned promise resolved, and
+   * a promise kept pending for the hold would keep this frame with it. The reply is sent by the
+   * first pass, or by `resume` after the hold.
+   */
+  const graphql = (request: FastifyRequest, reply: FastifyReply): void => {
+    serve(request, reply).catch((err: unknown) => failed(reply, err));
   };
   const stream = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const req = readable(request);
