@@ -4,12 +4,14 @@
 // its hold is what fragments the heap (bench/README.md, "Held askUser calls"): this prints the
 // bytes allocated per held call by function and by where the code lives. Not part of `npm run bench`:
 //   node --import tsx bench/profile/held-alloc.ts [N] [outDir]
-// FLOOR=1 profiles the held floor (bench/servers/held-floor.ts) the same way.
+// FLOOR=1 profiles the held floor (bench/servers/held-floor.ts) the same way; PROMOTED=1 counts
+// only what survived the young generation (what was promoted, whether it died later or not).
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ASK, graphqlBody, graphqlClient, headersFor, pendingCount } from '../lib/graphql.ts';
+import { Redis } from 'ioredis';
+import { ANSWER, ASK, type AskData, graphqlBody, graphqlClient, headersFor } from '../lib/graphql.ts';
 import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
-import { pollUntil } from '../lib/pool.ts';
+import { pollUntil, runPool } from '../lib/pool.ts';
 import { killAllChildren } from '../lib/process.ts';
 import { startRedis } from '../lib/redis.ts';
 import { type Instance, startFloorServer, startInstance, uniquePrefix } from '../lib/servers.ts';
@@ -62,31 +64,31 @@ function summarise(file: string, per: number): void {
 
 const redis = await startRedis();
 try {
-  const env = { BENCH_ALLOC_PROFILE_DIR: outDir };
+  const env = { BENCH_ALLOC_PROFILE_DIR: outDir, BENCH_ALLOC_PROMOTED: process.env.PROMOTED ?? '0' };
   const nodeFlags = ['--import', './bench/servers/alloc-profile-on-signal.ts'];
+  const prefix = uniquePrefix('held-alloc');
   const server: Instance = floor
     ? await startFloorServer('held-floor-alloc', 'held-floor.ts', env, false, nodeFlags)
-    : await startInstance({
-        name: 'held-alloc',
-        redisUrl: redis.url,
-        prefix: uniquePrefix('held-alloc'),
-        env,
-        nodeFlags,
-      });
+    : await startInstance({ name: 'held-alloc', redisUrl: redis.url, prefix, env, nodeFlags });
+  const index = new Redis(redis.url);
   try {
-    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(4));
+    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(8));
     const control = keepAliveAgent(2);
+    /** As held-heap.ts counts: the pending index read from Redis, or the floor's count. */
     const held = async (): Promise<number> =>
       floor
         ? Number((await send(`${server.url}/count`, { agent: control })).body)
-        : (await pendingCount(operator, 'p')) - 200;
+        : index.zcard(`${prefix}pending`);
     const agent = socketPerRequestAgent();
     const ask = (i: number, hold: number) =>
       send(`${server.url}/graphql`, {
         agent,
         method: 'POST',
         headers: headersFor('agent'),
-        body: graphqlBody(ASK, { input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'p' }, hold }),
+        body: graphqlBody(ASK, {
+          input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'held', timeoutSeconds: 600 },
+          hold,
+        }),
       }).catch(() => null);
     if (floor) {
       const warm = Array.from({ length: 200 }, (_, i) => ask(i, 0));
@@ -94,12 +96,19 @@ try {
       await send(`${server.url}/release`, { agent: control, method: 'POST' });
       await Promise.all(warm);
     } else {
-      for (let i = 0; i < 200; i++) await ask(i, 0);
+      const agentClient = graphqlClient(server.url, 'agent', keepAliveAgent(8));
+      await runPool(200, 8, async (i) => {
+        const asked = await agentClient.call<AskData>(ASK, {
+          input: { text: `warm-up #${i}`, format: 'CONFIRM', groupId: 'warm-up' },
+          hold: 0,
+        });
+        await operator.call(ANSWER, { id: asked.askUser.question.id, answer: true });
+      });
     }
     const before = new Set(readdirSync(outDir));
     process.kill(server.pid, 'SIGWINCH');
     for (let sent = 0; sent < n; sent += 500) {
-      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 600);
+      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 120);
       await pollUntil(async () => (await held()) >= Math.min(n, sent + 500), 60_000, 100);
     }
     process.kill(server.pid, 'SIGWINCH');
@@ -110,9 +119,9 @@ try {
     );
     if (!made) throw new Error('no heap profile was written');
     const file = readdirSync(outDir).find((f) => !before.has(f) && f.endsWith('.heapprofile'))!;
-    // The polling requests are counted too (a few per batch), as a small share.
     summarise(path.join(outDir, file), n);
   } finally {
+    index.disconnect();
     await server.stop();
   }
 } finally {

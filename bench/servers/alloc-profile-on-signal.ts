@@ -18,7 +18,9 @@ if (dir) {
       session.post('HeapProfiler.startSampling', {
         samplingInterval: Number(process.env.BENCH_ALLOC_SAMPLING ?? 4096),
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: true,
+        // BENCH_ALLOC_PROMOTED=1: leave out what young collections free, so what remains is what
+        // was promoted to the old space (whether a full collection freed it later or not).
+        includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOC_PROMOTED !== '1',
       });
       return;
     }
