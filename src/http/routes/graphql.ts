@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interactions } from '../../engine/types.ts';
 import { HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
+import { createAdmission } from '../admission.ts';
 import { useTextBodies } from '../json-body.ts';
 import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
 
@@ -26,7 +27,17 @@ export interface GraphQLRouteOptions {
   yoga: GraphQLHandler;
   engine: Interactions;
   maxBodyBytes: number;
+  /** How many executions run at once, and how long one keeps its place (admission.ts). */
+  executions?: { limit: number; budgetMs: number };
 }
+
+/**
+ * Enough to keep two cores and the store's round trips busy; few enough that a burst's
+ * executions do not all live at once (admission.ts).
+ */
+export const EXECUTIONS_AT_ONCE = 16;
+/** Longer than a first pass takes even on a loaded machine; a longer execution gives way. */
+export const EXECUTION_BUDGET_MS = 100;
 
 const RESPONSE_EVENTS = ['close', 'error', 'finish'] as const;
 
@@ -148,6 +159,10 @@ function failed(reply: FastifyReply, err: unknown): void {
 
 export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
   useTextBodies(app, o.maxBodyBytes);
+  const admission = createAdmission(
+    o.executions?.limit ?? EXECUTIONS_AT_ONCE,
+    o.executions?.budgetMs ?? EXECUTION_BUDGET_MS,
+  );
   const send = async (reply: FastifyReply, response: Response): Promise<FastifyReply> => {
     response.headers.forEach((value, key) => {
       reply.header(key, value);
@@ -179,7 +194,13 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     reply: FastifyReply,
     heldCall: HeldCall,
   ): Promise<ReplyHead | null> => {
-    const response = await execute(o, req, reply, heldCall);
+    const place = await admission.enter();
+    let response: Response;
+    try {
+      response = await execute(o, req, reply, heldCall);
+    } finally {
+      admission.leave(place);
+    }
     if (!heldCall.deferred) {
       await send(reply, response);
       return null;
