@@ -15,7 +15,7 @@ import type { RedisClient } from './client.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
-import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
+import { readPending, readPendingIds, readRecords, readStatuses } from './pending-reader.ts';
 import { createRedisPeople } from './people.ts';
 import { createRedisReceipts, receiptFieldsOf, receiptFrom } from './receipts.ts';
 import { createArgs, createResult, fromTriple, listPage } from './script-io.ts';
@@ -206,6 +206,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     },
 
     getMany: (ids) => readRecords(redis, prefix, ids),
+    statuses: (ids) => readStatuses(redis, prefix, ids),
     pending: (filter) => readPending(redis, prefix, filter),
     pendingIds: (filter) => readPendingIds(redis, prefix, filter),
     list: (filter, page) => listPage(run, filter, page),
