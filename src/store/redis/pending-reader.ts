@@ -3,7 +3,7 @@
 // pending questions would stall Redis for every instance. The source is the narrowest listing
 // index the filter names; small fields first (the rest of the filter), records for matches.
 
-import type { QuestionRecord, QuestionStatus } from '../../domain/question.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
 import { matchesFilter } from '../listing.ts';
 import { decodeRecord } from '../record-codec.ts';
 import type { ListFilter } from '../types.ts';
@@ -25,19 +25,6 @@ export async function readRecords(
     const [spec, st, res] = (err ? [] : v) as (string | null)[];
     return spec && st ? decodeRecord(spec, st, res ?? null) : null;
   });
-}
-
-/** The status field alone (a record exists when it has one), in one pipeline. */
-export async function readStatuses(
-  redis: RedisClient,
-  prefix: string,
-  ids: readonly string[],
-): Promise<(QuestionStatus | null)[]> {
-  if (ids.length === 0) return [];
-  const pipe = redis.pipeline();
-  for (const id of ids) pipe.hget(`${prefix}q:${id}`, 'st');
-  const results = (await pipe.exec()) ?? [];
-  return results.map(([err, v]) => (err ? null : ((v as QuestionStatus | null) ?? null)));
 }
 
 async function matchingIds(
