@@ -3,7 +3,8 @@
 // context, execution state and store round trips alive while the others run: alive across
 // several young collections, all of it is promoted to the old space and dies there, leaving its
 // pages half empty (bench/README.md, "Held askUser calls"). Admitted a few at a time, each
-// execution's garbage dies young. A place is held until the execution has its response (not
+// execution's garbage dies young; a request waiting for its place is its own queue entry, so
+// the wait itself makes nothing to promote either. A place is held until the execution has its response (not
 // while the response is sent, nor while a held call waits) and at most `budgetMs`: an
 // execution that runs longer (an operation that holds inside its execution, a slow resolver)
 // keeps running but gives its place to the next, so nothing waits on it for long and no
@@ -15,9 +16,15 @@ export interface Place {
   readonly since: number;
 }
 
+/** What waits for a place: itself, not a promise and a frame suspended on it. */
+export interface Admitted {
+  /** It may run now (called once, from enter or later when a place frees). */
+  admitted(place: Place): void;
+}
+
 export interface Admission {
-  /** Resolves when the caller may run (at once while a place is free); first come, first served. */
-  enter(): Place | Promise<Place>;
+  /** `t.admitted` runs now while a place is free, else once one frees; first come, first served. */
+  enter(t: Admitted): void;
   /** The execution has its response (again, or after its budget ran out: nothing happens). */
   leave(place: Place): void;
   /** Executions admitted and waiting now (tests, metrics). */
@@ -32,7 +39,7 @@ export function createAdmission(
 ): Admission {
   // Insertion order is admission order: the first is the oldest.
   const active = new Set<Place>();
-  const queue: ((p: Place) => void)[] = [];
+  const queue: Admitted[] = [];
   let head = 0;
   let timer: NodeJS.Timeout | null = null;
 
@@ -44,9 +51,9 @@ export function createAdmission(
 
   function next(): void {
     while (active.size < limit && head < queue.length) {
-      const wake = queue[head]!;
+      const t = queue[head]!;
       queue[head++] = undefined as never;
-      wake(admit());
+      t.admitted(admit());
     }
     if (head < queue.length) {
       if (!timer) arm();
@@ -79,12 +86,13 @@ export function createAdmission(
   }
 
   return {
-    enter() {
-      if (active.size < limit && head === queue.length) return admit();
-      return new Promise<Place>((resolve) => {
-        queue.push(resolve);
-        if (!timer) arm();
-      });
+    enter(t) {
+      if (active.size < limit && head === queue.length) {
+        t.admitted(admit());
+        return;
+      }
+      queue.push(t);
+      if (!timer) arm();
     },
     leave(p) {
       if (active.delete(p)) next();

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interactions } from '../../engine/types.ts';
 import { HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
-import { createAdmission } from '../admission.ts';
+import { type Admitted, createAdmission, type Place } from '../admission.ts';
 import { useTextBodies } from '../json-body.ts';
 import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
 
@@ -118,28 +118,35 @@ function headOf(response: Response): ReplyHead {
   return head;
 }
 
-/** Resumes a held call once its wait is over (one per route, shared by every held call). */
-interface Resumer {
+/** What the route does with a call (one per route, shared by every call). */
+interface Route {
+  /** The call has its place: its first pass runs. */
+  run(call: HeldReply, place: Place): void;
+  /** Its wait is over: its reply is sent. */
   resume(call: HeldReply): void;
 }
 
 /**
- * A held call as the route keeps it for the hold: the engine's sink (HeldCall), the request and
- * reply to resume, and the head of the first pass's reply. Nothing else is kept per held call:
- * no async frame waits on it, and the client's going away is heard by one listener shared by
- * every held call (see graphqlRoutes).
+ * A /graphql request as the route keeps it, before and during a hold: its own entry in the
+ * admission queue, the engine's sink (HeldCall), the request and reply to resume, and the head
+ * of the first pass's reply. Nothing else is kept: no async frame waits for its place or for
+ * its hold, and the client's going away is heard by one listener shared by every held call
+ * (see graphqlRoutes).
  */
-class HeldReply extends HeldCall {
+class HeldReply extends HeldCall implements Admitted {
   head: ReplyHead | null = null;
   constructor(
     readonly req: FastifyRequest,
     readonly reply: FastifyReply,
-    private readonly resumer: Resumer,
+    private readonly route: Route,
   ) {
     super();
   }
+  admitted(place: Place): void {
+    this.route.run(this, place);
+  }
   protected override resumed(): void {
-    this.resumer.resume(this);
+    this.route.resume(this);
   }
 }
 
@@ -185,29 +192,6 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
     return reply.send(single ? await response.text() : response.body);
   };
-  /**
-   * The first pass: its reply is sent unless it deferred a hold; then it is dropped unread and
-   * its headers are what the resumed reply is sent with.
-   */
-  const firstPass = async (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    heldCall: HeldCall,
-  ): Promise<ReplyHead | null> => {
-    const place = await admission.enter();
-    let response: Response;
-    try {
-      response = await execute(o, req, reply, heldCall);
-    } finally {
-      admission.leave(place);
-    }
-    if (!heldCall.deferred) {
-      await send(reply, response);
-      return null;
-    }
-    await response.body?.cancel();
-    return headOf(response);
-  };
   /** Held calls by their response, for the one 'close' listener they all share. */
   const holding = new Map<ServerResponse, HeldReply>();
   /** The client went away (or the reply ended): `this` is the response. */
@@ -227,33 +211,47 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     for (const [name, value] of call.head!.headers) reply.header(name, value);
     reply.status(200).send(body);
   };
-  const resumer: Resumer = {
-    resume(call) {
-      holding.delete(call.reply.raw);
-      resume(call).catch((err: unknown) => failed(call.reply, err));
-    },
-  };
-  const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const req = readable(request);
-    const call = new HeldReply(req, reply, resumer);
-    // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
-    // its own frame.
-    const head = await firstPass(req, reply, call);
-    if (!head) return;
-    call.head = head;
+  /**
+   * The first pass, once admitted: its reply is sent unless it deferred a hold; then it is
+   * dropped unread, its headers are what the resumed reply is sent with, and the hold starts.
+   * Nothing of this frame stays for the hold: it ends once the wait has started.
+   */
+  const firstPass = async (call: HeldReply, place: Place): Promise<void> => {
+    const { req, reply } = call;
+    let response: Response;
+    try {
+      response = await execute(o, req, reply, call);
+    } finally {
+      admission.leave(place);
+    }
+    if (!call.deferred) {
+      await send(reply, response);
+      return;
+    }
+    await response.body?.cancel();
+    call.head = headOf(response);
     const res = reply.raw;
     holding.set(res, call);
     res.on('close', onClose);
     call.wait(o.engine);
     if (gone(res)) call.cancel();
   };
+  const route: Route = {
+    run(call, place) {
+      firstPass(call, place).catch((err: unknown) => failed(call.reply, err));
+    },
+    resume(call) {
+      holding.delete(call.reply.raw);
+      resume(call).catch((err: unknown) => failed(call.reply, err));
+    },
+  };
   /**
    * Not async: Fastify would send an empty reply as soon as the returned promise resolved, and
-   * a promise kept pending for the hold would keep this frame with it. The reply is sent by the
+   * a promise kept pending for the hold would keep a frame with it. The reply is sent by the
    * first pass, or by `resume` after the hold.
    */
   const graphql = (request: FastifyRequest, reply: FastifyReply): void => {
-    serve(request, reply).catch((err: unknown) => failed(reply, err));
+    admission.enter(new HeldReply(readable(request), reply, route));
   };
   const stream = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const req = readable(request);
