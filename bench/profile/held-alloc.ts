@@ -5,7 +5,9 @@
 // bytes allocated per held call by function and by where the code lives. Not part of `npm run bench`:
 //   node --import tsx bench/profile/held-alloc.ts [N] [outDir]
 // FLOOR=1 profiles the held floor (bench/servers/held-floor.ts) the same way; PROMOTED=1 counts
-// only what survived the young generation (what was promoted, whether it died later or not).
+// only what survived the young generation (what was promoted, whether it died later or not);
+// RETAINED=1 only what is still alive after a full collection at the end (what the held calls
+// keep): PROMOTED less RETAINED is the garbage that died in the old space.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -64,8 +66,12 @@ function summarise(file: string, per: number): void {
 
 const redis = await startRedis();
 try {
-  const env = { BENCH_ALLOC_PROFILE_DIR: outDir, BENCH_ALLOC_PROMOTED: process.env.PROMOTED ?? '0' };
-  const nodeFlags = ['--import', './bench/servers/alloc-profile-on-signal.ts'];
+  const env = {
+    BENCH_ALLOC_PROFILE_DIR: outDir,
+    BENCH_ALLOC_PROMOTED: process.env.PROMOTED ?? '0',
+    BENCH_ALLOC_RETAINED: process.env.RETAINED ?? '0',
+  };
+  const nodeFlags = ['--expose-gc', '--import', './bench/servers/alloc-profile-on-signal.ts'];
   const prefix = uniquePrefix('held-alloc');
   const server: Instance = floor
     ? await startFloorServer('held-floor-alloc', 'held-floor.ts', env, false, nodeFlags)

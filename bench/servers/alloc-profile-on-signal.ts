@@ -17,14 +17,18 @@ if (dir) {
       running = true;
       session.post('HeapProfiler.startSampling', {
         samplingInterval: Number(process.env.BENCH_ALLOC_SAMPLING ?? 4096),
-        includeObjectsCollectedByMajorGC: true,
         // BENCH_ALLOC_PROMOTED=1: leave out what young collections free, so what remains is what
         // was promoted to the old space (whether a full collection freed it later or not).
-        includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOC_PROMOTED !== '1',
+        // BENCH_ALLOC_RETAINED=1: leave out everything collected, with a full collection (gc(),
+        // with --expose-gc) before the profile stops: what is still alive.
+        includeObjectsCollectedByMajorGC: process.env.BENCH_ALLOC_RETAINED !== '1',
+        includeObjectsCollectedByMinorGC:
+          process.env.BENCH_ALLOC_PROMOTED !== '1' && process.env.BENCH_ALLOC_RETAINED !== '1',
       });
       return;
     }
     running = false;
+    if (process.env.BENCH_ALLOC_RETAINED === '1') (globalThis as { gc?: () => void }).gc?.();
     session.post('HeapProfiler.stopSampling', (err, result) => {
       if (err) return;
       n++;
