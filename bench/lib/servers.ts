@@ -151,9 +151,10 @@ export async function startFloorServer(
   script: string,
   env: Record<string, string> = {},
   gcOnSignal = false,
+  nodeFlags: string[] = [],
 ): Promise<Instance> {
   const flags = gcOnSignal ? ['--expose-gc', '--import', './bench/servers/gc-on-signal.ts'] : [];
-  return launch(name, `bench/servers/${script}`, await freePort(), env, flags);
+  return launch(name, `bench/servers/${script}`, await freePort(), env, [...flags, ...nodeFlags]);
 }
 
 /** Lines a process printed that look like trouble (Node warnings, errors, pino warn and above). */

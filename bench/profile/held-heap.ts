@@ -1,19 +1,35 @@
-// Profiles what a held askUser keeps alive: one server (Redis store) gets N held askUser calls;
-// a heap snapshot is written before and while they are held (after a full GC each), then
+// Profiles what a held askUser keeps alive: one server (Redis store) gets N held askUser calls,
+// warmed up, sent and counted as the held figure does (bench/figures/held-requests.ts); a heap
+// snapshot is written before and while they are held (after a full GC each), then
 // `heap-diff.ts` sums the difference by constructor. Not part of `npm run bench`:
 //   node --import tsx bench/profile/held-heap.ts [N] [outDir]
+// FLOOR=1 profiles the held floor (bench/servers/held-floor.ts) the same way instead, so the two
+// diffs can be compared constructor by constructor. SNAPSHOTS=0 gives the memory readings alone
+// (at N = 18,000 they match the figure's perHeldHeapUsedKiB and perHeldHeapTotalKiB); PROMOTED=1
+// adds what the young generation promoted to the old space during the ramp.
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ASK, graphqlBody, graphqlClient, headersFor, pendingCount } from '../lib/graphql.ts';
+import { Redis } from 'ioredis';
+import { ANSWER, ASK, type AskData, graphqlBody, graphqlClient, headersFor } from '../lib/graphql.ts';
 import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
-import { pollUntil, sleep } from '../lib/pool.ts';
+import { pollUntil, runPool, sleep } from '../lib/pool.ts';
 import { killAllChildren, rssKiB } from '../lib/process.ts';
 import { startRedis } from '../lib/redis.ts';
-import { collectGarbage, startInstance, uniquePrefix } from '../lib/servers.ts';
+import {
+  collectGarbage,
+  type Instance,
+  startFloorServer,
+  startInstance,
+  uniquePrefix,
+} from '../lib/servers.ts';
 
 const n = Number(process.argv[2] ?? 2000);
 /** SNAPSHOTS=0: memory readings only (quicker, for larger N). */
 const snapshots = process.env.SNAPSHOTS !== '0';
+/** FLOOR=1: the trivial node:http hold instead of the server. */
+const floor = process.env.FLOOR === '1';
+/** PROMOTED=1: also count what young collections move into the old space during the ramp. */
+const promoted = process.env.PROMOTED === '1';
 /** Extra Node flags for the server, e.g. FLAGS='--max-semi-space-size=2'. */
 const extraFlags = (process.env.FLAGS ?? '').split(' ').filter(Boolean);
 const outDir = path.resolve(process.argv[3] ?? '/tmp/held-heap');
@@ -57,42 +73,92 @@ function largestMappings(pid: number): string {
 
 const redis = await startRedis();
 try {
-  const server = await startInstance({
-    name: 'held-profile',
-    redisUrl: redis.url,
-    prefix: uniquePrefix('held-profile'),
-    gcOnSignal: true,
-    nodeFlags: ['--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${outDir}`, ...extraFlags],
-  });
+  const nodeFlags = [
+    '--heapsnapshot-signal=SIGUSR1',
+    `--diagnostic-dir=${outDir}`,
+    ...(promoted ? ['--import', './bench/servers/promoted-on-signal.ts'] : []),
+    ...extraFlags,
+  ];
+  const prefix = uniquePrefix('held-profile');
+  const server: Instance = floor
+    ? await startFloorServer('held-floor-profile', 'held-floor.ts', {}, true, nodeFlags)
+    : await startInstance({ name: 'held-profile', redisUrl: redis.url, prefix, gcOnSignal: true, nodeFlags });
+  const index = new Redis(redis.url);
   try {
-    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(4));
+    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(8));
+    const control = keepAliveAgent(2);
+    /**
+     * Calls stored (the server: its pending index, read from Redis as the figure does, since
+     * counting through the API scans every pending question) or held (the floor).
+     */
+    const held = async (): Promise<number> =>
+      floor
+        ? Number((await send(`${server.url}/count`, { agent: control })).body)
+        : index.zcard(`${prefix}pending`);
     const agent = socketPerRequestAgent();
+    // The held figure's request (bench/figures/held-requests.ts).
     const ask = (i: number, hold: number) =>
       send(`${server.url}/graphql`, {
         agent,
         method: 'POST',
         headers: headersFor('agent'),
-        body: graphqlBody(ASK, { input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'p' }, hold }),
+        body: graphqlBody(ASK, {
+          input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'held', timeoutSeconds: 600 },
+          hold,
+        }),
       }).catch(() => null);
-    // Warm up with asks that return at once.
-    for (let i = 0; i < 200; i++) await ask(i, 0);
-    console.log('before', await collectGarbage(server), 'VmRSS KiB', rssKiB(server.pid));
+    // The figure's warm-up: 200 asks answered (the floor: 200 holds released).
+    if (floor) {
+      const warm = Array.from({ length: 200 }, (_, i) => ask(i, 0));
+      await pollUntil(async () => (await held()) >= 200, 30_000, 50);
+      await send(`${server.url}/release`, { agent: control, method: 'POST' });
+      await Promise.all(warm);
+    } else {
+      const agentClient = graphqlClient(server.url, 'agent', keepAliveAgent(8));
+      await runPool(200, 8, async (i) => {
+        const asked = await agentClient.call<AskData>(ASK, {
+          input: { text: `warm-up #${i}`, format: 'CONFIRM', groupId: 'warm-up' },
+          hold: 0,
+        });
+        await operator.call(ANSWER, { id: asked.askUser.question.id, answer: true });
+      });
+    }
+    const gcBefore = await collectGarbage(server);
+    const rssBefore = rssKiB(server.pid);
+    console.log('before', gcBefore, 'VmRSS KiB', rssBefore);
     await snapshot(server.pid, 'before');
+    if (promoted) process.kill(server.pid, 'SIGPWR');
     // In batches, as the held figure sends them (the listen backlog is 511).
     for (let sent = 0; sent < n; sent += 500) {
-      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 600);
-      await pollUntil(
-        async () => (await pendingCount(operator, 'p')) >= Math.min(n, sent + 500) + 200,
-        60_000,
-        100,
-      );
+      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 120);
+      await pollUntil(async () => (await held()) >= Math.min(n, sent + 500), 60_000, 100);
     }
     // Every call past its first pass (SETTLE=<seconds> waits longer, e.g. for V8's memory reducer).
     await sleep(Number(process.env.SETTLE ?? 4) * 1000);
-    console.log('held', await collectGarbage(server), 'VmRSS KiB', rssKiB(server.pid));
+    if (promoted) {
+      process.kill(server.pid, 'SIGPWR');
+      const line = async () => server.output().split('gc-promoted ')[1]?.split('\n')[0];
+      await pollUntil(async () => (await line()) !== undefined, 10_000, 100);
+      const p = JSON.parse((await line()) ?? '{}') as { young: number; full: number; promoted: number };
+      console.log(
+        `during the ramp: ${p.young} young and ${p.full} full collections; promoted per held call ` +
+          `${(p.promoted / 1024 / n).toFixed(2)} KiB`,
+      );
+    }
+    const gcHeld = await collectGarbage(server);
+    const rssHeld = rssKiB(server.pid);
+    console.log('held', gcHeld, 'VmRSS KiB', rssHeld);
+    if (gcBefore && gcHeld) {
+      const per = (k: 'heapUsed' | 'heapTotal') => ((gcHeld[k] - gcBefore[k]) / 1024 / n).toFixed(2);
+      console.log(
+        `per held call: heapUsed ${per('heapUsed')} KiB, heapTotal ${per('heapTotal')} KiB, ` +
+          `VmRSS ${((rssHeld - rssBefore) / n).toFixed(2)} KiB`,
+      );
+    }
     if (process.env.SMAPS === '1') console.log(largestMappings(server.pid));
     await snapshot(server.pid, 'held');
   } finally {
+    index.disconnect();
     await server.stop();
   }
 } finally {

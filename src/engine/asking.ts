@@ -257,8 +257,11 @@ export function createAsking(
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
       if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
       if (created.kind === 'created') ctx.onAsked?.(created.question);
-      const q = await waiting.wait(p, created.question.id, hold, opts.signal);
-      return waiting.resultOf(p, q, callbackUrl);
+      // Not held, and nothing since the create wrote to it: the question as created is the answer
+      // (a read would cost a round trip to learn the same).
+      if (hold === 0 && created.kind === 'created' && spec.channel === null)
+        return waiting.resultOf(p, created.question, callbackUrl);
+      return waiting.wait(p, created.question.id, hold, opts.signal, callbackUrl);
     },
 
     async prepareExternal(p, timeoutSeconds) {

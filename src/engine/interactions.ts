@@ -34,7 +34,7 @@ import {
 } from './ports.ts';
 import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
 import { createShortLinks } from './short-links.ts';
-import type { FeedListener, Interactions } from './types.ts';
+import type { FeedListener, HoldHandle, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
 import { createWaiting } from './waiting.ts';
 
@@ -59,6 +59,8 @@ export interface EngineDeps {
   /** Outbox targets a new question enqueues at once (`push` when anyone subscribed, API.md §19). */
   askFollowUps?: () => Promise<readonly string[]>;
 }
+
+const NOTHING_TO_CANCEL: HoldHandle = { cancel() {} };
 
 interface Feed {
   principal: Principal;
@@ -132,8 +134,18 @@ export function createInteractions(deps: EngineDeps): Interactions & {
 
     async awaitAnswer(p, id, opts = {}) {
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);
-      const q = await waiting.wait(p, id, hold, opts.signal);
-      return waiting.resultOf(p, q, null);
+      return waiting.wait(p, id, hold, opts.signal, null);
+    },
+
+    holdAnswer(p, id, opts, sink) {
+      let hold: number;
+      try {
+        hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);
+      } catch (error) {
+        queueMicrotask(() => sink.failed(error));
+        return NOTHING_TO_CANCEL;
+      }
+      return waiting.hold(p, id, hold, null, sink);
     },
 
     watch(p, listener) {

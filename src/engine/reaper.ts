@@ -55,16 +55,29 @@ export function createReaper(o: ReaperOptions): Reaper {
     }
   }
 
+  /**
+   * Every held question, re-read: one whose announcement was lost is resolved here, one whose
+   * record is gone ends its waiters with NOT_FOUND. Statuses first (a field per question), then
+   * the records of the few that left PENDING: the sweep reads every held question every few
+   * seconds, and decoding 18,000 records each time would be most of its cost and garbage.
+   */
   async function sweep(): Promise<void> {
     const ids = o.waiters.ids();
     for (let i = 0; i < ids.length; i += SWEEP_BATCH) {
       const batch = ids.slice(i, i + SWEEP_BATCH);
-      const records = await o.store.getMany(batch);
-      records.forEach((q, at) => {
+      const statuses = await o.store.statuses(batch);
+      const closed: string[] = [];
+      statuses.forEach((status, at) => {
         // A record that is gone (Redis restarted without persistence) will never resolve:
         // its waiters end now with NOT_FOUND instead of holding on to a PENDING copy.
+        if (status === null) o.waiters.vanish(batch[at]!);
+        else if (status !== 'PENDING') closed.push(batch[at]!);
+      });
+      if (closed.length === 0) continue;
+      const records = await o.store.getMany(closed);
+      records.forEach((q, at) => {
         if (q) o.waiters.notify(q);
-        else o.waiters.vanish(batch[at]!);
+        else o.waiters.vanish(closed[at]!);
       });
     }
   }

@@ -30,6 +30,17 @@ export interface WaitOptions {
   signal?: CancelSignal;
 }
 
+/** Where a held call's outcome goes: exactly one of the two, once, never synchronously. */
+export interface HoldSink {
+  held(result: AskResult): void;
+  failed(error: unknown): void;
+}
+
+/** Ends a hold early (a dropped client): the caller then gets the question as it is now. */
+export interface HoldHandle {
+  cancel(): void;
+}
+
 export interface AskOptions extends WaitOptions {
   preparedId?: string | null;
 }
@@ -83,6 +94,17 @@ export interface Interactions {
   /** Reserve an id and callback URL for a link the caller builds (askUser with preparedId). */
   prepareExternal(principal: Principal, timeoutSeconds?: number | null): Promise<PreparedExternal>;
   awaitAnswer(principal: Principal, id: string, opts?: WaitOptions): Promise<AskResult>;
+  /**
+   * awaitAnswer for a caller that keeps nothing suspended while it waits (the held /graphql
+   * call): the result, or the error awaitAnswer would throw, goes to `sink` once, never
+   * synchronously. The handle ends the wait early (a dropped client), never the question.
+   */
+  holdAnswer(
+    principal: Principal,
+    id: string,
+    opts: { holdSeconds?: number | null },
+    sink: HoldSink,
+  ): HoldHandle;
   answer(principal: Principal, id: string, answer: unknown): Promise<QuestionRecord>;
   cancel(principal: Principal, id: string, reason?: string | null): Promise<QuestionRecord>;
   /** The asker's own user answers in the asker's MCP client (answeredBy `mcp:<principal id>`). */

@@ -1,6 +1,6 @@
-// Waiters in this process, by question id. A blocked asker costs a map entry and a
-// promise; the hub settles it when the question's announcement (or a re-read) says it
-// left PENDING, or when a re-read finds its record gone.
+// Waiters in this process, by question id. A blocked asker costs a map entry and its own
+// wait object (waiting.ts); the hub settles it when the question's announcement (or a re-read)
+// says it left PENDING, or when a re-read finds its record gone.
 import type { QuestionRecord } from '../domain/question.ts';
 
 /** What a waiter settles with: the resolved question, GONE (its record vanished), or null (released). */
@@ -9,13 +9,20 @@ export type Settlement = QuestionRecord | typeof GONE | null;
 /** The record of the question no longer exists (e.g. Redis restarted without persistence). */
 export const GONE = Symbol('gone');
 
-export interface Waiter {
-  settled: Promise<Settlement>;
-  dispose(): void;
+/**
+ * One waiting caller. The registry calls `settle` synchronously, possibly more than once and
+ * from inside its own loops: a waiter keeps the first settlement it cares about, may remove
+ * itself at once, and does the rest of its work later (never inside `settle`).
+ */
+export interface WaitTarget {
+  settle(s: Settlement): void;
 }
 
 export interface WaiterRegistry {
-  register(id: string): Waiter;
+  /** Registers `t` on question `id`; once released, `t` is settled with null at once. */
+  add(id: string, t: WaitTarget): void;
+  /** Unregisters `t` (nothing if it is not registered). */
+  remove(id: string, t: WaitTarget): void;
   /** Settles every waiter of this question if it is resolved. */
   notify(q: QuestionRecord): void;
   /** Whether anyone waits on this question here. */
@@ -32,45 +39,46 @@ export interface WaiterRegistry {
   held(): number;
 }
 
+/**
+ * Most questions have one waiter: it is the map's value itself, and only a question with two or
+ * more has a Set (a Set and its table cost about 150 bytes, once per held question).
+ */
+type Entry = WaitTarget | Set<WaitTarget>;
+
+function settleAll(e: Entry, s: Settlement): void {
+  if (e instanceof Set) for (const t of e) t.settle(s);
+  else e.settle(s);
+}
+
 export function createWaiterRegistry(): WaiterRegistry {
-  const byId = new Map<string, Set<(s: Settlement) => void>>();
+  const byId = new Map<string, Entry>();
   let released = false;
   return {
-    register(id) {
-      let settle!: (s: Settlement) => void;
-      const settled = new Promise<Settlement>((r) => {
-        settle = r;
-      });
-      if (released) settle(null);
-      let set = byId.get(id);
-      if (!set) {
-        set = new Set();
-        byId.set(id, set);
-      }
-      set.add(settle);
-      return {
-        settled,
-        dispose() {
-          const s = byId.get(id);
-          if (!s) return;
-          s.delete(settle);
-          if (s.size === 0) byId.delete(id);
-        },
-      };
+    add(id, t) {
+      const e = byId.get(id);
+      if (e === undefined) byId.set(id, t);
+      else if (e instanceof Set) e.add(t);
+      else if (e !== t) byId.set(id, new Set([e, t]));
+      if (released) t.settle(null);
+    },
+    remove(id, t) {
+      const e = byId.get(id);
+      if (e === t) byId.delete(id);
+      else if (e instanceof Set && e.delete(t) && e.size === 0) byId.delete(id);
     },
     notify(q) {
       if (q.status === 'PENDING') return;
-      const set = byId.get(q.id);
-      if (set) for (const settle of set) settle(q);
+      const e = byId.get(q.id);
+      if (e !== undefined) settleAll(e, q);
     },
     has: (id) => byId.has(id),
     vanish(id) {
-      const set = byId.get(id);
-      if (set) for (const settle of set) settle(GONE);
+      const e = byId.get(id);
+      if (e !== undefined) settleAll(e, GONE);
     },
     release() {
       released = true;
-      for (const set of byId.values()) for (const settle of set) settle(null);
+      for (const e of [...byId.values()]) settleAll(e, null);
     },
     reopen() {
       released = false;
@@ -79,46 +87,18 @@ export function createWaiterRegistry(): WaiterRegistry {
     size: () => byId.size,
     held() {
       let n = 0;
-      for (const set of byId.values()) n += set.size;
+      for (const e of byId.values()) n += e instanceof Set ? e.size : 1;
       return n;
     },
   };
 }
 
-export type RaceOutcome =
-  | { kind: 'settled'; question: QuestionRecord }
-  | { kind: 'timer' }
-  | { kind: 'gone' }
-  | { kind: 'aborted' };
-
 /**
- * What ends a wait early: an AbortSignal, or anything shaped like one (the /graphql route
- * listens to the response itself rather than keep an AbortController per held call).
- * Listeners are always removed when the wait ends.
+ * What ends a wait early: an AbortSignal, or anything shaped like one. Listeners are always
+ * removed when the wait ends.
  */
 export interface CancelSignal {
   readonly aborted: boolean;
   addEventListener(type: 'abort', listener: () => void): void;
   removeEventListener(type: 'abort', listener: () => void): void;
-}
-
-/** Waits for the waiter, a timer, or an abort, whichever comes first, and cleans up after. */
-export function raceWaiter(waiter: Waiter, ms: number, signal?: CancelSignal): Promise<RaceOutcome> {
-  if (signal?.aborted) return Promise.resolve({ kind: 'aborted' });
-  return new Promise<RaceOutcome>((resolve) => {
-    const done = (o: RaceOutcome): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(o);
-    };
-    const onAbort = (): void => done({ kind: 'aborted' });
-    const timer = setTimeout(() => done({ kind: 'timer' }), Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort);
-    waiter.settled.then((s) => {
-      // null: the registry released its waiters (the engine is stopping).
-      if (s === null) done({ kind: 'aborted' });
-      else if (s === GONE) done({ kind: 'gone' });
-      else done({ kind: 'settled', question: s });
-    });
-  });
 }

@@ -11,100 +11,125 @@
 // is an error, whose masking and status are Yoga's.
 import type { Plugin } from 'graphql-yoga';
 import type { Principal } from '../domain/principal.ts';
-import type { AskOptions, AskResult, Interactions } from '../engine/types.ts';
-import type { CancelSignal } from '../engine/waiters.ts';
+import type { AskOptions, AskResult, HoldHandle, HoldSink, Interactions } from '../engine/types.ts';
 import { type ExecutionArgs, execute, type GraphQLResolveInfo } from './graphql-js.ts';
 
-/** What the wait needs, and nothing else. */
-interface Hold {
-  principal: Principal;
-  id: string;
-  /** As asked (null: the server's default), counted from the end of the first pass. */
-  holdSeconds: number | null | undefined;
-  /** askUser shows the callback URL it minted (once); awaitAnswer shows none. */
-  callbackUrl: string | null;
-}
-
 type Outcome = { ok: true; result: AskResult } | { ok: false; error: unknown };
-
-/** The first pass's operation as Yoga executed it (the document is Yoga's cached parse). */
-type Operation = Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>;
-
-/** One per /graphql request: the first pass may defer its hold here. */
-export interface HeldCall {
-  /** The execution hook keeps what the first pass executed, for the second. */
-  executing(args: ExecutionArgs): void;
-  /** The first pass leaves its hold (at most one per request). */
-  defer(hold: Hold): void;
-  /** Set when the first pass deferred: the route must wait, then execute again. */
-  readonly deferred: boolean;
-  /** Waits (until answered, the hold ends, or `signal` aborts) and keeps the outcome. */
-  wait(engine: Interactions, signal: CancelSignal): Promise<void>;
-  /**
-   * The second pass without Yoga: the result's JSON when the outcome is a result and the
-   * execution has no errors; else null, and the outcome stays for Yoga to execute again.
-   */
-  replay(engine: Interactions): Promise<string | null>;
-  /** The second pass: the outcome of the wait, once; undefined on the first pass. */
-  take(): Outcome | undefined;
-}
 
 /** The resumed execution never waits, so nothing aborts it. */
 const NEVER_ABORTED = new AbortController().signal;
 
-export function createHeldCall(): HeldCall {
-  let hold: Hold | null = null;
-  let operation: Operation | null = null;
-  let principal: Principal | null = null;
-  let outcome: Outcome | undefined;
-  const call: HeldCall = {
-    executing(args) {
-      const { schema, document, variableValues, operationName } = args;
-      operation = { schema, document, variableValues, operationName };
-    },
-    defer(h) {
-      hold = h;
-    },
-    get deferred() {
-      return hold !== null;
-    },
-    async wait(engine, signal) {
-      const h = hold!;
-      hold = null;
-      principal = h.principal;
-      try {
-        const r = await engine.awaitAnswer(h.principal, h.id, { holdSeconds: h.holdSeconds, signal });
-        outcome = { ok: true, result: { ...r, callbackUrl: h.callbackUrl } };
-      } catch (error) {
-        outcome = { ok: false, error };
-      }
-    },
-    async replay(engine) {
-      const op = operation;
-      const o = outcome;
-      operation = null;
-      if (!op || !principal || !o?.ok) return null;
-      const contextValue: HoldingContext & { signal: AbortSignal } = {
-        principal,
-        engine,
-        signal: NEVER_ABORTED,
-        heldCall: call,
-      };
-      const result = await execute({ ...op, contextValue });
-      if (result.errors?.length) {
-        outcome = o;
-        return null;
-      }
-      // As Yoga's result processor writes a result without errors or extensions.
-      return JSON.stringify(result);
-    },
-    take() {
-      const o = outcome;
-      outcome = undefined;
-      return o;
-    },
-  };
-  return call;
+/**
+ * One per /graphql request: the first pass may defer its hold here; the route then waits on it
+ * (it is the engine's sink: nothing else is kept for the hold) and executes again. One object
+ * with fields, rather than a closure per method and a note per step: it is all a held call
+ * keeps of GraphQL for as long as it is held.
+ */
+export class HeldCall implements HoldSink {
+  // The first pass's operation as Yoga executed it (the document is Yoga's cached parse).
+  private schema: ExecutionArgs['schema'] | null = null;
+  private document: ExecutionArgs['document'] | null = null;
+  private variableValues: ExecutionArgs['variableValues'] = undefined;
+  private operationName: ExecutionArgs['operationName'] = undefined;
+  // The hold the first pass left (at most one per request).
+  private principal: Principal | null = null;
+  private id = '';
+  /** As asked (null: the server's default), counted from the end of the first pass. */
+  private holdSeconds: number | null | undefined = undefined;
+  /** askUser shows the callback URL it minted (once); awaitAnswer shows none. */
+  private callbackUrl: string | null = null;
+  private handle: HoldHandle | null = null;
+  private outcome: Outcome | undefined = undefined;
+  /** Set when the first pass deferred: the route must wait, then execute again. */
+  deferred = false;
+
+  /** The execution hook keeps what the first pass executed, for the second. */
+  executing(args: ExecutionArgs): void {
+    this.schema = args.schema;
+    this.document = args.document;
+    this.variableValues = args.variableValues;
+    this.operationName = args.operationName;
+  }
+
+  /** The first pass leaves its hold. */
+  defer(
+    principal: Principal,
+    id: string,
+    holdSeconds: number | null | undefined,
+    callbackUrl: string | null,
+  ) {
+    this.principal = principal;
+    this.id = id;
+    this.holdSeconds = holdSeconds;
+    this.callbackUrl = callbackUrl;
+    this.deferred = true;
+  }
+
+  /**
+   * Waits (until answered, the hold ends, or `cancel`); the outcome is kept and `resumed` is
+   * called, once, never synchronously.
+   */
+  wait(engine: Interactions): void {
+    this.handle = engine.holdAnswer(this.principal!, this.id, { holdSeconds: this.holdSeconds }, this);
+  }
+
+  /** The client went away: the wait ends now (the question does not). */
+  cancel(): void {
+    this.handle?.cancel();
+  }
+
+  held(r: AskResult): void {
+    this.handle = null;
+    this.outcome = { ok: true, result: { ...r, callbackUrl: this.callbackUrl } };
+    this.resumed();
+  }
+
+  failed(error: unknown): void {
+    this.handle = null;
+    this.outcome = { ok: false, error };
+    this.resumed();
+  }
+
+  /** The wait is over (the route replays the request). */
+  protected resumed(): void {}
+
+  /**
+   * The second pass without Yoga: the result's JSON when the outcome is a result and the
+   * execution has no errors; else null, and the outcome stays for Yoga to execute again.
+   */
+  async replay(engine: Interactions): Promise<string | null> {
+    const o = this.outcome;
+    const { schema, document, principal } = this;
+    this.schema = null;
+    this.document = null;
+    if (!schema || !document || !principal || !o?.ok) return null;
+    const contextValue: HoldingContext & { signal: AbortSignal } = {
+      principal,
+      engine,
+      signal: NEVER_ABORTED,
+      heldCall: this,
+    };
+    const result = await execute({
+      schema,
+      document,
+      variableValues: this.variableValues,
+      operationName: this.operationName,
+      contextValue,
+    });
+    if (result.errors?.length) {
+      this.outcome = o;
+      return null;
+    }
+    // As Yoga's result processor writes a result without errors or extensions.
+    return JSON.stringify(result);
+  }
+
+  /** The second pass: the outcome of the wait, once; undefined on the first pass. */
+  take(): Outcome | undefined {
+    const o = this.outcome;
+    this.outcome = undefined;
+    return o;
+  }
 }
 
 /** Hands each /graphql execution's operation to its held call (a no-op elsewhere). */
@@ -152,10 +177,7 @@ export function askUser(
   const call = ctx.heldCall;
   if (!canDeferHold(call, info) || opts.holdSeconds === 0) return ctx.engine.ask(ctx.principal, input, opts);
   return ctx.engine.ask(ctx.principal, input, { ...opts, holdSeconds: 0 }).then((r) => {
-    if (r.status === 'PENDING') {
-      const hold = { id: r.question.id, holdSeconds: opts.holdSeconds, callbackUrl: r.callbackUrl };
-      call.defer({ principal: ctx.principal, ...hold });
-    }
+    if (r.status === 'PENDING') call.defer(ctx.principal, r.question.id, opts.holdSeconds, r.callbackUrl);
     return r;
   });
 }
@@ -173,14 +195,7 @@ export function awaitAnswer(
   if (!canDeferHold(call, info) || opts.holdSeconds === 0)
     return ctx.engine.awaitAnswer(ctx.principal, id, opts);
   return ctx.engine.awaitAnswer(ctx.principal, id, { ...opts, holdSeconds: 0 }).then((r) => {
-    if (r.status === 'PENDING') {
-      call.defer({
-        principal: ctx.principal,
-        id: r.question.id,
-        holdSeconds: opts.holdSeconds,
-        callbackUrl: null,
-      });
-    }
+    if (r.status === 'PENDING') call.defer(ctx.principal, r.question.id, opts.holdSeconds, null);
     return r;
   });
 }

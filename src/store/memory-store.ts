@@ -264,6 +264,13 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       });
     },
 
+    async statuses(ids) {
+      return ids.map((id) => {
+        const e = t.entry(id);
+        return e ? (e.resolution?.status ?? 'PENDING') : null;
+      });
+    },
+
     pending: async (filter) => t.sorted({ ...filter, status: ['PENDING'] }).map((x) => record(x.e)),
     pendingIds: async (filter) => t.sorted({ ...filter, status: ['PENDING'] }).map((x) => x.cursor.id),
     list: async (filter, page) => listPage(t, filter, page),

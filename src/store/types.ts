@@ -311,6 +311,11 @@ export interface QuestionStore {
    */
   getWithReceipt(id: string, place?: string): Promise<QuestionWithReceipt | null>;
   getMany(ids: readonly string[]): Promise<(QuestionRecord | null)[]>;
+  /**
+   * Each question's status, null where its record is gone: what the engine's sweep of its held
+   * questions needs, without reading and decoding every record (it reads the few resolved ones).
+   */
+  statuses(ids: readonly string[]): Promise<(QuestionStatus | null)[]>;
   /** Every pending question matching the filter, oldest first. */
   pending(filter: ListFilter): Promise<QuestionRecord[]>;
   /** The ids of every pending question matching the filter, oldest first (read records with getMany). */

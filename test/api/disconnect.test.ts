@@ -105,23 +105,17 @@ for (const store of ['memory', 'redis'] as const) {
     it('a held awaitAnswer whose client aborts ends alone: another waiter on the question still gets the answer', async () => {
       const asked = await gqlAt(url, KEYS.agent, ASK, { input: { text: 'Two waiters' }, hold: 0 });
       const id = asked.data.askUser.question.id as string;
-      // Count the awaitAnswer calls in flight in the engine (a call registers its waiter first thing).
-      let inFlight = 0;
-      const real = engine.awaitAnswer.bind(engine);
-      engine.awaitAnswer = (p, qid, opts) => {
-        inFlight++;
-        return real(p, qid, opts).finally(() => {
-          inFlight--;
-        });
-      };
+      // The engine counts the calls it holds (each registers its waiter first thing); both wait
+      // on the one question.
       const staying = gqlAt(url, KEYS.agent, AWAIT, { id, hold: 60 });
+      await until(() => engine.heldCount() === 1, 'the first hold is in the engine');
       const controller = new AbortController();
       const dropped = gqlAt(url, KEYS.agent, AWAIT, { id, hold: 60 }, { signal: controller.signal });
       const cut = expect(dropped).rejects.toThrow();
-      await until(() => inFlight === 2, 'both holds are in the engine');
+      await until(() => engine.heldCount() === 2, 'both holds are in the engine');
       controller.abort();
       await cut;
-      await until(() => inFlight === 1, 'the dropped hold ended');
+      await until(() => engine.heldCount() === 1, 'the dropped hold ended');
       expect(engine.waiterCount()).toBe(1);
       const answered = await answerThroughRest(id, 'for the one who stayed');
       expect(answered.status).toBe(200);
@@ -129,10 +123,93 @@ for (const store of ['memory', 'redis'] as const) {
         status: 'ANSWERED',
         answer: 'for the one who stayed',
       });
-      await until(() => engine.waiterCount() === 0 && inFlight === 0, 'every waiter released');
+      await until(() => engine.heldCount() === 0 && engine.waiterCount() === 0, 'every waiter released');
     });
   });
 }
+
+describe('a client that goes away during the first pass', () => {
+  it('its hold ends at once: the route hears the close that came before its listener', async () => {
+    const set = await startEngines('memory');
+    const engine = set.engines[0]!;
+    const authenticator = createAuthenticator({
+      accessControl: true,
+      policy: DEFAULT_DOOR_POLICY,
+      keyring: createKeyring(parsePrincipals(PRINCIPALS)),
+    });
+    const logger = pino({ level: 'silent' });
+    const app = await createHttpApp({
+      engine,
+      auth: authenticator,
+      yoga: createGraphQLServer({ engine, authenticator, logger }),
+      logger,
+      maxBodyBytes: 65_536,
+      rateLimit: { perMinute: 120, redis: null, prefix: 'unused:' },
+    });
+    // The first pass's ask waits at a gate until the client has gone and the server has heard it.
+    let entered!: () => void;
+    const inAsk = new Promise<void>((r) => {
+      entered = r;
+    });
+    let open!: () => void;
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const ask = engine.ask.bind(engine);
+    engine.ask = async (p, input, opts) => {
+      entered();
+      await gate;
+      return ask(p, input, opts);
+    };
+    // What the hold after the first pass ends with (the route's own sink gets it too).
+    const hold = engine.holdAnswer.bind(engine);
+    let ended!: (status: string) => void;
+    const holdEnded = new Promise<string>((r) => {
+      ended = r;
+    });
+    engine.holdAnswer = (p, id, opts, sink) =>
+      hold(p, id, opts, {
+        held(r) {
+          ended(r.status);
+          sink.held(r);
+        },
+        failed(e) {
+          ended('failed');
+          sink.failed(e);
+        },
+      });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const closed = new Promise<void>((resolve) => {
+        app.server.on('request', (_req, res) => res.once('close', () => resolve()));
+      });
+      const { port } = app.server.address() as { port: number };
+      const controller = new AbortController();
+      const held = gqlAt(
+        `http://127.0.0.1:${port}`,
+        KEYS.agent,
+        ASK,
+        { input: { text: 'Gone already?' }, hold: 60 },
+        { signal: controller.signal },
+      );
+      const cut = expect(held).rejects.toThrow();
+      await inAsk;
+      controller.abort();
+      await cut;
+      await closed;
+      open();
+      // Without the check for a response already closed, this would wait out the 60 s hold.
+      const bound = new Promise<string>((r) => setTimeout(() => r('still held after 5 s'), 5000).unref());
+      expect(await Promise.race([holdEnded, bound])).toBe('PENDING');
+      expect(engine.heldCount()).toBe(0);
+      const [q] = await engine.pending(OPS);
+      expect(q?.status).toBe('PENDING');
+    } finally {
+      await app.close();
+      await set.close();
+    }
+  });
+});
 
 describe('Node server timeouts for held requests', () => {
   it('a hold of up to HOLD_MAX_SECONDS is not cut by Node: request timeout above it, keep-alive above proxies’ 60 s, headers timeout above keep-alive, no idle cut', async () => {

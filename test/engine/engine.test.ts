@@ -3,10 +3,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
+import { createInteractions } from '../../src/engine/interactions.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { codeOf } from '../support/domain-errors.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';
-import { ADMIN, AGENT, AGENT2, ALICE, BOB, OPS, startEngines, subscriberName } from '../support/engines.ts';
+import {
+  ADMIN,
+  AGENT,
+  AGENT2,
+  ALICE,
+  BOB,
+  OPS,
+  SETTINGS,
+  startEngines,
+  subscriberName,
+} from '../support/engines.ts';
 import { killSubscribers } from '../support/fixtures.ts';
 
 async function fieldOf(p: Promise<unknown>): Promise<string | undefined> {
@@ -447,6 +458,53 @@ describe('a question whose record vanished (Redis restarted without persistence)
     expect(engine.waiterCount()).toBe(0);
   });
 });
+
+for (const kind of ['memory', 'redis'] as StoreKind[]) {
+  describe(`the periodic sweep of held questions (${kind})`, () => {
+    let set: EngineSet;
+    afterEach(async () => {
+      await set.close();
+    });
+
+    it('wakes a held wait whose resolution announcement was lost, with the resolved question', async () => {
+      set = await startEngines(kind, 1);
+      const [answering] = set.engines as [Engine];
+      const store = set.stores[0]!;
+      // An engine that never hears a resolution: only its sweep can learn of the answer.
+      const deaf: QuestionStore = {
+        ...store,
+        listen: (l) =>
+          store.listen({
+            event: (e) => {
+              if (e.type === 'ASKED' || e.type === 'UPDATED') l.event(e);
+            },
+            resync: () => l.resync(),
+          }),
+      };
+      const engine = createInteractions({
+        store: deaf,
+        settings: { ...SETTINGS, reaperIntervalMs: 20, sweepIntervalMs: 20 },
+      });
+      await engine.start();
+      try {
+        const r = await engine.ask(AGENT, { text: 'Heard?' }, { holdSeconds: 0 });
+        const other = await engine.ask(AGENT, { text: 'Still waiting' }, { holdSeconds: 0 });
+        const held = engine.awaitAnswer(AGENT, r.question.id, { holdSeconds: 3600 });
+        const stays = engine.awaitAnswer(AGENT, other.question.id, { holdSeconds: 3600 });
+        await waitUntil(() => engine.waiterCount() === 2);
+        await answering.answer(OPS, r.question.id, 'swept');
+        const bound = new Promise<string>((res) => setTimeout(() => res('never woken'), 5000).unref());
+        expect(await Promise.race([held, bound])).toMatchObject({ status: 'ANSWERED', answer: 'swept' });
+        // The pending one is left waiting.
+        expect(engine.waiterCount()).toBe(1);
+        await answering.cancel(OPS, other.question.id);
+        expect((await stays).status).toBe('CANCELLED');
+      } finally {
+        await engine.stop();
+      }
+    });
+  });
+}
 
 /** Polls a cheap in-process condition (no store round trips); fails the test if it never holds. */
 async function waitUntil(cond: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -93,6 +93,22 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       expect(await store.getMany(['nope'])).toEqual([null]);
     });
 
+    it('statuses: each question as it stands, null for one that does not exist, in order', async () => {
+      const open = await create();
+      const answered = await create();
+      const cancelled = await create();
+      expect((await store.claim(answered.id, answer(true))).kind).toBe('won');
+      const cancel = { status: 'CANCELLED', now: Date.now(), retentionMs: 60_000 } as const;
+      expect((await store.claim(cancelled.id, cancel)).kind).toBe('won');
+      expect(await store.statuses([open.id, 'nope', answered.id, cancelled.id])).toEqual([
+        'PENDING',
+        null,
+        'ANSWERED',
+        'CANCELLED',
+      ]);
+      expect(await store.statuses([])).toEqual([]);
+    });
+
     it('keeps answers byte-exact: numbers, empty arrays and objects survive', async () => {
       const spec = await create({ format: 'FORM', schema: { type: 'object' } });
       const value = { n: 12345678901234, f: 0.1, list: [], obj: {}, s: 'é"\\' };

@@ -2,13 +2,13 @@
 // are read as text under the GraphQL cap (media and schemas make asks large), so Yoga
 // parses them exactly as it would standing alone. A held askUser/awaitAnswer on /graphql
 // waits between two executions of its request (see graphql/held-calls.ts), holding only
-// the connection and a small note meanwhile.
+// the connection and one small object meanwhile.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interactions } from '../../engine/types.ts';
-import type { CancelSignal } from '../../engine/waiters.ts';
-import { createHeldCall, type HeldCall } from '../../graphql/held-calls.ts';
+import { HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
+import { type Admitted, createAdmission, type Place } from '../admission.ts';
 import { useTextBodies } from '../json-body.ts';
 import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
 
@@ -27,7 +27,17 @@ export interface GraphQLRouteOptions {
   yoga: GraphQLHandler;
   engine: Interactions;
   maxBodyBytes: number;
+  /** How many executions run at once, and how long one keeps its place (admission.ts). */
+  executions?: { limit: number; budgetMs: number };
 }
+
+/**
+ * Enough to keep two cores and the store's round trips busy; few enough that a burst's
+ * executions do not all live at once (admission.ts).
+ */
+export const EXECUTIONS_AT_ONCE = 16;
+/** Longer than a first pass takes even on a loaded machine; a longer execution gives way. */
+export const EXECUTION_BUDGET_MS = 100;
 
 const RESPONSE_EVENTS = ['close', 'error', 'finish'] as const;
 
@@ -108,26 +118,58 @@ function headOf(response: Response): ReplyHead {
   return head;
 }
 
+/** What the route does with a call (one per route, shared by every call). */
+interface Route {
+  /** The call has its place: its first pass runs. */
+  run(call: HeldReply, place: Place): void;
+  /** Its wait is over: its reply is sent. */
+  resume(call: HeldReply): void;
+}
+
 /**
- * Ends a held wait when the client goes away before its response is sent: the response's own
- * 'close', with no AbortController or listener objects of its own per held call.
+ * A /graphql request as the route keeps it, before and during a hold: its own entry in the
+ * admission queue, the engine's sink (HeldCall), the request and reply to resume, and the head
+ * of the first pass's reply. Nothing else is kept: no async frame waits for its place or for
+ * its hold, and the client's going away is heard by one listener shared by every held call
+ * (see graphqlRoutes).
  */
-class ClientGone implements CancelSignal {
-  constructor(private readonly res: ServerResponse) {}
-  /** Gone already (during the first pass): its 'close' was emitted before any listener. */
-  get aborted(): boolean {
-    return this.res.destroyed || this.res.socket === null || this.res.socket.destroyed;
+class HeldReply extends HeldCall implements Admitted {
+  head: ReplyHead | null = null;
+  constructor(
+    readonly req: FastifyRequest,
+    readonly reply: FastifyReply,
+    private readonly route: Route,
+  ) {
+    super();
   }
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.res.on('close', listener);
+  admitted(place: Place): void {
+    this.route.run(this, place);
   }
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    this.res.removeListener('close', listener);
+  protected override resumed(): void {
+    this.route.resume(this);
   }
+}
+
+/** Gone already: its 'close' was emitted before any listener could hear it. */
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || res.socket === null || res.socket.destroyed;
+}
+
+/** As Fastify answers an async handler that throws. */
+function failed(reply: FastifyReply, err: unknown): void {
+  if (reply.sent) {
+    reply.log.error({ err }, 'the /graphql handler failed after its reply was sent');
+    return;
+  }
+  reply.send(err instanceof Error ? err : new Error(String(err)));
 }
 
 export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions): Promise<void> {
   useTextBodies(app, o.maxBodyBytes);
+  const admission = createAdmission(
+    o.executions?.limit ?? EXECUTIONS_AT_ONCE,
+    o.executions?.budgetMs ?? EXECUTION_BUDGET_MS,
+  );
   const send = async (reply: FastifyReply, response: Response): Promise<FastifyReply> => {
     response.headers.forEach((value, key) => {
       reply.header(key, value);
@@ -150,37 +192,66 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     const single = SINGLE_RESULT.test(response.headers.get('content-type') ?? '');
     return reply.send(single ? await response.text() : response.body);
   };
+  /** Held calls by their response, for the one 'close' listener they all share. */
+  const holding = new Map<ServerResponse, HeldReply>();
+  /** The client went away (or the reply ended): `this` is the response. */
+  function onClose(this: ServerResponse): void {
+    holding.get(this)?.cancel();
+  }
+  const resume = async (call: HeldReply): Promise<void> => {
+    const { req, reply } = call;
+    const body = await call.replay(o.engine);
+    if (body === null) {
+      await send(
+        reply,
+        await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall: call }),
+      );
+      return;
+    }
+    for (const [name, value] of call.head!.headers) reply.header(name, value);
+    reply.status(200).send(body);
+  };
   /**
-   * The first pass: its reply is sent unless it deferred a hold; then it is dropped unread and
-   * its headers are what the resumed reply is sent with.
+   * The first pass, once admitted: its reply is sent unless it deferred a hold; then it is
+   * dropped unread, its headers are what the resumed reply is sent with, and the hold starts.
+   * Nothing of this frame stays for the hold: it ends once the wait has started.
    */
-  const firstPass = async (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    heldCall: HeldCall,
-  ): Promise<ReplyHead | null> => {
-    const response = await execute(o, req, reply, heldCall);
-    if (!heldCall.deferred) {
+  const firstPass = async (call: HeldReply, place: Place): Promise<void> => {
+    const { req, reply } = call;
+    let response: Response;
+    try {
+      response = await execute(o, req, reply, call);
+    } finally {
+      admission.leave(place);
+    }
+    if (!call.deferred) {
       await send(reply, response);
-      return null;
+      return;
     }
     await response.body?.cancel();
-    return headOf(response);
+    call.head = headOf(response);
+    const res = reply.raw;
+    holding.set(res, call);
+    res.on('close', onClose);
+    call.wait(o.engine);
+    if (gone(res)) call.cancel();
   };
-  const graphql = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const req = readable(request);
-    const heldCall = createHeldCall();
-    // A suspended async frame keeps its temporaries: the first Response lives (and ends) in
-    // its own frame, so the hold below does not keep it.
-    const head = await firstPass(req, reply, heldCall);
-    if (!head) return reply;
-    await heldCall.wait(o.engine, new ClientGone(reply.raw));
-    const body = await heldCall.replay(o.engine);
-    if (body === null) {
-      return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply, heldCall }));
-    }
-    for (const [name, value] of head.headers) reply.header(name, value);
-    return reply.status(200).send(body);
+  const route: Route = {
+    run(call, place) {
+      firstPass(call, place).catch((err: unknown) => failed(call.reply, err));
+    },
+    resume(call) {
+      holding.delete(call.reply.raw);
+      resume(call).catch((err: unknown) => failed(call.reply, err));
+    },
+  };
+  /**
+   * Not async: Fastify would send an empty reply as soon as the returned promise resolved, and
+   * a promise kept pending for the hold would keep a frame with it. The reply is sent by the
+   * first pass, or by `resume` after the hold.
+   */
+  const graphql = (request: FastifyRequest, reply: FastifyReply): void => {
+    admission.enter(new HeldReply(readable(request), reply, route));
   };
   const stream = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const req = readable(request);

@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { answerAuditDetail } from '../../domain/audit.ts';
 import { DELIVERED, ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
-import type { ClosedStatus } from '../../domain/question.ts';
+import type { ClosedStatus, QuestionStatus } from '../../domain/question.ts';
 import { OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeFired, decodeRecord, encodeFired, encodeResolution } from '../record-codec.ts';
 import { claimAuditOf, oneStepClaimOf, resolutionOf } from '../resolution.ts';
@@ -232,6 +232,11 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     },
 
     getMany: (ids) => readRecords(redis, prefix, ids),
+    async statuses(ids) {
+      if (ids.length === 0) return [];
+      const reply = (await run('statuses', [...ids])) as string[];
+      return reply.map((st) => (st === '' ? null : (st as QuestionStatus)));
+    },
     pending: (filter) => readPending(redis, prefix, filter),
     pendingIds: (filter) => readPendingIds(redis, prefix, filter),
     list: (filter, page) => listPage(run, filter, page),

@@ -31,6 +31,7 @@ const SCRIPTS = {
   escalationRecord: script('escalation-record'),
   indexBackfill: script('index-backfill'),
   list: script('list'),
+  statuses: script('statuses'),
   prune: script('prune'),
   reply: script('reply'),
   reserve: script('reserve'),
