@@ -37,7 +37,7 @@ export interface GraphQLRouteOptions {
  */
 export const EXECUTIONS_AT_ONCE = 16;
 /** Longer than a first pass takes even on a loaded machine; a longer execution gives way. */
-export const EXECUTION_BUDGET_MS = 100;
+export const EXECUTION_BUDGET_MS = 20;
 
 const RESPONSE_EVENTS = ['close', 'error', 'finish'] as const;
 
