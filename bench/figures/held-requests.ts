@@ -6,15 +6,8 @@
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
-import {
-  ANSWER,
-  ASK,
-  type AskData,
-  graphqlBody,
-  graphqlClient,
-  headersFor,
-  pendingIds,
-} from '../lib/graphql.ts';
+import { ASK, type AskData, graphqlBody, graphqlClient, headersFor, pendingIds } from '../lib/graphql.ts';
+import { warmUpServer } from '../lib/held-load.ts';
 import { keepAliveAgent, type Reply, send, socketPerRequestAgent } from '../lib/http.ts';
 import { pollUntil, runPool, sleep, within } from '../lib/pool.ts';
 import { openFilesLimit, rssKiB } from '../lib/process.ts';
@@ -50,19 +43,6 @@ function answerMany(n: number): string {
 const GROUP = 'held';
 /** Pages of the \`questions\` listing timed through the API (the ids themselves are read from Redis). */
 const TIMED_PAGES = 5;
-
-/** Both servers get the same warm-up, so their heaps and compiled code start alike. */
-async function warmUp(server: Instance): Promise<void> {
-  const agent = graphqlClient(server.url, 'agent', keepAliveAgent(8));
-  const operator = graphqlClient(server.url, 'operator', keepAliveAgent(8));
-  await runPool(200, 8, async (i) => {
-    const asked = await agent.call<AskData>(ASK, {
-      input: { text: `warm-up #${i}`, format: 'CONFIRM', groupId: 'warm-up' },
-      hold: 0,
-    });
-    await operator.call(ANSWER, { id: asked.askUser.question.id, answer: true });
-  });
-}
 
 async function medianRss(pid: number): Promise<number> {
   const readings: number[] = [];
@@ -106,7 +86,7 @@ async function holdMany(ctx: BenchContext, target: number) {
   const redis = new Redis(ctx.redisUrl);
   const pendingCount = async (): Promise<number> => redis.zcard(`${prefix}pending`);
   try {
-    await warmUp(server);
+    await warmUpServer(server);
     const rssBefore = await readRss(server);
     const operator = graphqlClient(server.url, 'operator', keepAliveAgent(ANSWER_CONCURRENCY));
     const holds = socketPerRequestAgent();
@@ -195,7 +175,7 @@ async function idleConnections(ctx: BenchContext, count: number) {
   });
   const sockets: net.Socket[] = [];
   try {
-    await warmUp(server);
+    await warmUpServer(server);
     const rssBefore = await readRss(server);
     const port = Number(new URL(server.url).port);
     let closedEarly = 0;

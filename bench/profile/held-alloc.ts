@@ -11,9 +11,8 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { ANSWER, ASK, type AskData, graphqlBody, graphqlClient, headersFor } from '../lib/graphql.ts';
-import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
-import { pollUntil, runPool } from '../lib/pool.ts';
+import { heldLoad } from '../lib/held-load.ts';
+import { pollUntil } from '../lib/pool.ts';
 import { killAllChildren } from '../lib/process.ts';
 import { startRedis } from '../lib/redis.ts';
 import { type Instance, startFloorServer, startInstance, uniquePrefix } from '../lib/servers.ts';
@@ -78,45 +77,11 @@ try {
     : await startInstance({ name: 'held-alloc', redisUrl: redis.url, prefix, env, nodeFlags });
   const index = new Redis(redis.url);
   try {
-    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(8));
-    const control = keepAliveAgent(2);
-    /** As held-heap.ts counts: the pending index read from Redis, or the floor's count. */
-    const held = async (): Promise<number> =>
-      floor
-        ? Number((await send(`${server.url}/count`, { agent: control })).body)
-        : index.zcard(`${prefix}pending`);
-    const agent = socketPerRequestAgent();
-    const ask = (i: number, hold: number) =>
-      send(`${server.url}/graphql`, {
-        agent,
-        method: 'POST',
-        headers: headersFor('agent'),
-        body: graphqlBody(ASK, {
-          input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'held', timeoutSeconds: 600 },
-          hold,
-        }),
-      }).catch(() => null);
-    if (floor) {
-      const warm = Array.from({ length: 200 }, (_, i) => ask(i, 0));
-      await pollUntil(async () => (await held()) >= 200, 30_000, 50);
-      await send(`${server.url}/release`, { agent: control, method: 'POST' });
-      await Promise.all(warm);
-    } else {
-      const agentClient = graphqlClient(server.url, 'agent', keepAliveAgent(8));
-      await runPool(200, 8, async (i) => {
-        const asked = await agentClient.call<AskData>(ASK, {
-          input: { text: `warm-up #${i}`, format: 'CONFIRM', groupId: 'warm-up' },
-          hold: 0,
-        });
-        await operator.call(ANSWER, { id: asked.askUser.question.id, answer: true });
-      });
-    }
+    const load = heldLoad(server, floor, index, prefix);
+    await load.warmUp();
     const before = new Set(readdirSync(outDir));
     process.kill(server.pid, 'SIGWINCH');
-    for (let sent = 0; sent < n; sent += 500) {
-      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 120);
-      await pollUntil(async () => (await held()) >= Math.min(n, sent + 500), 60_000, 100);
-    }
+    await load.holdMany(n, 120);
     process.kill(server.pid, 'SIGWINCH');
     const made = await pollUntil(
       async () => readdirSync(outDir).some((f) => !before.has(f) && f.endsWith('.heapprofile')),

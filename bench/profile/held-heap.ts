@@ -10,9 +10,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { ANSWER, ASK, type AskData, graphqlBody, graphqlClient, headersFor } from '../lib/graphql.ts';
-import { keepAliveAgent, send, socketPerRequestAgent } from '../lib/http.ts';
-import { pollUntil, runPool, sleep } from '../lib/pool.ts';
+import { heldLoad } from '../lib/held-load.ts';
+import { pollUntil, sleep } from '../lib/pool.ts';
 import { killAllChildren, rssKiB } from '../lib/process.ts';
 import { startRedis } from '../lib/redis.ts';
 import {
@@ -85,54 +84,15 @@ try {
     : await startInstance({ name: 'held-profile', redisUrl: redis.url, prefix, gcOnSignal: true, nodeFlags });
   const index = new Redis(redis.url);
   try {
-    const operator = graphqlClient(server.url, 'operator', keepAliveAgent(8));
-    const control = keepAliveAgent(2);
-    /**
-     * Calls stored (the server: its pending index, read from Redis as the figure does, since
-     * counting through the API scans every pending question) or held (the floor).
-     */
-    const held = async (): Promise<number> =>
-      floor
-        ? Number((await send(`${server.url}/count`, { agent: control })).body)
-        : index.zcard(`${prefix}pending`);
-    const agent = socketPerRequestAgent();
-    // The held figure's request (bench/figures/held-requests.ts).
-    const ask = (i: number, hold: number) =>
-      send(`${server.url}/graphql`, {
-        agent,
-        method: 'POST',
-        headers: headersFor('agent'),
-        body: graphqlBody(ASK, {
-          input: { text: `held #${i}`, format: 'CONFIRM', groupId: 'held', timeoutSeconds: 600 },
-          hold,
-        }),
-      }).catch(() => null);
-    // The figure's warm-up: 200 asks answered (the floor: 200 holds released).
-    if (floor) {
-      const warm = Array.from({ length: 200 }, (_, i) => ask(i, 0));
-      await pollUntil(async () => (await held()) >= 200, 30_000, 50);
-      await send(`${server.url}/release`, { agent: control, method: 'POST' });
-      await Promise.all(warm);
-    } else {
-      const agentClient = graphqlClient(server.url, 'agent', keepAliveAgent(8));
-      await runPool(200, 8, async (i) => {
-        const asked = await agentClient.call<AskData>(ASK, {
-          input: { text: `warm-up #${i}`, format: 'CONFIRM', groupId: 'warm-up' },
-          hold: 0,
-        });
-        await operator.call(ANSWER, { id: asked.askUser.question.id, answer: true });
-      });
-    }
+    // The held figure's warm-up, requests and batches (bench/lib/held-load.ts).
+    const load = heldLoad(server, floor, index, prefix);
+    await load.warmUp();
     const gcBefore = await collectGarbage(server);
     const rssBefore = rssKiB(server.pid);
     console.log('before', gcBefore, 'VmRSS KiB', rssBefore);
     await snapshot(server.pid, 'before');
     if (promoted) process.kill(server.pid, 'SIGPWR');
-    // In batches, as the held figure sends them (the listen backlog is 511).
-    for (let sent = 0; sent < n; sent += 500) {
-      for (let i = sent; i < Math.min(n, sent + 500); i++) void ask(i, 120);
-      await pollUntil(async () => (await held()) >= Math.min(n, sent + 500), 60_000, 100);
-    }
+    await load.holdMany(n, 120);
     // Every call past its first pass (SETTLE=<seconds> waits longer, e.g. for V8's memory reducer).
     await sleep(Number(process.env.SETTLE ?? 4) * 1000);
     if (promoted) {

@@ -14,23 +14,15 @@ import type {
   InboundRequest,
   JsonValue,
 } from '../../src/channels/types.ts';
-import { actionDigest } from '../../src/domain/approval.ts';
 import type { AnswerFormat, QuestionSpec } from '../../src/domain/question.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { allEntries } from '../store/audit-contract.ts';
 import { type EngineSet, type StoreKind, startEngines } from '../support/engines.ts';
-import { specOf } from '../support/fixtures.ts';
+import { refundAction, specOf } from '../support/fixtures.ts';
 
 const SENDER = 'U1';
 const ARGS = { id: 'ch_1' };
-const ACTION = {
-  name: 'payments.refund',
-  summary: null,
-  arguments: ARGS,
-  argumentsSchema: null,
-  editable: false,
-  digest: actionDigest('payments.refund', ARGS),
-};
+const ACTION = refundAction(ARGS);
 const RECEIPT = { channel: 'C1', ts: '1.1' };
 
 let nextEvent: InboundEvent = { kind: 'ignore', response: { status: 204 } };

@@ -4,11 +4,10 @@
 // and returned with that channel's receipt; 100 clicks at once make one winner; every other
 // question comes back unchanged, as getWithReceipt reads it; a late click times the question out.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { actionDigest } from '../../src/domain/approval.ts';
 import { jcsDigest } from '../../src/domain/digest.ts';
 import type { QuestionSpec } from '../../src/domain/question.ts';
 import type { ChannelAnswerInput, QuestionStore, StoreEvent } from '../../src/store/types.ts';
-import { specOf } from '../support/fixtures.ts';
+import { refundAction, specOf } from '../support/fixtures.ts';
 import { allEntries } from './audit-contract.ts';
 import type { StoreHarness } from './contract.ts';
 import { recordEvents } from './event-log.ts';
@@ -16,14 +15,7 @@ import { recordEvents } from './event-log.ts';
 const opts = { maxPending: 1000, retentionMs: 60_000 };
 const PLACE = 'ops-slack';
 const ARGS = { id: 'ch_1', amount: 100 };
-const ACTION = {
-  name: 'payments.refund',
-  summary: null,
-  arguments: ARGS,
-  argumentsSchema: null,
-  editable: false,
-  digest: actionDigest('payments.refund', ARGS),
-};
+const ACTION = refundAction(ARGS);
 
 const yes = (now = Date.now(), by = `${PLACE}:U1`): ChannelAnswerInput => ({
   format: 'CONFIRM',

@@ -2,11 +2,10 @@
 // connections, both share the key prefix, and 50 voters split between them with approvals: 3
 // count exactly 3 votes; the decision is announced once and reaches both instances.
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { actionDigest } from '../../src/domain/approval.ts';
 import type { QuestionSpec } from '../../src/domain/question.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore, StoreEvent } from '../../src/store/types.ts';
-import { deferred, redisPair, specOf, uniquePrefix } from '../support/fixtures.ts';
+import { deferred, redisPair, refundAction, specOf, uniquePrefix } from '../support/fixtures.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -46,14 +45,7 @@ describe('votes on two instances sharing one Redis', () => {
     const quorum = { approvals: 3, rejections: 20, voters: null };
     const spec: QuestionSpec = {
       ...specOf({ text: 'Refund?', format: 'APPROVAL' }),
-      action: {
-        name: 'payments.refund',
-        summary: null,
-        arguments: args,
-        argumentsSchema: null,
-        editable: false,
-        digest: actionDigest('payments.refund', args),
-      },
+      action: refundAction(args),
       quorum,
     };
     const seenA = await decisionSeen(a, spec.id);

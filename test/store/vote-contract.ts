@@ -3,10 +3,9 @@
 // with the votes on the record, a second vote by one identity and an identity outside `voters`
 // change nothing, and 50 voters at once count exactly the needed number.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { actionDigest } from '../../src/domain/approval.ts';
 import type { Decision, QuestionSpec, QuorumSpec } from '../../src/domain/question.ts';
 import type { QuestionStore, StoreEvent, VoteInput } from '../../src/store/types.ts';
-import { specOf } from '../support/fixtures.ts';
+import { refundAction, specOf } from '../support/fixtures.ts';
 import type { StoreHarness } from './contract.ts';
 import { recordEvents } from './event-log.ts';
 
@@ -16,14 +15,7 @@ const ARGS = { id: 'ch_1', amount: 100 };
 function approvalSpec(quorum: QuorumSpec, over: Partial<QuestionSpec> = {}): QuestionSpec {
   return {
     ...specOf({ text: 'Refund ch_1?', format: 'APPROVAL', ...over }),
-    action: {
-      name: 'payments.refund',
-      summary: null,
-      arguments: ARGS,
-      argumentsSchema: null,
-      editable: false,
-      digest: actionDigest('payments.refund', ARGS),
-    },
+    action: refundAction(ARGS),
     quorum,
   };
 }

@@ -1,7 +1,8 @@
 // Small builders for tests: question specs and Redis connections on the private server.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { QuestionSpec } from '../../src/domain/question.ts';
+import { actionDigest } from '../../src/domain/approval.ts';
+import type { ActionSpec, QuestionSpec } from '../../src/domain/question.ts';
 import {
   createRedisStore,
   type RedisQuestionStore,
@@ -29,6 +30,18 @@ export function specOf(over: Partial<QuestionSpec> = {}): QuestionSpec {
     createdAt,
     timeoutAt: createdAt + 60_000,
     ...over,
+  };
+}
+
+/** The proposed action of the tests' APPROVAL questions: a refund with `args`, not editable. */
+export function refundAction(args: Record<string, unknown>): ActionSpec {
+  return {
+    name: 'payments.refund',
+    summary: null,
+    arguments: args,
+    argumentsSchema: null,
+    editable: false,
+    digest: actionDigest('payments.refund', args),
   };
 }
 
