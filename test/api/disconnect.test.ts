@@ -128,24 +128,33 @@ for (const store of ['memory', 'redis'] as const) {
   });
 }
 
+/**
+ * One memory engine behind the HTTP app as createServer builds it, unlistened, for tests that
+ * reach into Node's server or the engine's first pass.
+ */
+async function bareApp() {
+  const set = await startEngines('memory');
+  const engine = set.engines[0]!;
+  const authenticator = createAuthenticator({
+    accessControl: true,
+    policy: DEFAULT_DOOR_POLICY,
+    keyring: createKeyring(parsePrincipals(PRINCIPALS)),
+  });
+  const logger = pino({ level: 'silent' });
+  const app = await createHttpApp({
+    engine,
+    auth: authenticator,
+    yoga: createGraphQLServer({ engine, authenticator, logger }),
+    logger,
+    maxBodyBytes: 65_536,
+    rateLimit: { perMinute: 120, redis: null, prefix: 'unused:' },
+  });
+  return { set, engine, app };
+}
+
 describe('a client that goes away during the first pass', () => {
   it('its hold ends at once: the route hears the close that came before its listener', async () => {
-    const set = await startEngines('memory');
-    const engine = set.engines[0]!;
-    const authenticator = createAuthenticator({
-      accessControl: true,
-      policy: DEFAULT_DOOR_POLICY,
-      keyring: createKeyring(parsePrincipals(PRINCIPALS)),
-    });
-    const logger = pino({ level: 'silent' });
-    const app = await createHttpApp({
-      engine,
-      auth: authenticator,
-      yoga: createGraphQLServer({ engine, authenticator, logger }),
-      logger,
-      maxBodyBytes: 65_536,
-      rateLimit: { perMinute: 120, redis: null, prefix: 'unused:' },
-    });
+    const { set, engine, app } = await bareApp();
     // The first pass's ask waits at a gate until the client has gone and the server has heard it.
     let entered!: () => void;
     const inAsk = new Promise<void>((r) => {
@@ -213,23 +222,8 @@ describe('a client that goes away during the first pass', () => {
 
 describe('Node server timeouts for held requests', () => {
   it('a hold of up to HOLD_MAX_SECONDS is not cut by Node: request timeout above it, keep-alive above proxies’ 60 s, headers timeout above keep-alive, no idle cut', async () => {
-    const set = await startEngines('memory');
-    const engine = set.engines[0]!;
-    const authenticator = createAuthenticator({
-      accessControl: true,
-      policy: DEFAULT_DOOR_POLICY,
-      keyring: createKeyring(parsePrincipals(PRINCIPALS)),
-    });
-    const logger = pino({ level: 'silent' });
     // The HTTP app exactly as createServer builds it (it does not expose its listening server).
-    const app = await createHttpApp({
-      engine,
-      auth: authenticator,
-      yoga: createGraphQLServer({ engine, authenticator, logger }),
-      logger,
-      maxBodyBytes: 65_536,
-      rateLimit: { perMinute: 120, redis: null, prefix: 'unused:' },
-    });
+    const { set, app } = await bareApp();
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const server = app.server;
