@@ -5,6 +5,7 @@
 // subscriber of one event is sent the very same bytes. Pulled one event at a time, so a slow
 // reader still holds the server to the socket's buffer and the feed's bounded queue, as before.
 import { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { type ExecutionResult, GraphQLError } from './graphql-js.ts';
 
@@ -95,6 +96,7 @@ export function sseBody(
   /** Sends one frame; false when the reader is behind (then fill() runs again once it drains). */
   const send = (frame: Buffer): boolean => {
     if (!res) return body.push(frame);
+    corkForTurn(res);
     if (res.write(frame)) return true;
     if (!draining) {
       draining = true;
@@ -202,4 +204,26 @@ export function sseBody(
     return dest;
   };
   return body;
+}
+
+/** Sockets corked in this turn, uncorked together at its end (see corkForTurn). */
+let corked: Socket[] = [];
+
+function uncorkAll(): void {
+  const sockets = corked;
+  corked = [];
+  for (const s of sockets) s.uncork();
+}
+
+/**
+ * One event goes to many responses in one turn. Node corks a socket on each write and uncorks
+ * it on its own next tick; corking them here, with one tick for all, keeps one write to the
+ * kernel per socket and event and saves a tick per subscriber. The bytes are unchanged: only
+ * when they leave.
+ */
+function corkForTurn(res: ServerResponse): void {
+  const s = res.socket;
+  if (!s || s.writableCorked) return;
+  s.cork();
+  if (corked.push(s) === 1) process.nextTick(uncorkAll);
 }
