@@ -36,6 +36,14 @@ export function visibilityScope(p: Principal): { audience?: string; askedBy?: st
 }
 
 /**
+ * What `canSee` depends on, as a string: principals with the same key see the same questions
+ * (both follow `visibilityScope`'s branches), so a check for one of them holds for all.
+ */
+export function visibilityKey(p: Principal): string {
+  return JSON.stringify(visibilityScope(p));
+}
+
+/**
  * The audience of a new question: a restricted asker's questions are addressed to itself,
  * and it may not address anyone else.
  */

@@ -2,10 +2,8 @@
 // the store is the truth, announcements wake waiters, and every resolution goes through
 // the store's one claim guard. This file wires the parts and owns the engine's lifecycle
 // (the one subscription to the store, the reaper, the live feeds).
-import { canSee } from '../domain/access.ts';
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
-import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
@@ -34,9 +32,10 @@ import {
 } from './ports.ts';
 import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
 import { createShortLinks } from './short-links.ts';
-import type { FeedListener, HoldHandle, Interactions } from './types.ts';
+import type { HoldHandle, Interactions } from './types.ts';
 import { createWaiterRegistry } from './waiters.ts';
 import { createWaiting } from './waiting.ts';
+import { createWatchers } from './watchers.ts';
 
 export type { EngineSettings } from './context.ts';
 
@@ -62,11 +61,6 @@ export interface EngineDeps {
 
 const NOTHING_TO_CANCEL: HoldHandle = { cancel() {} };
 
-interface Feed {
-  principal: Principal;
-  listener: FeedListener;
-}
-
 export function createInteractions(deps: EngineDeps): Interactions & {
   /** Local waiters (for tests and metrics). */
   waiterCount(): number;
@@ -91,7 +85,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
-  const feeds = new Set<Feed>();
+  const feeds = createWatchers();
   let unlisten: (() => void) | null = null;
 
   const nameOf = createNameCache(createPeople(store.people, clock), clock);
@@ -149,9 +143,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     },
 
     watch(p, listener) {
-      const feed = { principal: p, listener };
-      feeds.add(feed);
-      return () => feeds.delete(feed);
+      return feeds.add(p, listener);
     },
 
     async start() {
@@ -164,14 +156,12 @@ export function createInteractions(deps: EngineDeps): Interactions & {
           if (e.type === 'ASKED') announced.observe(e.type, e.question);
           else if (e.type !== 'UPDATED') announced.forget(e.head.id);
           if (waiters.has(e.head.id)) waiters.notify(e.question);
-          for (const f of feeds) {
-            if (canSee(f.principal, e.question)) f.listener.event(e);
-          }
+          feeds.event(e);
         },
         resync() {
           announced.clear();
           reaper.sweep().catch((err: unknown) => logger.error({ err }, 'resync sweep failed'));
-          for (const f of feeds) f.listener.resync();
+          feeds.resync();
         },
       });
       reaper.start();
@@ -180,8 +170,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     async stop() {
       // Local waits return what they have (PENDING re-attaches elsewhere); feeds end.
       waiters.release();
-      for (const f of feeds) f.listener.close?.();
-      feeds.clear();
+      feeds.close();
       reaper.stop();
       announced.clear();
       unlisten?.();
@@ -214,6 +203,6 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     },
     waiterCount: () => waiters.size(),
     heldCount: () => waiters.held(),
-    feedCount: () => feeds.size,
+    feedCount: () => feeds.size(),
   };
 }

@@ -218,7 +218,7 @@ const isAsyncIterator = (v: unknown): v is AsyncIterator<unknown> =>
 
 /** Requests whose subscription shares results: their SSE is encoded by sse-body.ts. */
 const sharedRequests = new WeakMap<Request, SharedStream>();
-/** The Node stream behind each such response, for the HTTP layer to pipe as it is. */
+/** The Node stream behind each such response, for the HTTP layer to pipe to its response. */
 const nodeBodies = new WeakMap<Response, Readable>();
 
 /** The Node stream of a shared subscription's SSE response, if `response` is one. */

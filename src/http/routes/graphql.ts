@@ -184,7 +184,8 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
       if (response.status !== 415) return reply.send();
       return reply.type('application/json; charset=utf-8').send(UNSUPPORTED_TYPE);
     }
-    // A shared subscription's event stream is a Node stream already: piped as it is. A single
+    // A shared subscription's event stream is a Node stream already: Fastify pipes it after its
+    // hooks, and its frames go to the response with res.write (sse-body.ts). A single
     // result is one string: Fastify writes it at once, where a web stream would be pumped chunk
     // by chunk over several ticks. Other event streams and multipart stay web streams.
     const node = nodeBodyOf(response);
