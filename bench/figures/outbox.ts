@@ -14,6 +14,7 @@ import { type BenchContext, figure, type Section } from '../lib/figure.ts';
 import { ASK, type AskData, graphqlClient } from '../lib/graphql.ts';
 import { keepAliveAgent, send } from '../lib/http.ts';
 import { pollUntil, runPool } from '../lib/pool.ts';
+import { startNode } from '../lib/process.ts';
 import {
   type Instance,
   startFloorServer,
@@ -185,10 +186,6 @@ async function askAndAnswer(server: Instance, targets: number) {
   return { ids, target, answeredAt, started, answerSeconds: (answered - started) / 1000 };
 }
 
-/**
- * The floor: PER_TARGET fetch loops POSTing QUESTIONS bodies of the same shape to the receiver,
- * timed as the value is, from the first arrival to the last.
- */
 /** A body of a delivery's shape and size, for the floor's bare fetch loops. */
 export const floorBody = (i: number): string =>
   JSON.stringify({
@@ -203,17 +200,19 @@ export const floorBody = (i: number): string =>
     receipt: 'x'.repeat(600),
   });
 
+/**
+ * The floor: PER_TARGET fetch loops POSTing QUESTIONS bodies of the same shape to the receiver,
+ * timed as the value is, from the first arrival to the last; in a fresh process, as the
+ * delivering instance is fresh (bench/servers/fetch-floor.ts).
+ */
 async function bareFetch(receiver: Instance): Promise<number> {
-  const body = floorBody;
-  await runPool(QUESTIONS, PER_TARGET, async (i) => {
-    const res = await fetch(`${receiver.url}/ok/floor`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': `msg_${i}` },
-      body: body(i),
-    });
-    await res.arrayBuffer();
-    if (res.status !== 204) throw new Error(`floor POST answered ${res.status}`);
+  const loop = startNode('fetch-floor', 'bench/servers/fetch-floor.ts', {
+    RECEIVER_URL: receiver.url,
+    COUNT: String(QUESTIONS),
+    CONCURRENCY: String(PER_TARGET),
   });
+  const code = await loop.exited;
+  if (code !== 0) throw new Error(`the floor's fetch loop failed (${code}): ${loop.output().slice(-300)}`);
   return rateOf(await stats(receiver));
 }
 
@@ -278,7 +277,7 @@ export async function outbox(ctx: BenchContext): Promise<Section> {
         'instance starts. The value is its deliveries per second from the first arrival at a trivial node:http ' +
         'receiver (a separate process answering 204 at once) to the last: each delivery is a lease from Redis, ' +
         'a read of the question, the decision receipt and the Standard Webhooks signature, the POST, and the ' +
-        'acknowledgement in Redis. The floor is a bare `fetch` loop from the benchmark process POSTing as many ' +
+        'acknowledgement in Redis. The floor is a bare `fetch` loop in a fresh Node process (as the delivering instance is fresh) POSTing as many ' +
         `bodies of the same shape to the same receiver, ${PER_TARGET} in flight (the outbox's own limit per ` +
         'target), timed the same way in the same run (goal ≥ 0.7×). Then questions spread over ten endpoints, ' +
         'of which one never answers, are asked and answered through the server as fast as it takes answers ' +
