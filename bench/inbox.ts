@@ -136,6 +136,23 @@ async function oneAnswer(page: Page, cdp: CDPSession): Promise<{ taskMs: number;
   return { taskMs: (after - before) * 1000, flipMs };
 }
 
+/**
+ * The driver's own share of an answer: the same Playwright click on the text of the card an
+ * answer would click (nothing happens on it), measured over the same quiet window. Playwright's click runs in the page too
+ * (scrolling into view, hit tests, waiting for the element to be stable), and that time counts
+ * in the answer's TaskDuration.
+ */
+async function clickFloor(page: Page, cdp: CDPSession): Promise<number> {
+  const card = page
+    .locator('article[data-status="PENDING"]', { has: page.getByRole('button', { name: 'Yes' }) })
+    .first();
+  await card.waitFor();
+  const before = await metric(cdp, 'TaskDuration');
+  await card.locator('p.q-text').click();
+  await page.evaluate((quiet) => new Promise((r) => setTimeout(r, quiet)), QUIET_MS);
+  return ((await metric(cdp, 'TaskDuration')) - before) * 1000;
+}
+
 /** Task time over the same quiet window with no answer: the page's own background (the clock). */
 async function idle(page: Page, cdp: CDPSession): Promise<number> {
   const before = await metric(cdp, 'TaskDuration');
@@ -186,6 +203,8 @@ interface SizeResult {
   loadTaskMs: number[];
   answerTaskMs: number[];
   idleTaskMs: number[];
+  /** The same click on the card's text, which does nothing: the driver's share of an answer. */
+  clickTaskMs: number[];
   flipMs: number[];
   heapMB: number;
   /** Where one answer's main-thread time went, and the first load's. */
@@ -237,9 +256,11 @@ async function measure(n: number): Promise<SizeResult> {
     const loadProfile = await profiled(cdp, () => load(page, url));
     const answerTaskMs: number[] = [];
     const idleTaskMs: number[] = [];
+    const clickTaskMs: number[] = [];
     const flipMs: number[] = [];
     for (let i = 0; i < ANSWERS; i++) {
       idleTaskMs.push(await idle(page, cdp));
+      clickTaskMs.push(await clickFloor(page, cdp));
       const r = await oneAnswer(page, cdp);
       answerTaskMs.push(r.taskMs);
       flipMs.push(r.flipMs);
@@ -256,6 +277,7 @@ async function measure(n: number): Promise<SizeResult> {
       loadTaskMs,
       answerTaskMs,
       idleTaskMs,
+      clickTaskMs,
       flipMs,
       heapMB,
       profile,
@@ -301,6 +323,7 @@ function section(results: SizeResult[], date: string, seconds: number, load: num
     ),
     row('Click to card flipped (median)', '', (r) => median(r.flipMs), ms),
     row('Idle main-thread time in the same window', '', (r) => median(r.idleTaskMs), ms),
+    row("The same click on the card's text (the driver alone)", '', (r) => median(r.clickTaskMs), ms),
     '',
     '- **First useful paint:** from navigation start (sign-in through the `#key=` fragment, the',
     "  viewer check, the SNAPSHOT's first part of the pending questions) until the first frame with a card, by the",
@@ -311,7 +334,9 @@ function section(results: SizeResult[], date: string, seconds: number, load: num
     '- **One answer:** the main-thread task time (Chromium `TaskDuration`) from clicking "Yes" on a',
     `  CONFIRM card until the card shows *Answered* and then ${QUIET_MS} ms without new work have passed`,
     "  (the mutation, the card flip, the feed's ANSWERED event, the re-arranged list); median of",
-    `  ${ANSWERS}. The idle row is the same window with no answer: what the page costs at rest.`,
+    `  ${ANSWERS}. The idle row is the same window with no answer: what the page costs at rest. The click row is`,
+    "  the same Playwright click on that card's text, where it does nothing, and the same window: the part of",
+    "  an answer's time that is the driver's click (scrolling into view, hit tests, waiting for a stable element).",
     '- **Heap:** `JSHeapUsedSize` after a forced garbage collection, with the list loaded.',
     ...verdict(top),
     `- **CPU profile at ${top.pending.toLocaleString('en-US')} (self time; bundle names are minified):**`,
@@ -400,7 +425,7 @@ async function main(): Promise<number> {
     const r = await measure(n);
     log(
       `  paint ${ms(median(r.paintMs))} (main thread ${ms(median(r.loadTaskMs))}), all counted ${ms(median(r.countMs))}, one answer ${ms(median(r.answerTaskMs))} main thread ` +
-        `(idle ${ms(median(r.idleTaskMs))}), flip ${ms(median(r.flipMs))}, heap ${r.heapMB.toFixed(1)} MB`,
+        `(idle ${ms(median(r.idleTaskMs))}, the click alone ${ms(median(r.clickTaskMs))}), flip ${ms(median(r.flipMs))}, heap ${r.heapMB.toFixed(1)} MB`,
     );
     for (const p of r.loadProfile.slice(0, 12)) log(`    load: ${p.ms} ms  ${p.fn}`);
     for (const p of r.profile.slice(0, 6)) log(`    answer: ${p.ms} ms  ${p.fn}`);
