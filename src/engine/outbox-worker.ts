@@ -18,10 +18,12 @@
 // schedule, each due `pace / cap` after the previous one (or after the backoff), whichever
 // lease round handed it back. A target whose deliveries fail backs off exponentially and is
 // then probed with one delivery at a time until one succeeds. All of this is per instance: N
-// instances may have N × perTarget in flight to one target.
+// instances may have N × perTarget in flight to one target. What the worker knows of each
+// target (in flight, failures, pace, hand-back schedule) is kept in outbox-targets.ts.
 import { randomUUID } from 'node:crypto';
 import { DEAD_LETTER_RETENTION_MS, deliveryTargetOf, MAX_LEASE_BATCH } from '../store/outbox.ts';
 import type { OutboxItem } from '../store/types.ts';
+import { createOutboxTargets } from './outbox-targets.ts';
 import {
   DEFAULT_OUTBOX_CONCURRENCY,
   DEFAULT_OUTBOX_MAX_AGE_MS,
@@ -31,7 +33,6 @@ import {
   defaultBackoffMs,
   type FollowUpResult,
   LINE_ROUNDS,
-  MAX_PACE_MS,
   MIN_DEFER_MS,
   type OutboxWorker,
   type OutboxWorkerOptions,
@@ -40,12 +41,6 @@ import {
 
 export * from './outbox-worker-options.ts';
 
-/** A target's recent record: consecutive failures and when it may be tried again. */
-interface Health {
-  failures: number;
-  until: number;
-}
-
 export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const clock = o.clock ?? Date.now;
   const pollMs = o.pollMs ?? 1000;
@@ -53,24 +48,18 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const concurrency = o.concurrency ?? DEFAULT_OUTBOX_CONCURRENCY;
   const perTarget = o.perTarget ?? DEFAULT_OUTBOX_PER_TARGET;
   const backoff = o.backoffMs ?? defaultBackoffMs;
-  const targetBackoff = o.targetBackoffMs ?? defaultBackoffMs;
-  const defaultPace = o.paceMs ?? DEFAULT_PACE_MS;
   const maxAttempts = o.maxAttempts ?? DEFAULT_OUTBOX_MAX_ATTEMPTS;
   const retentionMs = o.deadLetterRetentionMs ?? DEAD_LETTER_RETENTION_MS;
   const maxAgeMs = o.maxAgeMs ?? DEFAULT_OUTBOX_MAX_AGE_MS;
   const owner = randomUUID();
-  /** When each delivery in flight to a target began; a target with none has no entry. */
-  const busy = new Map<string, number[]>();
-  /** Targets that failed lately; a success removes the entry (so it is bounded by the targets). */
-  const health = new Map<string, Health>();
-  /** How long one delivery to a target took lately (a moving average), for spacing hand-backs. */
-  const pace = new Map<string, number>();
-  /**
-   * Per target, when its last handed-back item is due: the next one is due a spacing after it,
-   * so hand-backs of successive lease rounds queue up behind each other instead of each round
-   * starting its own schedule at `now` (which made them come back all at once).
-   */
-  const handBacks = new Map<string, number>();
+  const targets = createOutboxTargets({
+    clock,
+    perTarget,
+    leaseMs,
+    defaultPace: o.paceMs ?? DEFAULT_PACE_MS,
+    targetBackoff: o.targetBackoffMs ?? defaultBackoffMs,
+  });
+  const { capOf, inFlightTo, lineMax, pausedUntil, handBackAt } = targets;
   /**
    * When the latest lease that came back with fewer items than it asked for looked (its `now`):
    * every item due by then was leased. A schedule whose last hand-back was due by then is done.
@@ -96,13 +85,6 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   /** Most leased items waiting in lines at once (a bound on memory, not on any one target). */
   const maxWaiting = concurrency * LINE_ROUNDS;
   let stopped = true;
-
-  function failed(target: string): void {
-    const h = health.get(target) ?? { failures: 0, until: 0 };
-    h.until = clock() + targetBackoff(h.failures);
-    h.failures++;
-    health.set(target, h);
-  }
 
   async function settle(item: OutboxItem, result: FollowUpResult): Promise<void> {
     const { outbox } = o.store;
@@ -142,22 +124,12 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
       }
     }
     if (result.kind === 'retry') {
-      if (!result.targetOk) failed(target);
+      if (!result.targetOk) targets.failed(target);
       if (item.attempt + 1 >= maxAttempts) {
         result = { kind: 'drop', reason: `${result.reason}; gave up after ${maxAttempts} attempts` };
       }
-    } else if (result.kind === 'done' || result.gone) health.delete(target);
+    } else if (result.kind === 'done' || result.gone) targets.recovered(target);
     await settle(item, result);
-  }
-
-  function capOf(target: string): number {
-    // A target that failed lately is probed with one delivery at a time until one succeeds.
-    return health.has(target) ? 1 : perTarget;
-  }
-
-  function pausedUntil(target: string, now: number): number | null {
-    const h = health.get(target);
-    return h && h.until > now ? h.until : null;
   }
 
   /** Leases at `at` (at most `limit` items), unless a wake at or before it is already set. */
@@ -204,19 +176,11 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   }
 
   function begin(item: OutboxItem, target: string): void {
-    const started = clock();
-    const since = busy.get(target);
-    if (since) since.push(started);
-    else busy.set(target, [started]);
+    const ended = targets.begin(target);
     const p: Promise<void> = perform(item, target)
       .catch((err: unknown) => o.logger.error({ err, target: item.target }, 'follow-up failed'))
       .finally(() => {
-        const took = Math.max(0, clock() - started);
-        pace.set(target, Math.min(MAX_PACE_MS, ((pace.get(target) ?? took) + took) / 2));
-        const since = busy.get(target);
-        const at = since ? since.indexOf(started) : -1;
-        if (since && at >= 0) since.splice(at, 1);
-        if (since?.length === 0) busy.delete(target);
+        ended();
         performing.delete(p);
         next(target);
         // A slot is free: take the next due items now, not at the next poll.
@@ -266,44 +230,6 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
         );
     }
     if (line.length === 0) waiting.delete(target);
-  }
-
-  /**
-   * How many leased items may wait for `target`'s slots: LINE_ROUNDS rounds of its cap, so a
-   * busy target's slots are fed from here rather than by a lease (and a hand-back) per
-   * delivery; fewer when its pace would not start the last of them within half a lease.
-   */
-  function lineMax(target: string, now: number): number {
-    const cap = capOf(target);
-    return Math.min(LINE_ROUNDS * cap, Math.floor((cap * leaseMs) / (2 * paceOf(target, now))));
-  }
-
-  function inFlightTo(target: string): number {
-    return busy.get(target)?.length ?? 0;
-  }
-
-  /**
-   * How long one delivery to `target` takes: its recent average, or, while a delivery in flight
-   * has already taken longer (a receiver that stopped answering), that delivery's age, so a
-   * hung target's queue is spread out more and more instead of coming back again and again.
-   */
-  function paceOf(target: string, now: number): number {
-    const oldest = busy.get(target)?.[0];
-    return Math.max(1, pace.get(target) ?? defaultPace, oldest === undefined ? 0 : now - oldest);
-  }
-
-  /**
-   * When the next item handed back for `target` is due: one spacing (pace / cap: the target
-   * takes `cap` at a time) after the one handed back before it, never before `from` (now, or the
-   * end of the target's backoff) plus that spacing, and never sooner than MIN_DEFER_MS.
-   */
-  function handBackAt(target: string, from: number, now: number): number {
-    const spacing = paceOf(target, now) / capOf(target);
-    // Whole milliseconds, as the store takes them; the schedule holds the due time as handed
-    // back, so wakeForIdle looks again until the last of them is due.
-    const at = Math.ceil(Math.max(Math.max(from, handBacks.get(target) ?? 0) + spacing, now + MIN_DEFER_MS));
-    handBacks.set(target, at);
-    return at;
   }
 
   /**
@@ -368,8 +294,8 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
    * due may take long enough for the rest to fall due before it returns.
    */
   function wakeForIdle(now: number): void {
-    for (const [target, last] of handBacks) {
-      if (last <= sawAllAt) handBacks.delete(target);
+    for (const [target, last] of targets.schedules()) {
+      if (last <= sawAllAt) targets.forgetSchedule(target);
       else if (inFlightTo(target) === 0 && !waiting.has(target) && pausedUntil(target, now) === null) {
         // As much as the target's slots and line take, as a completion would lease.
         wakeAt(last <= now ? now : now + MIN_DEFER_MS, lineMax(target, now) + capOf(target));
