@@ -1,25 +1,21 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
-import { answerAuditDetail, askedAuditDetail, auditViaOf } from '../domain/audit.ts';
+import { answerAuditDetail, auditViaOf } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
 import { takesOneStepAnswer } from '../domain/channel-answer.ts';
 import { DELIVERED } from '../domain/escalation.ts';
-import type { ClosedStatus, QuestionSpec } from '../domain/question.ts';
-import { mediaBytesOf, type QuotaLimit } from '../domain/quotas.ts';
-import { idempotencySlot } from './idempotency.ts';
+import type { ClosedStatus } from '../domain/question.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
+import { createQuestion } from './memory-create.ts';
 import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryReceipts } from './memory-receipts.ts';
-import { createMemoryTables, type Entry, type MemoryTables, record } from './memory-tables.ts';
-import { checkFollowUps } from './outbox.ts';
+import { createMemoryTables, type MemoryTables, record } from './memory-tables.ts';
 import { claimAuditOf, oneStepClaimOf, resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
   ClaimInput,
   ClaimResult,
-  CreateOptions,
-  CreateResult,
   ListFilter,
   Page,
   PageRequest,
@@ -37,80 +33,6 @@ export interface MemoryStoreOptions {
   audit?: boolean;
   /** How long the asker may re-read a sensitive answer after the first read (default REPLY_GRACE_MS). */
   replyGraceMs?: number;
-}
-
-/** The first cap a new question would pass, in the order the Redis create script checks them. */
-function overLimit(
-  t: MemoryTables,
-  askedBy: string,
-  mediaBytes: number,
-  o: CreateOptions,
-  followUps: readonly string[],
-): QuotaLimit | null {
-  const mine = t.heldBy(askedBy);
-  if (t.pendingIds.size + 1 > o.maxPending) return 'pending';
-  // Live reservations count too; the one consumed here becomes this question.
-  const reserved = t.reservedCount(askedBy) - (o.preparedId ? 1 : 0);
-  if (o.maxPendingPerPrincipal !== undefined && mine.pending + reserved + 1 > o.maxPendingPerPrincipal) {
-    return 'pendingPerPrincipal';
-  }
-  if (
-    o.maxMediaBytesPerPrincipal !== undefined &&
-    mine.mediaBytes + mediaBytes > o.maxMediaBytesPerPrincipal
-  ) {
-    return 'mediaBytesPerPrincipal';
-  }
-  if (o.maxMediaBytes !== undefined && t.totals.mediaBytes + mediaBytes > o.maxMediaBytes)
-    return 'mediaBytes';
-  // At the cap a question that would add follow-ups waits; its resolution would enqueue anyway.
-  if (followUps.length > 0 && o.maxOutbox !== undefined && t.outbox.size() >= o.maxOutbox) return 'outbox';
-  return null;
-}
-
-function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOptions): CreateResult {
-  const now = t.clock();
-  const followUps = checkFollowUps(o.followUps);
-  const idemKey = spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : null;
-  if (idemKey) {
-    const existing = t.alive(t.idem, idemKey);
-    const e = existing ? t.entry(existing) : undefined;
-    if (e) return { kind: 'existing', question: record(e) };
-  }
-  let ticketHash = o.ticketHash ?? null;
-  if (o.preparedId) {
-    ticketHash = t.alive(t.reservations, o.preparedId) ?? null;
-    if (!ticketHash) return { kind: 'no-reservation' };
-  }
-  const mediaBytes = mediaBytesOf(spec.media);
-  const limit = overLimit(t, spec.askedBy, mediaBytes, o, followUps);
-  if (limit) return { kind: 'limit', limit };
-  if (o.preparedId) t.consumeReservation(spec.askedBy, o.preparedId);
-  const expiresAt = Math.max(spec.timeoutAt, now) + o.retentionMs;
-  const e: Entry = {
-    spec,
-    resolution: null,
-    expiresAt,
-    ticketHash,
-    idemKey,
-    followUps,
-    mediaBytes,
-    fired: new Map(),
-  };
-  for (const [i, due] of (o.escalationDue ?? []).entries()) t.escalations.set(`${spec.id}#${i}`, due);
-  t.entries.set(spec.id, e);
-  t.pendingIds.add(spec.id);
-  t.hold(e);
-  if (ticketHash) t.tickets.set(ticketHash, { value: spec.id, expiresAt });
-  if (idemKey) t.idem.set(idemKey, { value: spec.id, expiresAt });
-  // Follow-ups due at once (pushes of the new question), unless the outbox is at its cap.
-  const atOnce = checkFollowUps(o.askFollowUps);
-  if (atOnce.length > 0 && (o.maxOutbox === undefined || t.outbox.size() < o.maxOutbox)) {
-    t.outbox.enqueue(spec.id, atOnce, now);
-  }
-  const q = record(e);
-  t.announce(eventOf('ASKED', q));
-  t.audit.append('ASKED', spec.id, spec.askedBy, 'api', askedAuditDetail(spec), spec.createdAt);
-  return { kind: 'created', question: q };
 }
 
 function listPage(t: MemoryTables, filter: ListFilter, page: PageRequest): Page {
