@@ -4,7 +4,7 @@
 // that answers (the GraphQL and REST answer doors, MCP through them, the channel doors) applies
 // this one rule.
 import { isDeepStrictEqual } from 'node:util';
-import type { QuestionRecord } from './question.ts';
+import type { Decision, QuestionRecord } from './question.ts';
 
 /**
  * True when `answeredBy` gave this very `value` (validated, as it would be recorded) and it is
@@ -23,4 +23,19 @@ export function repeatsAnswer(
     !q.sensitive &&
     isDeepStrictEqual(q.answer, value)
   );
+}
+
+/**
+ * True when `by` already cast this very vote on `q` (the same decision and the same note): a
+ * retry of a vote (API.md §15) succeeds and counts nothing, for every voter, before and after
+ * the decision.
+ */
+export function repeatsVote(
+  q: Pick<QuestionRecord, 'votes'>,
+  by: string,
+  decision: Decision,
+  note: string | null,
+): boolean {
+  const cast = q.votes?.find((v) => v.by === by);
+  return cast !== undefined && cast.decision === decision && (cast.note ?? null) === note;
 }

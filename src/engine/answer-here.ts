@@ -1,15 +1,14 @@
 // An asker's own user answering in the asker's client (MCP elicitation, API.md §13.1): one more
-// door to the same question. The answer is by `mcp:<principal id>` and goes through the one claim
-// guard, so the first answer anywhere wins; the signed state that carried the question id to the
-// client is used once (`useOnce`), so a replayed retry changes nothing.
+// door to the same question. The answer is by `mcp:<principal id>` and is recorded through the
+// one answer path (answers/record.ts), so the first answer anywhere wins and a retry is a retry;
+// the signed state that carried the question id to the client is used once (`useOnce`), so a
+// replayed retry changes nothing.
 import { canAsk } from '../domain/access.ts';
-import { validateAnswer } from '../domain/answer.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import { type EngineContext, refusal } from './context.ts';
+import { questionOrThrow, type RecordAnswer } from './answers/record.ts';
+import type { EngineContext } from './context.ts';
 import type { Interactions } from './types.ts';
-import { castVote, takesVotes } from './voting.ts';
 
 /** Where answers given in an MCP client are recorded as coming from. */
 export function mcpAnswerer(p: Principal): string {
@@ -19,24 +18,20 @@ export function mcpAnswerer(p: Principal): string {
 /** Longest part of a once-key the caller gives (a question id and a nonce). */
 const MAX_ONCE_KEY_CHARS = 300;
 
-export function createAnswerHere(ctx: EngineContext): Pick<Interactions, 'answerHere' | 'useOnce'> {
+export function createAnswerHere(
+  ctx: EngineContext,
+  recordAnswer: RecordAnswer,
+): Pick<Interactions, 'answerHere' | 'useOnce'> {
   return {
     async answerHere(p, id, answer) {
-      const q: QuestionRecord = await ctx.visible(p, id);
+      const q = await ctx.visible(p, id);
       // Only the asker's own client puts the question to its user.
       if (q.askedBy !== p.id || !canAsk(p)) throw notFound();
       // Form elicitation must not ask for secrets, and cannot show media (API.md §13.1).
       if (q.sensitive || (q.media?.length ?? 0) > 0 || q.format === 'EXTERNAL') {
         throw new DomainError('FORBIDDEN', 'this question cannot be answered in the MCP client');
       }
-      if (q.status !== 'PENDING') throw refusal(q);
-      const value = validateAnswer(q, answer);
-      // A quorum question takes it as one vote, by the client's user (API.md §15).
-      if (takesVotes(q)) return castVote(ctx, q, mcpAnswerer(p), 'mcp', value);
-      const r = await ctx.claim(q.id, { status: 'ANSWERED', answer: value, answeredBy: mcpAnswerer(p) });
-      if (r.kind === 'missing') throw notFound();
-      if (r.kind === 'lost') throw refusal(r.question);
-      return r.question;
+      return questionOrThrow(await recordAnswer(q, { id: mcpAnswerer(p), via: 'mcp' }, answer));
     },
 
     async useOnce(p, key, ttlMs) {

@@ -6,13 +6,13 @@
 import { validateAnswer } from '../domain/answer.ts';
 import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
 import { choiceNamed } from '../domain/choice-link.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, isDomainError } from '../domain/errors.ts';
 import type { ActionSpec, JsonObject, QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
+import type { Answerer, RecordAnswer } from './answers/record.ts';
 import type { Logger } from './logger.ts';
 import type { HeaderBag, VerifierPort } from './ports.ts';
 import { hashTicket } from './tickets.ts';
-import { castVote, takesVotes } from './voting.ts';
 
 export type { RateHits };
 
@@ -56,7 +56,12 @@ export interface CallbackDeps {
   clock: () => number;
   retentionMs: number;
   logger: Logger;
+  /** The engine's one answer path (answers/record.ts). */
+  recordAnswer: RecordAnswer;
 }
+
+/** Who answers through the public door (API.md §7, §15): the ticket holder, `callback`. */
+const CALLBACK: Answerer = { id: 'callback', via: 'callback' };
 
 const TICKET = /^[A-Za-z0-9_-]{43}$/;
 /** Largest body offered to the store as a plain EXTERNAL answer before the ticket is looked up. */
@@ -129,30 +134,39 @@ export function createCallbacks(d: CallbackDeps) {
     );
   }
 
-  /** Steps 3–6 for a question in hand: verifier, state, payload, claim. */
+  /**
+   * Steps 3–6 for a question in hand: the verifier, then the one answer path with the payload
+   * (a payload that cannot be read refuses only a pending question). Already answered is a
+   * success, whatever the retry carries (step 4).
+   */
   async function answer(q: QuestionRecord, req: CallbackRequest): Promise<CallbackOutcome> {
     await verify(q, req);
-    if (q.status === 'ANSWERED') return 'already_answered';
-    if (q.status !== 'PENDING') throw closed(q.status);
-    const value = validateAnswer(q, callbackPayload(q, req.body, req.query, contentTypeOf(req.headers)));
-    // A quorum's vote: the public door's identity is `callback` (API.md §15).
-    if (takesVotes(q)) {
-      await castVote(d, q, 'callback', 'callback', value);
-      return 'answered';
+    let given: unknown;
+    let unreadable: DomainError | undefined;
+    try {
+      given = callbackPayload(q, req.body, req.query, contentTypeOf(req.headers));
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      unreadable = err;
     }
-    const r = await d.store.claim(q.id, {
-      status: 'ANSWERED',
-      answer: q.sensitive ? null : value,
-      reply: q.sensitive ? value : undefined,
-      answeredBy: 'callback',
-      now: d.clock(),
-      retentionMs: d.retentionMs,
-    });
-    if (r.kind === 'missing') throw callbackNotFound();
-    if (r.kind === 'won' || r.question.status === 'ANSWERED') {
-      return r.kind === 'won' ? 'answered' : 'already_answered';
+    const o = await d.recordAnswer(q, CALLBACK, given, unreadable ? { unreadable } : {});
+    switch (o.kind) {
+      case 'recorded':
+      case 'voted':
+        return 'answered';
+      case 'repeat':
+        return 'already_answered';
+      case 'closed':
+        if (o.question.status === 'ANSWERED') return 'already_answered';
+        throw o.error;
+      case 'invalid':
+      case 'forbidden':
+        throw o.error;
+      case 'notFound':
+        throw callbackNotFound();
+      default:
+        return o satisfies never;
     }
-    throw closed(r.question.status);
   }
 
   /** The store's one step, with the rate limit applied first when the request carries it. */

@@ -1,7 +1,9 @@
 // A channel's inbound door after the HTTP size cap (API.md §9): the plugin checks the provider's
 // signature on the raw bytes and maps the event; the engine finds the question within that
-// channel only, validates the answer (§5.3) and claims it through the one guard. A provider
-// retry of an answer already recorded (same sender, same answer) is `duplicate`: success, no change.
+// channel only, and records the answer through the engine's one answer path (answers/record.ts:
+// validation, vote or claim, the retry rule, refusals); this door maps its outcome to the
+// plugin's response. A provider retry of an answer already recorded (same sender, same answer)
+// is `duplicate`: success, no change.
 // An event with a provider message id (`dedupe`) is acted on once per id (the store's seenOnce,
 // shared by instances), and only answers a question delivered before the message was first seen:
 // a captured reply sent again later can neither answer twice nor answer a newer question.
@@ -11,24 +13,21 @@
 import type {
   AnswerHints,
   ChannelInstance,
-  ChannelQuestion,
   ChannelResponse,
   DeliveryReceipt,
   InboundEvent,
   InboundRequest,
   QuestionRef,
 } from '../channels/types.ts';
-import { validateAnswer } from '../domain/answer.ts';
-import { repeatsAnswer } from '../domain/answer-retry.ts';
 import { oneStepAnswer } from '../domain/channel-answer.ts';
-import { isDomainError } from '../domain/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionWithReceipt } from '../store/types.ts';
+import type { AnswerOutcome } from './answers/outcome.ts';
+import type { Answerer, RecordAnswer } from './answers/record.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
-import { createNameRemembering } from './names.ts';
-import { cleanName, createPeople } from './people.ts';
-import { ALREADY_VOTED, castVote, takesVotes } from './voting.ts';
+import { cleanName } from './people.ts';
 
 /**
  * The most a plugin may ask its inbound door to read. Slack repeats the whole message or modal
@@ -86,9 +85,59 @@ function foundAt(name: string, found: QuestionWithReceipt, hints: AnswerHints): 
   return isPlaceOf(found.question, name) ? { q: found.question, hints, receipt: receiptOf(found) } : null;
 }
 
-export function createChannelInbound(ctx: EngineContext) {
+type AnswerEvent = Extract<InboundEvent, { kind: 'answer' }>;
+
+/** The engine's one answer path, as the channel door uses it. */
+export interface AnswerPath {
+  record: RecordAnswer;
+  counted(q: QuestionRecord, by: Answerer): Promise<void>;
+}
+
+const NOT_AN_ANSWER = new DomainError('BAD_USER_INPUT', 'this reply does not answer the question', 'answer');
+
+/** Who answers through channel `name`: `<channel>:<provider user id>`, with the name the provider gave, cleaned. */
+function answererOf(name: string, event: AnswerEvent): Answerer {
+  const byName = typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
+  return { id: `${name}:${event.by}`, via: `channel:${name}`, name: byName };
+}
+
+/** The outcome of the one answer path in the channel's words (its plugin renders them). */
+function responseOf(
+  o: AnswerOutcome,
+  q: QuestionRecord,
+  name: string,
+  by: Answerer,
+  receipt: DeliveryReceipt | null,
+): Parameters<AnswerEvent['respond']>[0] {
+  switch (o.kind) {
+    case 'recorded':
+    case 'voted':
+      return {
+        kind: 'recorded',
+        question: channelQuestionOf(atPlace(o.question, name), by.name ?? null),
+        receipt,
+      };
+    case 'repeat':
+      return { kind: 'duplicate', question: channelQuestionOf(atPlace(o.question, name)), receipt };
+    case 'closed':
+      return { kind: 'closed', question: channelQuestionOf(atPlace(o.question, name)), receipt };
+    case 'invalid':
+    case 'forbidden':
+      return {
+        kind: 'invalid',
+        message: o.error.message,
+        question: channelQuestionOf(atPlace(q, name)),
+        receipt,
+      };
+    case 'notFound':
+      return { kind: 'not-found' };
+    default:
+      return o satisfies never;
+  }
+}
+
+export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
   const { store, channels, logger } = ctx;
-  const rememberName = createNameRemembering(createPeople(store.people, ctx.clock), ctx.clock);
 
   /**
    * The question a reference names, within channel `name` only; for a `latestFor` reference,
@@ -122,12 +171,12 @@ export function createChannelInbound(ctx: EngineContext) {
    * A click whose answer the plugin knows from the question's format alone (`answerFor`), on a
    * question named by id: the store finds the question and, when it takes a one-step answer
    * (domain/channel-answer.ts), claims it, all in one round trip. The response when it claimed;
-   * otherwise what it found, unchanged, for the full path; undefined when the event is not one.
+   * otherwise what it found, unchanged, for the one answer path; undefined when the event is not one.
    */
   async function oneStep(
     name: string,
-    event: Extract<InboundEvent, { kind: 'answer' }>,
-    answeredBy: string,
+    event: AnswerEvent,
+    by: Answerer,
   ): Promise<{ response: ChannelResponse } | { found: Found | null } | undefined> {
     const given = event.answerFor;
     const plain = given ? oneStepAnswer(given.format, given.value) : null;
@@ -136,7 +185,7 @@ export function createChannelInbound(ctx: EngineContext) {
     const r = await store.channelAnswer(ref.id, {
       ...plain,
       place: name,
-      answeredBy,
+      answeredBy: by.id,
       now: ctx.clock(),
       retentionMs: ctx.retentionMs,
     });
@@ -144,25 +193,9 @@ export function createChannelInbound(ctx: EngineContext) {
     // As ctx.claim: a question no longer pending leaves this process's announced ones.
     if (r.question.status !== 'PENDING') ctx.announced.forget(r.question.id);
     if (r.kind === 'other') return { found: foundAt(name, r, {}) };
-    const byName = await nameOnWin(answeredBy, event);
-    const receipt = receiptOf(r);
-    const question = channelQuestionOf(atPlace(r.question, name), byName);
-    return { response: await event.respond({ kind: 'recorded', question, receipt }) };
-  }
-
-  /** The name the provider gave the sender of a won answer, kept for the inbox, the CLI and message edits. */
-  async function nameOnWin(
-    answeredBy: string,
-    event: Extract<InboundEvent, { kind: 'answer' }>,
-  ): Promise<string | null> {
-    const byName = typeof event.byName === 'string' ? cleanName(event.byName) || null : null;
-    if (byName !== null) await rememberName(answeredBy, byName);
-    return byName;
-  }
-
-  /** Closed before this event, or a provider retry of the very answer that closed it (answer-retry.ts). */
-  function afterClose(q: QuestionRecord, answeredBy: string, value: unknown): 'duplicate' | 'closed' {
-    return repeatsAnswer(q, answeredBy, value) ? 'duplicate' : 'closed';
+    await answers.counted(r.question, by);
+    const question = channelQuestionOf(atPlace(r.question, name), by.name ?? null);
+    return { response: await event.respond({ kind: 'recorded', question, receipt: receiptOf(r) }) };
   }
 
   /**
@@ -171,7 +204,7 @@ export function createChannelInbound(ctx: EngineContext) {
    */
   async function firstSeen(
     name: string,
-    event: Extract<InboundEvent, { kind: 'answer' }>,
+    event: AnswerEvent,
     now: number,
   ): Promise<number | null | undefined> {
     if (event.dedupe === undefined) return undefined;
@@ -179,18 +212,14 @@ export function createChannelInbound(ctx: EngineContext) {
     return seen.first ? seen.at : null;
   }
 
-  async function answer(
-    name: string,
-    event: Extract<InboundEvent, { kind: 'answer' }>,
-    receivedAt: number,
-  ): Promise<ChannelResponse> {
+  async function answer(name: string, event: AnswerEvent, receivedAt: number): Promise<ChannelResponse> {
     if (!shortString(event.by, MAX_SENDER_CHARS)) return event.respond({ kind: 'not-found' });
     if (event.dedupe !== undefined && !shortString(event.dedupe.id, MAX_REF_CHARS)) {
       return event.respond({ kind: 'not-found' });
     }
-    const answeredBy = `${name}:${event.by}`;
+    const by = answererOf(name, event);
     // The common click (a CONFIRM button) in one round trip; anything else as below.
-    const step = event.dedupe === undefined ? await oneStep(name, event, answeredBy) : undefined;
+    const step = event.dedupe === undefined ? await oneStep(name, event, by) : undefined;
     if (step && 'response' in step) return step.response;
     let found: Found | null;
     if (step) found = step.found;
@@ -202,70 +231,14 @@ export function createChannelInbound(ctx: EngineContext) {
     }
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints, receipt } = found;
-    const question = channelQuestionOf(atPlace(q, name));
-    let value: unknown;
+    let given: unknown;
     try {
-      value = event.answer(question, hints);
+      given = event.answer(channelQuestionOf(atPlace(q, name)), hints);
     } catch {
-      value = undefined;
+      given = undefined;
     }
-    if (q.status !== 'PENDING')
-      return event.respond({ kind: afterClose(q, answeredBy, value), question, receipt });
-    if (value === undefined) {
-      return event.respond({
-        kind: 'invalid',
-        message: 'this reply does not answer the question',
-        question,
-        receipt,
-      });
-    }
-    try {
-      value = validateAnswer(q, value);
-    } catch (err) {
-      const message = isDomainError(err) ? err.message : 'invalid answer';
-      return event.respond({ kind: 'invalid', message, question, receipt });
-    }
-    if (takesVotes(q)) return voteFrom(name, q, answeredBy, value, question, receipt, event);
-    const r = await ctx.claim(q.id, {
-      status: 'ANSWERED',
-      answer: q.sensitive ? null : value,
-      reply: q.sensitive ? value : undefined,
-      answeredBy,
-    });
-    if (r.kind === 'missing') return event.respond({ kind: 'not-found' });
-    const byName = r.kind === 'won' ? await nameOnWin(answeredBy, event) : null;
-    const now = channelQuestionOf(atPlace(r.question, name), byName);
-    if (r.kind === 'won') return event.respond({ kind: 'recorded', question: now, receipt });
-    return event.respond({ kind: afterClose(r.question, answeredBy, value), question: now, receipt });
-  }
-
-  /**
-   * A quorum's vote by the channel user (API.md §15): recorded (the question may stay pending),
-   * or refused with the reason the other doors give (already voted, not a voter, closed).
-   */
-  async function voteFrom(
-    name: string,
-    q: QuestionRecord,
-    by: string,
-    value: unknown,
-    question: ChannelQuestion,
-    receipt: DeliveryReceipt | null,
-    event: Extract<InboundEvent, { kind: 'answer' }>,
-  ): Promise<ChannelResponse> {
-    try {
-      const after = await castVote(ctx, q, by, `channel:${name}`, value);
-      return event.respond({ kind: 'recorded', question: channelQuestionOf(after), receipt });
-    } catch (err) {
-      if (!isDomainError(err)) throw err;
-      if (err.code === 'NOT_FOUND') return event.respond({ kind: 'not-found' });
-      if (
-        err.code === 'QUESTION_CLOSED' ||
-        (err.code === 'ALREADY_ANSWERED' && err.message !== ALREADY_VOTED)
-      ) {
-        return event.respond({ kind: 'closed', question, receipt });
-      }
-      return event.respond({ kind: 'invalid', message: err.message, question, receipt });
-    }
+    const o = await answers.record(q, by, given, given === undefined ? { unreadable: NOT_AN_ANSWER } : {});
+    return event.respond(responseOf(o, q, name, by, receipt));
   }
 
   async function show(

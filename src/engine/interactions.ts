@@ -9,6 +9,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { createAnnounced } from './announced.ts';
 import { createAnswerHere } from './answer-here.ts';
 import { createAnswering } from './answering.ts';
+import { createRecordAnswer } from './answers/record.ts';
 import { createAsking } from './asking.ts';
 import { createAuditReader } from './audit.ts';
 import { createCallbacks } from './callbacks.ts';
@@ -89,7 +90,16 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   let unlisten: (() => void) | null = null;
 
   const nameOf = createNameCache(createPeople(store.people, clock), clock);
-  const callbacks = createCallbacks({ store, verifiers: ctx.verifiers, clock, retentionMs, logger });
+  // The one answer path every door records answers through (answers/record.ts).
+  const answers = createRecordAnswer(ctx);
+  const callbacks = createCallbacks({
+    store,
+    verifiers: ctx.verifiers,
+    clock,
+    retentionMs,
+    logger,
+    recordAnswer: answers.record,
+  });
   const reaper = createReaper({
     store,
     waiters,
@@ -101,7 +111,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
   });
   const waiting = createWaiting(ctx);
-  const channelInbound = createChannelInbound(ctx);
+  const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks(ctx);
 
   function channelDetail(name: string): ChannelDetail {
@@ -122,8 +132,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
 
   return {
     ...createAsking(ctx, waiting),
-    ...createAnswering(ctx),
-    ...createAnswerHere(ctx),
+    ...createAnswering(ctx, answers.record),
+    ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
 
     async awaitAnswer(p, id, opts = {}) {

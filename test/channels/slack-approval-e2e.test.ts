@@ -152,9 +152,12 @@ describe('APPROVAL through Slack', () => {
       status: 'PENDING',
       votes: [{ by: `ops-slack:${USER}`, via: 'channel:ops-slack', decision: 'APPROVED' }],
     });
-    // A second click by the same person is refused to them only, and changes nothing.
+    // The same click again is a retry (API.md §15): a success that counts nothing.
+    expect((await interact(click(`${id}:1`, `${ACTION.approve}_yes`))).status).toBe(200);
+    expect((await question(id)).votes).toHaveLength(1);
+    // Another vote by the same person is refused to them only, and changes nothing.
     const before = slack.callsTo('response_url').length;
-    await interact({ ...click(`${id}:1`, `${ACTION.approve}_yes`), response_url: slack.responseUrl });
+    await interact({ ...click(`${id}:0`, `${ACTION.approve}_no`), response_url: slack.responseUrl });
     await slack.waitFor('response_url', () => slack.callsTo('response_url').length > before);
     expect(slack.callsTo('response_url').at(-1)!.args.text).toMatch(/already voted/);
     // The inbox's door (GraphQL as `ops`) rejects: still pending, one of two rejections.

@@ -112,7 +112,7 @@ describe('telegram channel end to end (redis)', () => {
     expect(edit.args.text).toBe(`Refund order 77?\n\n<i>Answered by Ana: Rejected</i>`);
   });
 
-  it('APPROVAL with a quorum: a press is a vote, acknowledged as recorded, and the question stays pending', async () => {
+  it('APPROVAL with a quorum: a press is a vote, a repeat counts nothing, another vote is refused, and the question stays pending', async () => {
     const { id, messageId } = await ask({
       text: 'Rotate the bot token?',
       format: 'APPROVAL',
@@ -121,7 +121,11 @@ describe('telegram channel end to end (redis)', () => {
     });
     expect((await post(buttonPress(CHAT, messageId, 'tai:1', USER))).status).toBe(200);
     expect((await question(id)).status).toBe('PENDING');
-    await post({ ...buttonPress(CHAT, messageId, 'tai:1', USER), update_id: 4242 });
+    // The same press again (a new update) is a retry (API.md §15): a success that counts nothing.
+    expect((await post({ ...buttonPress(CHAT, messageId, 'tai:1', USER), update_id: 4242 })).status).toBe(200);
+    expect((await question(id)).status).toBe('PENDING');
+    // Another vote by the same person is refused.
+    await post({ ...buttonPress(CHAT, messageId, 'tai:0', USER), update_id: 4243 });
     const again = await tg.waitFor('answerCallbackQuery', (c) =>
       String(c.args.text).includes('already voted'),
     );

@@ -132,7 +132,7 @@ describe('tai interactions answer --approve / --reject', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ answer: { decision: 'REJECTED', note: 'duplicate' } });
   });
 
-  it('a quorum: the first vote leaves it pending, a repeat is "you have already voted", the second decides', async () => {
+  it('a quorum: the first vote leaves it pending, a repeat counts nothing, another vote is "you have already voted", the second decides', async () => {
     const q = await background.pending(agent, {
       text: 'Rotate?',
       format: 'APPROVAL',
@@ -146,8 +146,14 @@ describe('tai interactions answer --approve / --reject', () => {
       status: 'PENDING',
       votes: [{ by: 'ops', decision: 'APPROVED' }],
     });
-    const again = await runCliInProcess(['interactions', 'answer', q.id, '--approve'], { env: ops });
-    expect(again.stderr).toBe('error: ALREADY_ANSWERED: you have already voted\n');
+    // The same vote again is a retry (API.md §15): a success that counts nothing.
+    const again = await runCliInProcess(['interactions', 'answer', q.id, '--approve', '--json'], {
+      env: ops,
+    });
+    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'PENDING', votes: [{ by: 'ops' }] });
+    expect(JSON.parse(again.stdout).votes).toHaveLength(1);
+    const other = await runCliInProcess(['interactions', 'answer', q.id, '--reject'], { env: ops });
+    expect(other.stderr).toBe('error: ALREADY_ANSWERED: you have already voted\n');
     const second = await runCliInProcess(['interactions', 'answer', q.id, '--approve', '--json'], {
       env: admin,
     });

@@ -5,6 +5,7 @@ import type { QuestionRecord } from '../../src/domain/question.ts';
 import { recordOf } from '../../src/domain/question.ts';
 import { type Announced, createAnnounced, estimatedBytes } from '../../src/engine/announced.ts';
 import { createAnswering } from '../../src/engine/answering.ts';
+import { createRecordAnswer } from '../../src/engine/answers/record.ts';
 import { createContext } from '../../src/engine/context.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { NO_CHANNELS, NO_OBSERVER, NO_VERIFIERS } from '../../src/engine/ports.ts';
@@ -80,20 +81,19 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       // A second engine part over the same store whose announcements stopped at ASKED (as if
       // the rest were lost): what it holds says PENDING whatever the store says.
       stale = createAnnounced();
-      late = createAnswering(
-        createContext({
-          store: set.stores[0]!,
-          settings: SETTINGS,
-          clock: Date.now,
-          logger: silentLogger,
-          verifiers: NO_VERIFIERS,
-          channels: NO_CHANNELS,
-          webhooks: new Set(),
-          observer: NO_OBSERVER,
-          waiters: createWaiterRegistry(),
-          announced: stale,
-        }),
-      );
+      const ctx = createContext({
+        store: set.stores[0]!,
+        settings: SETTINGS,
+        clock: Date.now,
+        logger: silentLogger,
+        verifiers: NO_VERIFIERS,
+        channels: NO_CHANNELS,
+        webhooks: new Set(),
+        observer: NO_OBSERVER,
+        waiters: createWaiterRegistry(),
+        announced: stale,
+      });
+      late = createAnswering(ctx, createRecordAnswer(ctx).record);
     });
     afterEach(async () => {
       await set.close();
