@@ -122,7 +122,9 @@ describe('telegram channel end to end (redis)', () => {
     expect((await post(buttonPress(CHAT, messageId, 'tai:1', USER))).status).toBe(200);
     expect((await question(id)).status).toBe('PENDING');
     // The same press again (a new update) is a retry (API.md §15): a success that counts nothing.
-    expect((await post({ ...buttonPress(CHAT, messageId, 'tai:1', USER), update_id: 4242 })).status).toBe(200);
+    expect((await post({ ...buttonPress(CHAT, messageId, 'tai:1', USER), update_id: 4242 })).status).toBe(
+      200,
+    );
     expect((await question(id)).status).toBe('PENDING');
     // Another vote by the same person is refused.
     await post({ ...buttonPress(CHAT, messageId, 'tai:0', USER), update_id: 4243 });
