@@ -31,10 +31,10 @@ const { createChannelSet } = await from('channels/channel-set.ts');
 const { channelPort } = await from('app/channel-port.ts');
 const { slackPlugin } = await from('channels/slack/plugin.ts');
 const { questionBlocks, ACTION } = await from('channels/slack/blocks.ts');
-const { createOutboxWorker } = await from('engine/outbox-worker.ts');
-const { createChannelFollowUp } = await from('engine/channel-follow-up.ts');
-const { createNameCache } = await from('engine/names.ts');
-const { createPeople } = await from('engine/people.ts');
+const { createOutboxWorker } = await from('engine/outbox/worker.ts');
+const { createChannelFollowUp } = await from('engine/deliveries/follow-up.ts');
+const { createNameCache } = await from('engine/people/names.ts');
+const { createPeople } = await from('engine/people/people.ts');
 
 const quiet = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => quiet };
 const us = (ms: number, n: number) => (ms * 1000) / n;

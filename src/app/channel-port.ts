@@ -2,7 +2,7 @@
 // stored question; a plugin sees only what channelQuestionOf lets through (no media, no asker).
 import { type ChannelSet, createChannelSet } from '../channels/channel-set.ts';
 import type { ChannelLogger } from '../channels/types.ts';
-import { channelQuestionOf } from '../engine/channel-question.ts';
+import { channelQuestionOf } from '../engine/deliveries/question.ts';
 import type { ChannelPort } from '../engine/ports.ts';
 import type { ManifestSettings } from './config.ts';
 

@@ -1,20 +1,20 @@
 // Follow-ups of resolutions (channel message edits, resume webhooks): every instance runs a
 // worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
 import type pino from 'pino';
-import { createChannelFollowUp } from '../engine/channel-follow-up.ts';
-import { createEscalationSteps, type ReminderPush } from '../engine/escalation-steps.ts';
-import { hasFollowUps } from '../engine/follow-ups.ts';
-import { createNameCache } from '../engine/names.ts';
+import { createChannelFollowUp } from '../engine/deliveries/follow-up.ts';
+import { createEscalationSteps, type ReminderPush } from '../engine/outbox/escalation-steps.ts';
+import { hasFollowUps } from '../engine/outbox/follow-ups.ts';
+import { createResumeWebhooks, type WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
   type OutboxWorker,
   targetParts,
-} from '../engine/outbox-worker.ts';
-import { createPeople } from '../engine/people.ts';
+} from '../engine/outbox/worker.ts';
+import { createNameCache } from '../engine/people/names.ts';
+import { createPeople } from '../engine/people/people.ts';
+import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
 import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
-import { PUSH_TARGET, type Push } from '../engine/push.ts';
-import { createResumeWebhooks, type WebhookEndpoint } from '../engine/resume-webhooks.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
 

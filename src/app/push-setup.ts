@@ -5,7 +5,7 @@
 import webpush from 'web-push';
 import { discardBody } from '../channels/response-body.ts';
 import type { Logger } from '../engine/logger.ts';
-import { createPush, type Push, type PushSender } from '../engine/push.ts';
+import { createPush, type Push, type PushSender } from '../engine/people/push.ts';
 import type { PeopleStore } from '../store/people.ts';
 import type { Config } from './config.ts';
 import { DEFAULT_VAPID_SUBJECT } from './settings/push.ts';

@@ -11,13 +11,13 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { limitMessage, mediaBytesOf, type Quota } from '../domain/quotas.ts';
 import { clip } from '../domain/values.ts';
-import { receiptToStore } from './channel-receipt.ts';
+import { createShortLinks } from './answers/short-links.ts';
+import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
-import { followUpsOf } from './follow-ups.ts';
-import { createShortLinks } from './short-links.ts';
-import { callbackUrlFor, mintTicket, reservationKey } from './tickets.ts';
+import { receiptToStore } from './deliveries/stored.ts';
+import { followUpsOf } from './outbox/follow-ups.ts';
 import type { Interactions } from './types.ts';
-import type { Waiting } from './waiting.ts';
+import type { Waiting } from './waiting/waiting.ts';
 
 type ValidAsk = ReturnType<typeof validateAskInput>;
 

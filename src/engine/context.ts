@@ -12,10 +12,10 @@ import {
   type Quota,
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
-import type { Announced } from './announced.ts';
 import type { Logger } from './logger.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
-import type { WaiterRegistry } from './waiters.ts';
+import type { Announced } from './waiting/announced.ts';
+import type { WaiterRegistry } from './waiting/waiters.ts';
 
 export interface EngineSettings {
   answerTimeoutSeconds: number;

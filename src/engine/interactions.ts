@@ -6,21 +6,19 @@ import { holdSecondsOf } from '../domain/call-args.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
-import { createAnnounced } from './announced.ts';
-import { createAnswerHere } from './answer-here.ts';
-import { createAnswering } from './answering.ts';
+import { createAnswerHere } from './answers/answer-here.ts';
+import { createAnswering } from './answers/answering.ts';
+import { createCallbacks } from './answers/callbacks.ts';
 import { createRecordAnswer } from './answers/record.ts';
+import { createShortLinks } from './answers/short-links.ts';
 import { createAsking } from './asking.ts';
-import { createAuditReader } from './audit.ts';
-import { createCallbacks } from './callbacks.ts';
-import { createChannelInbound, inboundMaxBytesOf } from './channel-inbound.ts';
 import { createContext, type EngineSettings } from './context.ts';
-import { createDeadLetters } from './dead-letters.ts';
-import { createListing } from './listing.ts';
+import { createChannelInbound, inboundMaxBytesOf } from './deliveries/inbound.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
-import { createNameCache } from './names.ts';
-import { createPeople } from './people.ts';
+import { createDeadLetters } from './outbox/dead-letters.ts';
+import { createNameCache } from './people/names.ts';
+import { createPeople } from './people/people.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -32,11 +30,13 @@ import {
   type VerifierPort,
 } from './ports.ts';
 import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
-import { createShortLinks } from './short-links.ts';
 import type { HoldHandle, Interactions } from './types.ts';
-import { createWaiterRegistry } from './waiters.ts';
-import { createWaiting } from './waiting.ts';
-import { createWatchers } from './watchers.ts';
+import { createAuditReader } from './views/audit.ts';
+import { createListing } from './views/listing.ts';
+import { createWatchers } from './views/watchers.ts';
+import { createAnnounced } from './waiting/announced.ts';
+import { createWaiterRegistry } from './waiting/waiters.ts';
+import { createWaiting } from './waiting/waiting.ts';
 
 export type { EngineSettings } from './context.ts';
 

@@ -3,7 +3,7 @@
 // question now and then in case an announcement was lost (or the record itself was).
 import type { QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
-import type { WaiterRegistry } from './waiters.ts';
+import type { WaiterRegistry } from './waiting/waiters.ts';
 
 export interface ReaperOptions {
   store: QuestionStore;

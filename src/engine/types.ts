@@ -7,11 +7,11 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
-import type { AuditReader } from './audit.ts';
-import type { CallbackOutcome, CallbackPage, CallbackRequest } from './callbacks.ts';
-import type { ChannelInboundResult } from './channel-inbound.ts';
+import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
+import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { ChannelDetail } from './ports.ts';
-import type { CancelSignal } from './waiters.ts';
+import type { AuditReader } from './views/audit.ts';
+import type { CancelSignal } from './waiting/waiters.ts';
 
 export interface AskResult {
   question: QuestionRecord;

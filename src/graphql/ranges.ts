@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HOLD_MAX_SECONDS, PAGE_MAX } from '../domain/call-args.ts';
 import { MAX_DEAD_LETTERS_LISTED } from '../domain/dead-letter.ts';
 import { TIMEOUT_MAX_SECONDS, TIMEOUT_MIN_SECONDS } from '../domain/limits.ts';
-import { AUDIT_PAGE_MAX } from '../engine/audit.ts';
+import { AUDIT_PAGE_MAX } from '../engine/views/audit.ts';
 
 function intRange(name: string, min: number, max: number) {
   const error = `${name} must be a whole number from ${min} to ${max}`;

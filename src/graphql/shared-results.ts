@@ -1,6 +1,6 @@
 // One GraphQL execution per feed event for every subscriber who would get the same result.
 // graphql-tools executes a subscription's selection set once per event per subscriber; a feed
-// event (one shared object per store announcement, see engine/feed.ts) reaches every
+// event (one shared object per store announcement, see engine/views/feed.ts) reaches every
 // subscriber of this process, and the Question fields resolve the same for every principal
 // (the engine already chose who sees the event). So the result is computed once per distinct
 // (document, operation, variables, visibility) and handed to each of them, with its JSON built
@@ -20,7 +20,7 @@ import { type DirectResults, sseBody } from './sse-body.ts';
 
 type Source<T> = AsyncIterator<T> & { return?(value?: unknown): Promise<IteratorResult<T>> };
 /**
- * A source that can also hand out a ready event at once (engine/feed.ts: takeNow, onReady), and
+ * A source that can also hand out a ready event at once (engine/views/feed.ts: takeNow, onReady), and
  * show the backlog's questions still to come (upcoming).
  */
 type DirectSource<T> = Source<T> & {

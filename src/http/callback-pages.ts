@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { ARG_FIELD_PREFIX, flatProperties, pageCanEdit } from '../domain/approval-form.ts';
 import type { ActionSpec, JsonObject } from '../domain/question.ts';
-import type { CallbackPage } from '../engine/callbacks.ts';
+import type { CallbackPage } from '../engine/answers/callbacks.ts';
 
 /** Small screens first: one readable column, large touch targets, the system's colours. */
 const STYLE = [

@@ -5,7 +5,7 @@
 
 import type { HeaderBag } from '../auth/credentials.ts';
 import { cookieValue, originAllowed, SESSION_COOKIE, type SessionAuth } from '../auth/session-cookie.ts';
-import type { People } from '../engine/people.ts';
+import type { People } from '../engine/people/people.ts';
 
 /** Session ids are 32 random bytes in base64url; anything else is not looked up. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;

@@ -1,7 +1,7 @@
 // What the store keeps about people (API.md §19): sign-in sessions, logins in flight, the names
 // principals are shown by, and each person's push subscriptions. The store knows none of their
-// meanings: the keys and values are the caller's (src/http/auth-sessions.ts, src/engine/names.ts,
-// src/engine/push.ts) and every value is an opaque string. Sessions and logins are kept under
+// meanings: the keys and values are the caller's (src/http/auth-sessions.ts, src/engine/people/names.ts,
+// src/engine/people/push.ts) and every value is an opaque string. Sessions and logins are kept under
 // the SHA-256 of their random id, never the id itself. Both stores implement it; on Redis it
 // lives with the questions, so every instance sees the same sessions (a logout on one is a
 // logout on all).

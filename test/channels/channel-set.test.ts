@@ -3,7 +3,7 @@ import { createChannelSet } from '../../src/channels/channel-set.ts';
 import type { ChannelContext, ChannelPlugin } from '../../src/channels/types.ts';
 import { webhookPlugin } from '../../src/channels/webhook.ts';
 import { recordOf } from '../../src/domain/question.ts';
-import { channelQuestionOf } from '../../src/engine/channel-question.ts';
+import { channelQuestionOf } from '../../src/engine/deliveries/question.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { type HttpReceiver, startReceiver } from '../support/fakes/http-receiver.ts';
 import { specOf } from '../support/fixtures.ts';

@@ -10,7 +10,7 @@ import { telegramPlugin } from '../../src/channels/telegram/plugin.ts';
 import { twilioPlugin } from '../../src/channels/twilio/plugin.ts';
 import { webhookPlugin } from '../../src/channels/webhook.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
-import { createResumeWebhooks } from '../../src/engine/resume-webhooks.ts';
+import { createResumeWebhooks } from '../../src/engine/outbox/resume-webhooks.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { type Flood, startFlood } from '../support/fakes/flood.ts';
 import { cancelledRunsQuestion, webhookItemOf, webhookSecret } from '../webhooks/receiver.ts';

@@ -4,7 +4,7 @@
 // second tap on an answered question is refused and said so.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPeople } from '../../src/engine/people.ts';
+import { createPeople } from '../../src/engine/people/people.ts';
 import { type FakePushService, startFakePushService } from '../support/fake-push-service.ts';
 import {
   askAndWait,

@@ -3,13 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import { recordOf } from '../../src/domain/question.ts';
-import { type Announced, createAnnounced, estimatedBytes } from '../../src/engine/announced.ts';
-import { createAnswering } from '../../src/engine/answering.ts';
+import { createAnswering } from '../../src/engine/answers/answering.ts';
 import { createRecordAnswer } from '../../src/engine/answers/record.ts';
 import { createContext } from '../../src/engine/context.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { NO_CHANNELS, NO_OBSERVER, NO_VERIFIERS } from '../../src/engine/ports.ts';
-import { createWaiterRegistry } from '../../src/engine/waiters.ts';
+import { type Announced, createAnnounced, estimatedBytes } from '../../src/engine/waiting/announced.ts';
+import { createWaiterRegistry } from '../../src/engine/waiting/waiters.ts';
 import { codeOf } from '../support/domain-errors.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';
 import { AGENT, ALICE, BOB, OPS, SETTINGS, startEngines } from '../support/engines.ts';

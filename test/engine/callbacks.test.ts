@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
-import type { CallbackRequest } from '../../src/engine/callbacks.ts';
+import type { CallbackRequest } from '../../src/engine/answers/callbacks.ts';
 import type { ChannelPort, VerifierPort } from '../../src/engine/ports.ts';
 import { codeOf } from '../support/domain-errors.ts';
 import type { Engine, EngineSet, StoreKind } from '../support/engines.ts';

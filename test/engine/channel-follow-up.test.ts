@@ -3,7 +3,10 @@
 // up after a bounded number of attempts.
 import { describe, expect, it } from 'vitest';
 import type { ChannelInstance, ChannelQuestion, DeliveryReceipt } from '../../src/channels/types.ts';
-import { createChannelFollowUp, MAX_CHANNEL_FOLLOW_UP_ATTEMPTS } from '../../src/engine/channel-follow-up.ts';
+import {
+  createChannelFollowUp,
+  MAX_CHANNEL_FOLLOW_UP_ATTEMPTS,
+} from '../../src/engine/deliveries/follow-up.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import type { OutboxItem } from '../../src/store/types.ts';

@@ -1,9 +1,9 @@
-// The one timer behind every hold (src/engine/deadlines.ts): ends come in the order of their
+// The one timer behind every hold (src/engine/waiting/deadlines.ts): ends come in the order of their
 // times whatever the order they were added and removed in, a removed end never comes, and an
 // empty heap leaves no timer running.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createDeadlines, type Timed } from '../../src/engine/deadlines.ts';
+import { createDeadlines, type Timed } from '../../src/engine/waiting/deadlines.ts';
 
 interface Entry extends Timed {
   name: number;

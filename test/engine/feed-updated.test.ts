@@ -2,8 +2,8 @@
 // UPDATED event carrying the vote, the decision is one ANSWERED, and the held asker wakes once,
 // on the decision, with the answer.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Feed, openFeed } from '../../src/engine/feed.ts';
 import type { FeedEvent } from '../../src/engine/types.ts';
+import { type Feed, openFeed } from '../../src/engine/views/feed.ts';
 import {
   ADMIN,
   AGENT,

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { QuestionRecord } from '../../src/domain/question.ts';
-import { readBacklog, sizeOf } from '../../src/engine/backlog.ts';
-import { type Feed, openFeed } from '../../src/engine/feed.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
 import type { FeedEvent, Interactions } from '../../src/engine/types.ts';
+import { readBacklog, sizeOf } from '../../src/engine/views/backlog.ts';
+import { type Feed, openFeed } from '../../src/engine/views/feed.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import {
   AGENT,

@@ -5,13 +5,13 @@
 // back with their attempt uncounted; given-up items become dead letters.
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/engine/logger.ts';
+import { createResumeWebhooks } from '../../src/engine/outbox/resume-webhooks.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
   type OutboxWorker,
   type OutboxWorkerOptions,
-} from '../../src/engine/outbox-worker.ts';
-import { createResumeWebhooks } from '../../src/engine/resume-webhooks.ts';
+} from '../../src/engine/outbox/worker.ts';
 import type { OutboxItem, QuestionStore } from '../../src/store/types.ts';
 import { startEngines } from '../support/engines.ts';
 import { startHungReceiver } from '../support/fakes/hung-receiver.ts';

@@ -8,7 +8,7 @@ import {
   type FollowUpHandler,
   type OutboxWorker,
   targetParts,
-} from '../../src/engine/outbox-worker.ts';
+} from '../../src/engine/outbox/worker.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { startEngines } from '../support/engines.ts';
 import { deferred } from '../support/fixtures.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { auditHashOf } from '../../src/domain/audit.ts';
 import { silentLogger } from '../../src/engine/logger.ts';
 import { createReaper } from '../../src/engine/reaper.ts';
-import { createWaiterRegistry } from '../../src/engine/waiters.ts';
+import { createWaiterRegistry } from '../../src/engine/waiting/waiters.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { specOf } from '../support/fixtures.ts';
 

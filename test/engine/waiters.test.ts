@@ -1,9 +1,14 @@
-// The waiter registry (src/engine/waiters.ts): one waiter is the map's value itself, two or more
+// The waiter registry (src/engine/waiting/waiters.ts): one waiter is the map's value itself, two or more
 // share a Set; every waiter of a question is settled, including when waiters remove themselves
 // while being settled; released, it settles every waiter and every later one with null.
 import { describe, expect, it } from 'vitest';
 import type { QuestionRecord } from '../../src/domain/question.ts';
-import { createWaiterRegistry, GONE, type Settlement, type WaitTarget } from '../../src/engine/waiters.ts';
+import {
+  createWaiterRegistry,
+  GONE,
+  type Settlement,
+  type WaitTarget,
+} from '../../src/engine/waiting/waiters.ts';
 
 const resolved = (id: string): QuestionRecord => ({ id, status: 'ANSWERED' }) as QuestionRecord;
 const pending = (id: string): QuestionRecord => ({ id, status: 'PENDING' }) as QuestionRecord;

@@ -1,4 +1,4 @@
-// engine.watch groups its feeds by what their principal may see (engine/watchers.ts): one
+// engine.watch groups its feeds by what their principal may see (engine/views/watchers.ts): one
 // visibility check per group and announcement. Over each real store: every watcher gets
 // exactly the questions its principal may see, several watchers of one group each get them,
 // one leaving its group (even from inside its own event) leaves the others watching, and

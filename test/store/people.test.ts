@@ -1,7 +1,7 @@
 // The people table on both stores (API.md §19): values with their expiry, the one-step take,
 // the capped small maps; and, over it, sessions that expire and end, and the names they keep.
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createPeople } from '../../src/engine/people.ts';
+import { createPeople } from '../../src/engine/people/people.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';

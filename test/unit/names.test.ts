@@ -8,10 +8,10 @@ import { resolvedLine as telegramLine } from '../../src/channels/telegram/format
 import { interpretUpdate } from '../../src/channels/telegram/inbound.ts';
 import type { ChannelQuestion } from '../../src/channels/types.ts';
 import { questionDetail } from '../../src/cli/format.ts';
-import { channelQuestionOf } from '../../src/engine/channel-question.ts';
+import { channelQuestionOf } from '../../src/engine/deliveries/question.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
-import { createNameRemembering, NAME_REWRITE_MS } from '../../src/engine/names.ts';
-import { createPeople } from '../../src/engine/people.ts';
+import { createNameRemembering, NAME_REWRITE_MS } from '../../src/engine/people/names.ts';
+import { createPeople } from '../../src/engine/people/people.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 
 const answered: ChannelQuestion = {

@@ -4,8 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/engine/logger.ts';
-import { createResumeWebhooks } from '../../src/engine/resume-webhooks.ts';
-import { RETRY_WINDOW_MS } from '../../src/engine/webhook-schedule.ts';
+import { createResumeWebhooks } from '../../src/engine/outbox/resume-webhooks.ts';
+import { RETRY_WINDOW_MS } from '../../src/engine/outbox/webhook-schedule.ts';
 import type { OutboxItem } from '../../src/store/types.ts';
 import {
   cancelledRunsQuestion,

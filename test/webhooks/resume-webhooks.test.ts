@@ -11,7 +11,7 @@ import {
   verifyWebhook,
 } from '../../src/client/index.ts';
 import { createInteractions } from '../../src/engine/interactions.ts';
-import { webhookIdOf } from '../../src/engine/resume-webhooks.ts';
+import { webhookIdOf } from '../../src/engine/outbox/resume-webhooks.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import { AGENT, SETTINGS } from '../support/engines.ts';
 import { redisPair, uniquePrefix } from '../support/fixtures.ts';

@@ -1,6 +1,6 @@
 // The resume-webhook retry schedule (API.md §12) as a pure function.
 import { describe, expect, it } from 'vitest';
-import { baseDelayMs, nextAttemptAt, RETRY_WINDOW_MS } from '../../src/engine/webhook-schedule.ts';
+import { baseDelayMs, nextAttemptAt, RETRY_WINDOW_MS } from '../../src/engine/outbox/webhook-schedule.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -3,7 +3,7 @@
 // may post to (INTERACTIONS_PUSH_HOSTS). The private key is never echoed.
 import { z } from 'zod';
 import { isPlainObject } from '../../domain/values.ts';
-import { DEFAULT_PUSH_HOSTS } from '../../engine/push.ts';
+import { DEFAULT_PUSH_HOSTS } from '../../engine/people/push.ts';
 import { ConfigError, optionalPath, readSettingFile, settingsArea, shown } from './fields.ts';
 
 export interface VapidKeys {

@@ -15,8 +15,8 @@ import { DomainError, isDomainError, notFound, storeUnavailable } from '../../do
 import type { QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
-import { createNameRemembering } from '../names.ts';
-import { createPeople } from '../people.ts';
+import { createNameRemembering } from '../people/names.ts';
+import { createPeople } from '../people/people.ts';
 import type { AnswerOutcome } from './outcome.ts';
 
 /** Who is answering, as the door established it. */

@@ -1,8 +1,8 @@
 // Subscription fields: the inbox feed and the one-shot wait for a resolution.
 
-import { openFeed } from '../../engine/feed.ts';
-import { awaitResolution } from '../../engine/resolution.ts';
 import type { AskResult as AskResultShape } from '../../engine/types.ts';
+import { openFeed } from '../../engine/views/feed.ts';
+import { awaitResolution } from '../../engine/waiting/resolution.ts';
 import { builder } from '../builder.ts';
 import { shareResults } from '../shared-results.ts';
 import { AskResult } from '../types/ask-result.ts';

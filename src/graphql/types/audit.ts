@@ -1,6 +1,6 @@
 // The audit log's types (API.md §17): entries, their pages and the filter.
 import { AUDIT_ENTRY_TYPES, type AuditEntry as AuditEntryShape } from '../../domain/audit.ts';
-import type { AuditEdge as AuditEdgeShape, AuditPageResult } from '../../engine/audit.ts';
+import type { AuditEdge as AuditEdgeShape, AuditPageResult } from '../../engine/views/audit.ts';
 import { builder } from '../builder.ts';
 import { DateTime, JSONObjectScalar } from '../scalars.ts';
 import { PageInfo } from './page-info.ts';

@@ -19,7 +19,7 @@ import {
 } from '../../auth/session-cookie.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Logger } from '../../engine/logger.ts';
-import type { People } from '../../engine/people.ts';
+import type { People } from '../../engine/people/people.ts';
 import { sendRestError } from '../errors.ts';
 import type { OidcClient } from '../oidc-client.ts';
 import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';

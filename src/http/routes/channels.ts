@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ChannelResponse } from '../../channels/types.ts';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
-import { CHANNEL_INBOUND_MAX_BYTES } from '../../engine/channel-inbound.ts';
+import { CHANNEL_INBOUND_MAX_BYTES } from '../../engine/deliveries/inbound.ts';
 import type { Interactions } from '../../engine/types.ts';
 import { sendRestError } from '../errors.ts';
 import { sendTicketNotFound } from './callback.ts';

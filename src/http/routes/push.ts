@@ -4,7 +4,7 @@
 // signed-in person, or a key's holder): pushes go only to questions that principal may see.
 import type { FastifyInstance } from 'fastify';
 import { parseJsonText } from '../../domain/json-text.ts';
-import type { Push } from '../../engine/push.ts';
+import type { Push } from '../../engine/people/push.ts';
 import { useTextBodies } from '../json-body.ts';
 
 export interface PushRouteOptions {

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { type EscalationState, type QuestionView, questionView } from '../../domain/question-view.ts';
-import { openFeed } from '../../engine/feed.ts';
 import type { FeedEvent, Interactions } from '../../engine/types.ts';
+import { openFeed } from '../../engine/views/feed.ts';
 
 export interface StreamRouteOptions {
   engine: Interactions;
@@ -38,7 +38,7 @@ async function viewOf(q: QuestionRecord, ladders: LaddersOf): Promise<QuestionVi
 
 /**
  * A live change's frame, built once for every stream of this process: the feed hands each of
- * them the same event object for one change (engine/feed.ts), and the frame depends on nothing
+ * them the same event object for one change (engine/views/feed.ts), and the frame depends on nothing
  * else (the REST view is the same for every reader); the ladder is read once per change too.
  */
 const liveFrames = new WeakMap<FeedEvent, Promise<string>>();

@@ -80,7 +80,7 @@ self.addEventListener('fetch', (event) => {
   );
 });
 
-/** What the server sends (src/engine/push.ts); anything else shows a plain "question waiting". */
+/** What the server sends (src/engine/people/push.ts); anything else shows a plain "question waiting". */
 function readPush(event) {
   try {
     const data = event.data ? event.data.json() : null;

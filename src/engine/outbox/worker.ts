@@ -21,9 +21,9 @@
 // instances may have N × perTarget in flight to one target. What the worker knows of each
 // target (in flight, failures, pace, hand-back schedule) is kept in outbox-targets.ts.
 import { randomUUID } from 'node:crypto';
-import { DEAD_LETTER_RETENTION_MS, deliveryTargetOf, MAX_LEASE_BATCH } from '../store/outbox.ts';
-import type { OutboxItem } from '../store/types.ts';
-import { createOutboxTargets } from './outbox-targets.ts';
+import { DEAD_LETTER_RETENTION_MS, deliveryTargetOf, MAX_LEASE_BATCH } from '../../store/outbox.ts';
+import type { OutboxItem } from '../../store/types.ts';
+import { createOutboxTargets } from './targets.ts';
 import {
   DEFAULT_OUTBOX_CONCURRENCY,
   DEFAULT_OUTBOX_MAX_AGE_MS,
@@ -37,9 +37,9 @@ import {
   type OutboxWorker,
   type OutboxWorkerOptions,
   targetParts,
-} from './outbox-worker-options.ts';
+} from './worker-options.ts';
 
-export * from './outbox-worker-options.ts';
+export * from './worker-options.ts';
 
 export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const clock = o.clock ?? Date.now;

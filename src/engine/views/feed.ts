@@ -5,10 +5,10 @@
 // The backlog is read in batches as the consumer pulls (backlog.ts): the SNAPSHOT carries the
 // first batch, each further question follows as an ASKED event marked `backlog`, and `more`
 // says whether another part follows, so a slow reader holds the server to about one batch.
-import type { Principal } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import type { StoreEventType } from '../store/types.ts';
-import type { FeedEvent, Interactions } from './types.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { StoreEventType } from '../../store/types.ts';
+import type { FeedEvent, Interactions } from '../types.ts';
 
 export interface FeedOptions {
   /** Most changes held for a slow consumer before it is resynced with a SNAPSHOT. */

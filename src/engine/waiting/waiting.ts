@@ -5,12 +5,12 @@
 // deadline heap, and (for an AbortSignal) the one listener. Nothing is suspended while it is
 // held: no async frame, promise chain or timer of its own, so a call held for minutes keeps
 // only this object and what it was given (see bench/README.md, "Held askUser calls").
-import { notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import type { EngineContext } from './context.ts';
+import { notFound } from '../../domain/errors.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { EngineContext } from '../context.ts';
+import type { AskResult, HoldHandle, HoldSink } from '../types.ts';
 import { createDeadlines, type Deadlines, type Timed } from './deadlines.ts';
-import type { AskResult, HoldHandle, HoldSink } from './types.ts';
 import { type CancelSignal, GONE, type Settlement, type WaitTarget } from './waiters.ts';
 
 export interface Waiting {

@@ -6,11 +6,11 @@
 // only the others are read: a pending question's spec never changes, and the feed listens
 // before it reads, so a resolution after the announced copy was taken reaches the feed as an
 // event (the copy is dropped in the same step that dispatches it to the feeds).
-import { visibilityScope } from '../domain/access.ts';
-import type { Principal } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import { mediaBytesOf } from '../domain/quotas.ts';
-import type { QuestionStore } from '../store/types.ts';
+import { visibilityScope } from '../../domain/access.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { mediaBytesOf } from '../../domain/quotas.ts';
+import type { QuestionStore } from '../../store/types.ts';
 
 /**
  * Roughly how many bytes of questions one batch may hold, counted as sizeOf counts them (a
@@ -32,7 +32,7 @@ export function sizeOf(q: QuestionRecord): number {
   return Buffer.byteLength(JSON.stringify({ ...q, media: null })) + mediaBytesOf(q.media);
 }
 
-/** What this process holds of a pending question without a read (engine/announced.ts). */
+/** What this process holds of a pending question without a read (engine/waiting/announced.ts). */
 export type HeldRecord = (id: string) => QuestionRecord | undefined;
 
 /** The records of `ids`, in order: held ones as they are, the rest in one read. */

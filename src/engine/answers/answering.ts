@@ -2,14 +2,14 @@
 // recorded through the one answer path (answers/record.ts), which owns validation, votes, the
 // claim, the retry rule and the refusals; this door adds only who may use it (the key's role)
 // and where it starts from (the question as announced, when this process holds it, else a read).
-import { canAnswer, canCancel } from '../domain/access.ts';
-import { cancelReasonOf } from '../domain/call-args.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import { questionOrThrow, type RecordAnswer } from './answers/record.ts';
-import { type EngineContext, refusal } from './context.ts';
-import type { Interactions } from './types.ts';
+import { canAnswer, canCancel } from '../../domain/access.ts';
+import { cancelReasonOf } from '../../domain/call-args.ts';
+import { DomainError, notFound } from '../../domain/errors.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { type EngineContext, refusal } from '../context.ts';
+import type { Interactions } from '../types.ts';
+import { questionOrThrow, type RecordAnswer } from './record.ts';
 
 export function createAnswering(
   ctx: EngineContext,

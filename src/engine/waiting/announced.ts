@@ -3,8 +3,8 @@
 // true copy of it, and what it lets an answer skip is only the read before the claim: the claim
 // still checks the status atomically. An entry leaves at the question's resolution, at a resync
 // (announcements may have been lost), or when newer ones push it out.
-import type { QuestionRecord } from '../domain/question.ts';
-import { mediaBytesOf } from '../domain/quotas.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { mediaBytesOf } from '../../domain/quotas.ts';
 
 export interface AnnouncedLimits {
   maxEntries: number;

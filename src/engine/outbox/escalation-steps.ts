@@ -13,22 +13,22 @@
 // A step fires at most once: a question no longer PENDING is skipped, a step already recorded
 // (a worker that died after recording, before its ack) is not performed again. A failure is
 // recorded as the outcome, never retried, and never stops the next step.
-import type { DeliveryReceipt } from '../channels/types.ts';
-import { DELIVERED, type EscalationStep, outcomeOf } from '../domain/escalation.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import type { QuestionStore } from '../store/types.ts';
-import { deliveryCause } from './asking.ts';
-import { atPlace, channelQuestionOf } from './channel-question.ts';
-import { receiptToStore } from './channel-receipt.ts';
+import type { DeliveryReceipt } from '../../channels/types.ts';
+import { DELIVERED, type EscalationStep, outcomeOf } from '../../domain/escalation.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { QuestionStore } from '../../store/types.ts';
+import { callbackUrlFor, mintTicket } from '../answers/tickets.ts';
+import { deliveryCause } from '../asking.ts';
+import { atPlace, channelQuestionOf } from '../deliveries/question.ts';
+import { receiptToStore } from '../deliveries/stored.ts';
+import type { Logger } from '../logger.ts';
+import type { ChannelPort, EngineObserver } from '../ports.ts';
 import { followUpChannels } from './follow-ups.ts';
-import type { Logger } from './logger.ts';
-import type { FollowUpHandler } from './outbox-worker.ts';
-import type { ChannelPort, EngineObserver } from './ports.ts';
-import { callbackUrlFor, mintTicket } from './tickets.ts';
+import type { FollowUpHandler } from './worker.ts';
 
 /**
  * Where a REMIND also reaches the people who watch the inbox (Web Push, API.md §19). The
- * composition root (app/outbox-setup.ts) wires it to engine/push.ts; absent, nothing is pushed.
+ * composition root (app/outbox-setup.ts) wires it to engine/people/push.ts; absent, nothing is pushed.
  */
 export interface ReminderPush {
   /** Push "still waiting" for this question to its subscribed inbox users; throws on failure. */

@@ -1,8 +1,8 @@
 // The plugin view of a question: what the engine (and the composition root, for delivery) hands a
 // channel plugin. It lives beside the ports, not in src/channels/, so the engine depends on the
 // plugin contract's types only and never on plugin code.
-import type { ChannelQuestion } from '../channels/types.ts';
-import type { QuestionRecord } from '../domain/question.ts';
+import type { ChannelQuestion } from '../../channels/types.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
 
 /** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
 export function channelQuestionOf(

@@ -1,8 +1,8 @@
 // Waits, across as many holds as it takes, until a question leaves PENDING: the engine side
 // of the questionResolved subscription. Returns null when the signal aborts first.
-import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
-import type { Principal } from '../domain/principal.ts';
-import type { AskResult, Interactions } from './types.ts';
+import { HOLD_MAX_SECONDS } from '../../domain/call-args.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { AskResult, Interactions } from '../types.ts';
 
 export async function awaitResolution(
   engine: Interactions,

@@ -1,7 +1,7 @@
 // Waiters in this process, by question id. A blocked asker costs a map entry and its own
 // wait object (waiting.ts); the hub settles it when the question's announcement (or a re-read)
 // says it left PENDING, or when a re-read finds its record gone.
-import type { QuestionRecord } from '../domain/question.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
 
 /** What a waiter settles with: the resolved question, GONE (its record vanished), or null (released). */
 export type Settlement = QuestionRecord | typeof GONE | null;

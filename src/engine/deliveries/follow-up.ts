@@ -1,12 +1,12 @@
 // The `channel:<name>` follow-up (performed by the outbox worker): after any resolution, the
 // channel edits the message it sent, e.g. "Answered by …". Best effort: a throw is retried with
 // backoff and given up after MAX_CHANNEL_FOLLOW_UP_ATTEMPTS; it never changes the outcome.
-import type { DeliveryReceipt } from '../channels/types.ts';
-import type { QuestionStore } from '../store/types.ts';
-import { atPlace, channelQuestionOf } from './channel-question.ts';
-import type { NameOf } from './names.ts';
-import { defaultBackoffMs, type FollowUpHandler } from './outbox-worker.ts';
-import type { ChannelPort } from './ports.ts';
+import type { DeliveryReceipt } from '../../channels/types.ts';
+import type { QuestionStore } from '../../store/types.ts';
+import { defaultBackoffMs, type FollowUpHandler } from '../outbox/worker.ts';
+import type { NameOf } from '../people/names.ts';
+import type { ChannelPort } from '../ports.ts';
+import { atPlace, channelQuestionOf } from './question.ts';
 
 /** Attempts (first one included) before an edit is given up. */
 export const MAX_CHANNEL_FOLLOW_UP_ATTEMPTS = 10;

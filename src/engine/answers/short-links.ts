@@ -3,8 +3,8 @@
 // a redirect on our own origin. The token is a capability like a callback ticket (the link may
 // embed the callback URL): 32 CSPRNG bytes, only its SHA-256 stored, the same 404 for every
 // token that names nothing. GET on it never changes anything.
-import type { QuestionRecord } from '../domain/question.ts';
-import type { EngineContext } from './context.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { EngineContext } from '../context.ts';
 import { hashTicket, mintTicket } from './tickets.ts';
 
 export const SHORT_LINK_PATH = '/l';

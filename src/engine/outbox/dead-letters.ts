@@ -4,11 +4,11 @@ import {
   DEFAULT_DEAD_LETTERS_LISTED,
   type DeadLetterList,
   MAX_DEAD_LETTERS_LISTED,
-} from '../domain/dead-letter.ts';
-import { badInput, DomainError } from '../domain/errors.ts';
-import { hasRole, type Principal } from '../domain/principal.ts';
-import type { QuestionStore } from '../store/types.ts';
-import { targetParts } from './outbox-worker.ts';
+} from '../../domain/dead-letter.ts';
+import { badInput, DomainError } from '../../domain/errors.ts';
+import { hasRole, type Principal } from '../../domain/principal.ts';
+import type { QuestionStore } from '../../store/types.ts';
+import { targetParts } from './worker.ts';
 
 export function createDeadLetters(store: QuestionStore, clock: () => number) {
   return async function deadLetters(p: Principal, first?: number | null): Promise<DeadLetterList> {

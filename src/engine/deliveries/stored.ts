@@ -1,7 +1,7 @@
 // What the engine keeps of a channel's delivery receipt: a plain JSON object small enough for
 // the store. A plugin is third-party code, so anything else is reduced to its indexed keys.
-import { isPlainObject } from '../domain/values.ts';
-import { MAX_RECEIPT_BYTES, receiptKeys, type StoredReceipt } from '../store/receipts.ts';
+import { isPlainObject } from '../../domain/values.ts';
+import { MAX_RECEIPT_BYTES, receiptKeys, type StoredReceipt } from '../../store/receipts.ts';
 
 export function receiptToStore(value: unknown): { receipt: StoredReceipt; trimmed: boolean } {
   if (value === undefined || value === null) return { receipt: {}, trimmed: false };

@@ -11,13 +11,13 @@
 // push service means the subscription is gone: it is deleted. `notify` is also the hook for
 // reminders (REMIND, API.md §18).
 import { createHash } from 'node:crypto';
-import { canSee } from '../domain/access.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { Principal, Role } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import { isPlainObject } from '../domain/values.ts';
-import type { PeopleStore } from '../store/people.ts';
-import type { Logger } from './logger.ts';
+import { canSee } from '../../domain/access.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { Principal, Role } from '../../domain/principal.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { isPlainObject } from '../../domain/values.ts';
+import type { PeopleStore } from '../../store/people.ts';
+import type { Logger } from '../logger.ts';
 
 export const MAX_SUBSCRIPTIONS = 10;
 /** Most people with subscriptions: the index every new question is checked against. */

@@ -4,9 +4,9 @@
 // everywhere. Only the SHA-256 of a session id or of a login's state is stored; the ids
 // themselves live in the browser's cookie and nowhere else.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Principal, Role } from '../domain/principal.ts';
-import { ROLES } from '../domain/principal.ts';
-import type { PeopleStore } from '../store/people.ts';
+import type { Principal, Role } from '../../domain/principal.ts';
+import { ROLES } from '../../domain/principal.ts';
+import type { PeopleStore } from '../../store/people.ts';
 
 /** What a login keeps between the redirect to the provider and the callback. */
 export interface LoginState {

@@ -1,11 +1,11 @@
 // The live feeds of this process, grouped by what their principal may see (visibilityKey):
 // an announcement is checked against each group once, not against each feed, which matters
 // when thousands of operators watch (one check instead of thousands).
-import { canSee, visibilityKey } from '../domain/access.ts';
-import type { Principal } from '../domain/principal.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import type { StoreEventType } from '../store/types.ts';
-import type { FeedListener } from './types.ts';
+import { canSee, visibilityKey } from '../../domain/access.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { StoreEventType } from '../../store/types.ts';
+import type { FeedListener } from '../types.ts';
 
 interface Group {
   /** Any one principal of the group: canSee answers the same for all of them. */

@@ -1,12 +1,12 @@
 // Reading the audit log (API.md §17): pages for GraphQL and a streamed export for REST and the
 // CLI, for admins and auditors only. Every read first brings the chain up to date (the store
 // does it), so what is read is always hashed and chained.
-import type { AuditEntry, AuditEntryType, AuditHead } from '../domain/audit.ts';
-import { AUDIT_ENTRY_TYPES } from '../domain/audit.ts';
-import { badInput, DomainError } from '../domain/errors.ts';
-import { canReadAudit, type Principal } from '../domain/principal.ts';
-import type { AuditQuery } from '../store/audit.ts';
-import type { QuestionStore } from '../store/types.ts';
+import type { AuditEntry, AuditEntryType, AuditHead } from '../../domain/audit.ts';
+import { AUDIT_ENTRY_TYPES } from '../../domain/audit.ts';
+import { badInput, DomainError } from '../../domain/errors.ts';
+import { canReadAudit, type Principal } from '../../domain/principal.ts';
+import type { AuditQuery } from '../../store/audit.ts';
+import type { QuestionStore } from '../../store/types.ts';
 
 export const AUDIT_PAGE_DEFAULT = 100;
 export const AUDIT_PAGE_MAX = 1000;

@@ -1,7 +1,7 @@
 // The follow-ups a question's resolution enqueues (the outbox performs them): its channel's
 // message edit and the resume webhook it asked for. Fixed at ask time, so the announced spec
 // tells every instance whether a resolution left anything in the outbox.
-import type { QuestionSpec } from '../domain/question.ts';
+import type { QuestionSpec } from '../../domain/question.ts';
 
 type FollowUpFields = Pick<QuestionSpec, 'channel' | 'escalation'> & { notify?: string | null };
 

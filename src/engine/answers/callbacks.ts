@@ -3,15 +3,15 @@
 // one indistinguishable NOT_FOUND; a bound verifier runs on the raw bytes before anything
 // about the question is revealed; the claim guard makes provider retries idempotent.
 
-import { validateAnswer } from '../domain/answer.ts';
-import { callbackPayload, type QueryParams } from '../domain/callback-payload.ts';
-import { choiceNamed } from '../domain/choice-link.ts';
-import { DomainError, isDomainError } from '../domain/errors.ts';
-import type { ActionSpec, JsonObject, QuestionRecord } from '../domain/question.ts';
-import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../store/types.ts';
-import type { Answerer, RecordAnswer } from './answers/record.ts';
-import type { Logger } from './logger.ts';
-import type { HeaderBag, VerifierPort } from './ports.ts';
+import { validateAnswer } from '../../domain/answer.ts';
+import { callbackPayload, type QueryParams } from '../../domain/callback-payload.ts';
+import { choiceNamed } from '../../domain/choice-link.ts';
+import { DomainError, isDomainError } from '../../domain/errors.ts';
+import type { ActionSpec, JsonObject, QuestionRecord } from '../../domain/question.ts';
+import type { QuestionStore, RateCount, RateHits, TicketStepResult } from '../../store/types.ts';
+import type { Logger } from '../logger.ts';
+import type { HeaderBag, VerifierPort } from '../ports.ts';
+import type { Answerer, RecordAnswer } from './record.ts';
 import { hashTicket } from './tickets.ts';
 
 export type { RateHits };

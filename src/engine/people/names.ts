@@ -1,6 +1,6 @@
 // The names principals are shown by (API.md §19): `answeredBy` and the like stay stable ids in
 // the record, the receipt and the audit log; where a name is known it is shown beside them.
-// Names are kept in the store's people table (src/engine/people.ts): a signed-in person's at
+// Names are kept in the store's people table (src/engine/people/people.ts): a signed-in person's at
 // each sign-in, a channel user's when the channel reports one. Reads go through a small
 // per-process cache, since one inbox page may name the same few people many times.
 import type { People } from './people.ts';

@@ -3,12 +3,12 @@
 // one answer path (answers/record.ts), so the first answer anywhere wins and a retry is a retry;
 // the signed state that carried the question id to the client is used once (`useOnce`), so a
 // replayed retry changes nothing.
-import { canAsk } from '../domain/access.ts';
-import { DomainError, notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
-import { questionOrThrow, type RecordAnswer } from './answers/record.ts';
-import type { EngineContext } from './context.ts';
-import type { Interactions } from './types.ts';
+import { canAsk } from '../../domain/access.ts';
+import { DomainError, notFound } from '../../domain/errors.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { EngineContext } from '../context.ts';
+import type { Interactions } from '../types.ts';
+import { questionOrThrow, type RecordAnswer } from './record.ts';
 
 /** Where answers given in an MCP client are recorded as coming from. */
 export function mcpAnswerer(p: Principal): string {

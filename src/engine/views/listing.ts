@@ -1,13 +1,13 @@
 // Reads: one question, a page of them, the pending backlog. Each is confined to what the
 // principal may see before anything is counted or paged.
-import { visibilityScope } from '../domain/access.ts';
-import { filterOf, pageSizeOf } from '../domain/call-args.ts';
-import { DomainError } from '../domain/errors.ts';
-import { encodeCursor } from '../store/listing.ts';
-import type { ListFilter, Page } from '../store/types.ts';
+import { visibilityScope } from '../../domain/access.ts';
+import { filterOf, pageSizeOf } from '../../domain/call-args.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { encodeCursor } from '../../store/listing.ts';
+import type { ListFilter, Page } from '../../store/types.ts';
+import type { EngineContext } from '../context.ts';
+import type { Interactions, QuestionPage } from '../types.ts';
 import { readBacklog } from './backlog.ts';
-import type { EngineContext } from './context.ts';
-import type { Interactions, QuestionPage } from './types.ts';
 
 /** The store's page with a cursor on every question (the last one is the page's own end cursor). */
 function pageOf(page: Page): QuestionPage {

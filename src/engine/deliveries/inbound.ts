@@ -18,16 +18,16 @@ import type {
   InboundEvent,
   InboundRequest,
   QuestionRef,
-} from '../channels/types.ts';
-import { oneStepAnswer } from '../domain/channel-answer.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { QuestionRecord } from '../domain/question.ts';
-import type { QuestionWithReceipt } from '../store/types.ts';
-import type { AnswerOutcome } from './answers/outcome.ts';
-import type { Answerer, RecordAnswer } from './answers/record.ts';
-import { atPlace, channelQuestionOf } from './channel-question.ts';
-import { type EngineContext, MAX_ID_CHARS } from './context.ts';
-import { cleanName } from './people.ts';
+} from '../../channels/types.ts';
+import { oneStepAnswer } from '../../domain/channel-answer.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { QuestionWithReceipt } from '../../store/types.ts';
+import type { AnswerOutcome } from '../answers/outcome.ts';
+import type { Answerer, RecordAnswer } from '../answers/record.ts';
+import { type EngineContext, MAX_ID_CHARS } from '../context.ts';
+import { cleanName } from '../people/people.ts';
+import { atPlace, channelQuestionOf } from './question.ts';
 
 /**
  * The most a plugin may ask its inbound door to read. Slack repeats the whole message or modal

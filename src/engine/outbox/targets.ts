@@ -1,10 +1,10 @@
-// What the outbox worker knows of each delivery target on this instance (outbox-worker.ts): the
+// What the outbox worker knows of each delivery target on this instance (worker.ts): the
 // deliveries in flight to it and when each began, its recent failures and backoff, how long one
 // delivery to it takes lately (its pace), and when its last handed-back item is due. Every map
 // is keyed by target and loses a target's entry once it has nothing to say of it, so all of
 // them are bounded by the targets. No store calls and no timers here: only the bookkeeping the
 // worker's decisions read.
-import { LINE_ROUNDS, MAX_PACE_MS, MIN_DEFER_MS } from './outbox-worker-options.ts';
+import { LINE_ROUNDS, MAX_PACE_MS, MIN_DEFER_MS } from './worker-options.ts';
 
 /** A target's recent record: consecutive failures and when it may be tried again. */
 interface Health {

@@ -1,8 +1,8 @@
 // The outbox worker's contract: what a follow-up handler reports, the worker's options and its
-// defaults (the worker itself is outbox-worker.ts, which re-exports all of this).
-import type { QuestionRecord } from '../domain/question.ts';
-import type { OutboxItem, QuestionStore } from '../store/types.ts';
-import type { Logger } from './logger.ts';
+// defaults (the worker itself is worker.ts, which re-exports all of this).
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { OutboxItem, QuestionStore } from '../../store/types.ts';
+import type { Logger } from '../logger.ts';
 
 /** What a handler reports for one attempt. */
 export type FollowUpResult =

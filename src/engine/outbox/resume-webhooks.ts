@@ -4,14 +4,14 @@
 // (webhook-schedule.ts) or dropped (410, or the 24-hour window is over).
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { QuestionRecord } from '../domain/question.ts';
-import { questionView } from '../domain/question-view.ts';
-import type { OutboxItem } from '../store/types.ts';
-import type { Logger } from './logger.ts';
-import type { FollowUpHandler, FollowUpResult } from './outbox-worker.ts';
-import type { ReceiptPort } from './ports.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import { questionView } from '../../domain/question-view.ts';
+import type { OutboxItem } from '../../store/types.ts';
+import type { Logger } from '../logger.ts';
+import type { ReceiptPort } from '../ports.ts';
 import { createWebhookClient, type PostOutcome } from './webhook-client.ts';
 import { nextAttemptAt } from './webhook-schedule.ts';
+import type { FollowUpHandler, FollowUpResult } from './worker.ts';
 
 export interface WebhookEndpoint {
   url: string;
