@@ -1,12 +1,13 @@
 // One shape on every MCP transport (docs/mcp.md): the /mcp endpoint and `tai mcp` over stdio, in
-// both protocol eras, give a PENDING result the same keys (receipt null) and refuse the same bad
-// ask with the same text.
+// both protocol eras, give a PENDING result the same keys (receipt null), refuse the same bad ask
+// with the same text, and refuse the task methods to a client without the Tasks extension alike.
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { Client as McpClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../support/processes.ts';
+import { z } from 'zod';
+import { gqlAt, REPO_ROOT } from '../support/processes.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
 import { connectMcp, ERAS, type Era, textOf } from './mcp-client.ts';
 
@@ -61,5 +62,20 @@ describe.each(TRANSPORTS)('MCP over $name', ({ connect }) => {
     });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toBe('BAD_USER_INPUT: options are required for SELECT questions');
+  });
+
+  it('tasks/get, tasks/update and tasks/cancel without the Tasks extension are -32021; nothing changes', async () => {
+    const asked = await client.callTool({ name: 'ask_user', arguments: { text: 'Task?', wait_seconds: 0 } });
+    const id = (asked.structuredContent as { id: string }).id;
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const params = { taskId: id, ...(method === 'tasks/update' ? { inputResponses: {} } : {}) };
+      const refused = await client.request({ method, params } as never, z.unknown()).then(
+        () => null,
+        (err: unknown) => err as { code?: unknown },
+      );
+      expect(refused, method).toMatchObject({ code: -32021 });
+    }
+    const q = await gqlAt(url, KEYS.ops, 'query($id: ID!) { question(id: $id) { status } }', { id });
+    expect(q.data).toMatchObject({ question: { status: 'PENDING' } });
   });
 });
