@@ -15,7 +15,7 @@ import { createGraphQLServer } from '../graphql/yoga.ts';
 import { createHttpApp, type HttpAppOptions } from '../http/app.ts';
 import { hostCheckSummary, hostCheckWarning } from '../http/host-check.ts';
 import { createOidcClient } from '../http/oidc-client.ts';
-import { helmetHeaders } from '../http/security-headers.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { createSessionAuth } from '../http/session-auth.ts';
 import type { SessionLimits } from '../mcp/legacy-sessions.ts';
 import { createMetricsListener, listenOn } from '../metrics/listener.ts';
@@ -295,7 +295,8 @@ export async function createServer(
         : createMetricsListener(
             metrics,
             (err) => logger.error({ err }, 'metrics scrape failed'),
-            await helmetHeaders(),
+            // Plain http only: no Strict-Transport-Security (security-headers.ts).
+            (await securityHeaders()).always,
           );
     let metricsUrl: string | null = null;
     if (metricsListener) {

@@ -4,6 +4,11 @@
 // (no CSP: each door sets its own) nothing in them depends on the request. So helmet stays the
 // source of the values: it answers one request of a throwaway instance, and every real response
 // gets a copy of those headers from one synchronous hook.
+//
+// One of them depends on how the request came: Strict-Transport-Security is sent only over https
+// (RFC 6797 §7.2: never over plain http, where a man in the middle could strip or forge it). The
+// server itself listens on plain http, so in practice that is a request a trusted proxy says came
+// over https (X-Forwarded-Proto, honoured only within INTERACTIONS_TRUST_PROXY_HOPS).
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -11,6 +16,8 @@ const HELMET_OPTIONS = { contentSecurityPolicy: false, crossOriginEmbedderPolicy
 
 /** Headers of the probe's response that are the transport's, not helmet's. */
 const NOT_HELMET = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+
+const HSTS = 'strict-transport-security';
 
 export async function helmetHeaders(): Promise<Readonly<Record<string, string>>> {
   const probe = Fastify({ logger: false });
@@ -28,11 +35,22 @@ export async function helmetHeaders(): Promise<Readonly<Record<string, string>>>
   }
 }
 
+/** Helmet's headers split by when they apply: on every response, or only on one over https. */
+export async function securityHeaders(): Promise<{
+  always: Readonly<Record<string, string>>;
+  overHttps: Readonly<Record<string, string>>;
+}> {
+  const { [HSTS]: hsts, ...always } = await helmetHeaders();
+  const overHttps: Record<string, string> = hsts === undefined ? {} : { [HSTS]: hsts };
+  return { always: Object.freeze(always), overHttps: Object.freeze(overHttps) };
+}
+
 /** Sets helmet's headers on every response of `app` (call on the root, before the routes). */
 export async function useSecurityHeaders(app: FastifyInstance): Promise<void> {
-  const headers = await helmetHeaders();
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(headers);
+  const { always, overHttps } = await securityHeaders();
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(always);
+    if (req.protocol === 'https') reply.headers(overHttps);
     done();
   });
 }

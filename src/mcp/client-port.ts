@@ -38,12 +38,12 @@ function closedOutcome(err: unknown, id: string): WaitOutcome {
   throw err;
 }
 
-/** The SDK types asks by format; the server checks every rule, so the bridge passes them on. */
+/**
+ * The SDK types asks by format; the server checks every rule, so the bridge passes them on as
+ * given (a SELECT without options too: the SDK leaves the list out and the server refuses it with
+ * the message /mcp gives).
+ */
 function sdkAskOf(input: Record<string, unknown>): AskInput {
-  // The SDK copies SELECT options before sending; a missing list reaches the server empty,
-  // which refuses it with the same BAD_USER_INPUT as any other caller gets.
-  if (input.format === 'SELECT' && input.options === undefined)
-    return { ...input, options: [] } as unknown as AskInput;
   return input as unknown as AskInput;
 }
 

@@ -9,12 +9,14 @@ import { Readable } from 'node:stream';
 import {
   type AuthInfo,
   createMcpHandler,
+  isJsonContentType,
   isLegacyRequest,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../domain/principal.ts';
 import type { Interactions } from '../engine/types.ts';
+import { restError } from '../http/errors.ts';
 import { createEnginePort } from './engine-port.ts';
 import {
   createLegacySessions,
@@ -67,6 +69,9 @@ async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+
+/** What a POST whose body is not JSON is told (the same words as /graphql's 415). */
+export const NOT_JSON_MESSAGE = 'the request body must be sent as Content-Type: application/json';
 
 export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Promise<void> {
   // Elicitation states are bound to the principal they were minted for (elicitation.ts).
@@ -145,6 +150,13 @@ export async function mcpRoutes(app: FastifyInstance, o: McpPluginOptions): Prom
     url: MCP_PATH,
     config: { door: 'mcp' },
     bodyLimit: o.maxBodyBytes,
+    // A body that is not JSON never was JSON-RPC: before it is read, it gets the REST error of
+    // every door (API.md §3) with the status the SDK would give it (not the SDK's JSON-RPC error
+    // with a null id, nor the body parser's 400 for a body without a type).
+    onRequest: async (req, reply) => {
+      if (req.method === 'POST' && !isJsonContentType(req.headers['content-type']))
+        return reply.status(415).type('application/json').send(restError('BAD_USER_INPUT', NOT_JSON_MESSAGE));
+    },
     handler: serve,
   });
 }

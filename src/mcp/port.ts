@@ -13,6 +13,8 @@ export interface McpQuestion {
   /** RFC 3339 times; a task (tasks.ts) is created with its question and kept until its timeout. */
   readonly createdAt: string;
   readonly timeoutAt: string;
+  /** When it was answered; closedAt: when it timed out or was cancelled (a task's last change). */
+  readonly answeredAt: string | null;
   readonly closedAt: string | null;
   readonly cancelReason: string | null;
 }
@@ -31,7 +33,10 @@ export interface WaitOutcome {
   id: string;
   /** The answer once ANSWERED (null while PENDING or when the question closed without one). */
   answer: unknown;
-  /** The signed decision receipt once the question closed (API.md §16); absent where the port cannot give it. */
+  /**
+   * The signed decision receipt once the question closed (API.md §16); null or absent while it is
+   * pending, without receipt keys, or where it could not be read (the tools send null for all).
+   */
   receipt?: string | null;
 }
 

@@ -150,8 +150,8 @@ export const waitOutput = withJsonSchemaOnce(
     status: z.enum(STATUSES),
     id: z.string(),
     answer: z.unknown(),
-    /** The signed decision receipt once closed (API.md §16); absent while PENDING. */
-    receipt: z.string().nullable().optional(),
+    /** The signed decision receipt once closed (API.md §16); null while PENDING or when there is none. */
+    receipt: z.string().nullable(),
   }),
 );
 

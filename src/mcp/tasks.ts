@@ -6,6 +6,7 @@
 // shapes below follow the extension's specification, revision 2026-07-28 (docs/DECISIONS.md).
 import {
   type McpServer,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
@@ -27,6 +28,19 @@ export function declaresTasks(ctx: ServerContext): boolean {
   return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
+/**
+ * The refusal of a task method to a request that did not declare the extension: the extension
+ * says -32021 (missing required client capability), judged per request like every 2026-07-28
+ * capability, before the task id is even looked at, so a non-declaring client learns nothing of
+ * its tasks and changes none.
+ */
+function tasksNotDeclared(method: string): MissingRequiredClientCapabilityError {
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    `${method} needs the ${TASKS_EXTENSION} extension: declare it in this request's client capabilities`,
+  );
+}
+
 type TaskStatus = 'working' | 'completed' | 'cancelled';
 
 /** The Task fields of a question: created with it, kept until its timeoutAt. */
@@ -36,7 +50,8 @@ function taskFields(q: McpQuestion, status: TaskStatus, pollIntervalMs: number) 
     taskId: q.id,
     status,
     createdAt,
-    lastUpdatedAt: q.closedAt ?? createdAt,
+    // The last status change: answered, or timed out / cancelled (closedAt), else the creation.
+    lastUpdatedAt: q.answeredAt ?? q.closedAt ?? createdAt,
     ttlMs: Math.max(0, Date.parse(q.timeoutAt) - Date.parse(createdAt)),
     pollIntervalMs,
   };
@@ -87,15 +102,20 @@ async function questionOf(port: InteractionsPort, taskId: string): Promise<McpQu
   return q;
 }
 
-/** tasks/get, tasks/update and tasks/cancel over the caller's questions. */
+/**
+ * tasks/get, tasks/update and tasks/cancel over the caller's questions, for requests that declare
+ * the extension. (tasks/result and tasks/list are not part of the 2026-07-28 extension: the
+ * SDK answers them -32601, method not found.)
+ */
 export function registerTaskMethods(
   server: McpServer,
   port: InteractionsPort,
   options: TaskMethodsOptions,
 ): void {
   const guarded =
-    <T>(run: (taskId: string, ctx: ServerContext) => Promise<T>) =>
+    <T>(method: string, run: (taskId: string, ctx: ServerContext) => Promise<T>) =>
     async (params: { taskId: string }, ctx: ServerContext): Promise<T> => {
+      if (!declaresTasks(ctx)) throw tasksNotDeclared(method);
       try {
         return await run(params.taskId, ctx);
       } catch (err) {
@@ -106,7 +126,7 @@ export function registerTaskMethods(
   server.server.setRequestHandler(
     'tasks/get',
     { params: taskParams },
-    guarded(async (taskId, ctx) => {
+    guarded('tasks/get', async (taskId, ctx) => {
       const q = await questionOf(port, taskId);
       if (q.status === 'PENDING') return taskFields(q, 'working', options.pollIntervalMs);
       if (q.status === 'CANCELLED') {
@@ -129,7 +149,7 @@ export function registerTaskMethods(
   server.server.setRequestHandler(
     'tasks/update',
     { params: taskParams },
-    guarded(async (taskId) => {
+    guarded('tasks/update', async (taskId) => {
       await questionOf(port, taskId);
       return {};
     }),
@@ -138,7 +158,7 @@ export function registerTaskMethods(
   server.server.setRequestHandler(
     'tasks/cancel',
     { params: taskParams },
-    guarded(async (taskId) => {
+    guarded('tasks/cancel', async (taskId) => {
       const q = await questionOf(port, taskId);
       if (q.status !== 'PENDING') return {};
       try {

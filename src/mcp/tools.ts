@@ -95,7 +95,8 @@ function waitResult(o: WaitOutcome): CallToolResult {
       status: o.status,
       id: o.id,
       answer: o.answer ?? null,
-      ...(o.receipt === undefined ? {} : { receipt: o.receipt }),
+      // One shape on every transport (docs/mcp.md): null while PENDING or when there is none.
+      receipt: o.receipt ?? null,
     },
   };
 }

@@ -115,11 +115,14 @@ describe('POST /mcp', () => {
     expect(await r.json()).toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 
-  it('no Content-Type, or another type, is a 415', async () => {
+  it('no Content-Type, or another type, is a 415 in the REST error shape', async () => {
     for (const headers of [{}, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
       const r = await send('POST', '/mcp', { ...MCP, ...headers }, '');
       expect(r.status).toBe(415);
-      expect(await r.text()).toContain('Content-Type must be application/json');
+      expect(await r.json()).toEqual({
+        error: 'the request body must be sent as Content-Type: application/json',
+        code: 'BAD_USER_INPUT',
+      });
     }
   });
 });

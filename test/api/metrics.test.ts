@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
-import { helmetHeaders } from '../../src/http/security-headers.ts';
+import { securityHeaders } from '../../src/http/security-headers.ts';
 import { auth, KEYS, startServer, type TestServer } from '../support/server.ts';
 
 const SECRET = 'metrics-test-hmac-secret-1';
@@ -344,10 +344,12 @@ describe('/metrics off, and on a port of its own', () => {
       expect(await r.text()).toContain(`# TYPE ${P}questions_pending gauge`);
       // The security headers of the main port, on this listener too (404s included).
       const missing = await fetch(`http://127.0.0.1:${port}/`);
-      for (const [name, value] of Object.entries(await helmetHeaders())) {
+      for (const [name, value] of Object.entries((await securityHeaders()).always)) {
         expect(r.headers.get(name), name).toBe(value);
         expect(missing.headers.get(name), name).toBe(value);
       }
+      // A plain-http listener never sends Strict-Transport-Security (RFC 6797 §7.2).
+      expect(r.headers.get('strict-transport-security')).toBeNull();
       expect(missing.status).toBe(404);
       expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404);
       const main = await t.server.inject({ method: 'GET', url: '/metrics', headers: auth('admin') });

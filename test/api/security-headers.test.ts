@@ -1,9 +1,10 @@
 // Helmet's headers on every door, including the answers the server gives before any route runs
 // (the 404s, a refused key) and the responses that are streams (the REST feed, GraphQL over SSE,
 // the graphql-sse stream, /mcp). They are worked out once at start (src/http/security-headers.ts).
+// Strict-Transport-Security only on a request that came over https (through a trusted proxy).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifestSettings } from '../../src/app/config.ts';
-import { helmetHeaders } from '../../src/http/security-headers.ts';
+import { helmetHeaders, securityHeaders } from '../../src/http/security-headers.ts';
 import { manifestDir } from '../support/channel-server.ts';
 import { type HttpResponse, httpRequest } from '../support/processes.ts';
 import { auth, KEYS, startServer, type TestServer } from '../support/server.ts';
@@ -20,7 +21,8 @@ beforeAll(async () => {
   );
   t = await startServer({ store: 'memory', plugins: { manifest, metrics: true } });
   url = await t.listen();
-  h = await helmetHeaders();
+  // What every response carries, over plain http too.
+  h = (await securityHeaders()).always;
 });
 afterAll(async () => {
   await t.close();
@@ -45,7 +47,7 @@ async function head(path: string, init: Parameters<typeof httpRequest>[1]): Prom
 
 describe('security headers', () => {
   it('are helmet defaults without CSP, computed once', async () => {
-    expect(h).toMatchObject({
+    expect(await helmetHeaders()).toMatchObject({
       'strict-transport-security': 'max-age=31536000; includeSubDomains',
       'x-content-type-options': 'nosniff',
       'cross-origin-opener-policy': 'same-origin',
@@ -55,6 +57,10 @@ describe('security headers', () => {
     });
     expect(Object.keys(h)).not.toContain('content-security-policy');
     expect(Object.keys(h)).not.toContain('content-type');
+    expect(Object.keys(h)).not.toContain('strict-transport-security');
+    expect((await securityHeaders()).overHttps).toEqual({
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    });
   });
 
   it('are on every response, and the callback doors override what they set stricter', async () => {
@@ -203,5 +209,50 @@ describe('security headers, door by door over a real socket', () => {
       expectHelmet(res.headers, path, path === '/' ? ['x-frame-options'] : []);
       if (path === '/') expect(res.headers.get('x-frame-options')).toBe('DENY');
     }
+  });
+});
+
+describe('Strict-Transport-Security: only over https', () => {
+  const HSTS = 'strict-transport-security';
+  let behindProxy: TestServer;
+  beforeAll(async () => {
+    behindProxy = await startServer({ store: 'memory', env: { INTERACTIONS_TRUST_PROXY_HOPS: '1' } });
+  });
+  afterAll(async () => {
+    await behindProxy.close();
+  });
+
+  it('is not sent over plain http, whatever an untrusted X-Forwarded-Proto says', async () => {
+    const plain = await httpRequest(`${url}/health`, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get(HSTS)).toBeNull();
+    // No proxy is trusted here: the header is anyone's to forge.
+    const forged = await t.server.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(forged.headers[HSTS]).toBeUndefined();
+  });
+
+  it('is sent when a trusted proxy says the request came over https, on errors too', async () => {
+    const value = (await securityHeaders()).overHttps[HSTS];
+    expect(value).toBe('max-age=31536000; includeSubDomains');
+    for (const path of ['/health', '/no/such/path']) {
+      const https = await behindProxy.server.inject({
+        method: 'GET',
+        url: path,
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(https.headers[HSTS], path).toBe(value);
+      const http = await behindProxy.server.inject({
+        method: 'GET',
+        url: path,
+        headers: { 'x-forwarded-proto': 'http' },
+      });
+      expect(http.headers[HSTS], path).toBeUndefined();
+    }
+    const none = await behindProxy.server.inject({ method: 'GET', url: '/health' });
+    expect(none.headers[HSTS]).toBeUndefined();
   });
 });

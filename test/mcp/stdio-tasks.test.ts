@@ -9,20 +9,23 @@ import { KEYS, startServer, type TestServer } from '../support/server.ts';
 import { envelope, type RpcResponse } from './task-session.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin/tai.mjs');
-const ANSWER = 'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id } }';
+const ANSWER =
+  'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id createdAt answeredAt } }';
+const STATUS = 'query($id: ID!) { question(id: $id) { status } }';
 
 let t: TestServer;
 let transport: StdioClientTransport;
 const waiting = new Map<number, (r: RpcResponse) => void>();
 let lastId = 0;
 
-function rpc(method: string, params: Record<string, unknown>): Promise<RpcResponse> {
+/** One JSON-RPC request over the bridge; `tasks: false` leaves the extension out of its capabilities. */
+function rpc(method: string, params: Record<string, unknown>, tasks = true): Promise<RpcResponse> {
   lastId += 1;
   const id = lastId;
   return new Promise((resolve, reject) => {
     waiting.set(id, resolve);
     transport
-      .send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(true) } })
+      .send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(tasks) } })
       .catch(reject);
   });
 }
@@ -60,6 +63,27 @@ describe('tai mcp over stdio: tasks', () => {
       status: 'completed',
       result: { structuredContent: { status: 'ANSWERED', id: taskId, answer: 'yes' } },
     });
+    // The task's last change is the answer, not its creation.
+    const { createdAt, answeredAt } = (r.data as { answer: { createdAt: string; answeredAt: string } })
+      .answer;
+    expect(done.result).toMatchObject({ createdAt, lastUpdatedAt: answeredAt });
+    expect(answeredAt).not.toBe(createdAt);
+  });
+
+  it('a request that does not declare the extension is refused -32021 by every task method', async () => {
+    const created = await rpc('tools/call', { name: 'ask_user', arguments: { text: 'Undeclared?' } });
+    const taskId: string = created.result.taskId;
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const r = await rpc(
+        method,
+        { taskId, ...(method === 'tasks/update' ? { inputResponses: {} } : {}) },
+        false,
+      );
+      expect(r.error, method).toMatchObject({ code: -32021 });
+      expect(r.error?.message).toContain(`${method} needs the io.modelcontextprotocol/tasks extension`);
+    }
+    const q = await gqlAt(t.url!, KEYS.ops, STATUS, { id: taskId });
+    expect(q.data).toMatchObject({ question: { status: 'PENDING' } });
   });
 
   it('tasks/cancel cancels the question', async () => {

@@ -9,6 +9,7 @@ import { connectTaskSession, envelope, postRpc, TASKS, type TaskClient } from '.
 
 const ANSWER = 'mutation($id: ID!, $answer: JSON!) { answer(id: $id, answer: $answer) { id status } }';
 const QUESTION = 'query($id: ID!) { question(id: $id) { id status cancelReason } }';
+const TIMES = 'query($id: ID!) { question(id: $id) { createdAt answeredAt } }';
 
 let a: TestServer;
 let b: TestServer;
@@ -71,6 +72,18 @@ describe('MCP tasks (2026-07-28 extension)', () => {
     const result = (outcome as { result: ToolResult }).result;
     expect(result.structuredContent).toMatchObject({ status: 'ANSWERED', id, answer: 'yes' });
     expect(typeof result.structuredContent?.receipt).toBe('string');
+    // The task's last change is the answer, not its creation.
+    const times = await gqlAt(urlA, KEYS.ops, TIMES, { id });
+    const q = (times.data as { question: { createdAt: string; answeredAt: string } }).question;
+    const polled = await postRpc(urlB, KEYS.agent, {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tasks/get',
+      params: { taskId: id, _meta: envelope(true) },
+    });
+    expect(polled.result).toMatchObject({ status: 'completed', createdAt: q.createdAt });
+    expect(polled.result.lastUpdatedAt).toBe(q.answeredAt);
+    expect(polled.result.lastUpdatedAt).not.toBe(q.createdAt);
 
     // The requester that started it settles the same way.
     const settled = await execution.settle();

@@ -9,6 +9,7 @@ import type { Interactions } from '../../engine/types.ts';
 import { HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { type Admitted, createAdmission, type Place } from '../admission.ts';
+import { restError } from '../errors.ts';
 import { useTextBodies } from '../json-body.ts';
 import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
 
@@ -49,6 +50,21 @@ const UNSUPPORTED_TYPE = JSON.stringify({
     },
   ],
 });
+
+/**
+ * graphql-sse's 406 (an Accept it does not answer; it compares the header as a whole) comes
+ * without a body: it gets the REST error shape (API.md §3) saying what to send instead.
+ */
+function notAcceptable(method: string): string {
+  return JSON.stringify(
+    restError(
+      'BAD_USER_INPUT',
+      method === 'PUT'
+        ? 'a stream reservation is answered as text/plain: send Accept: text/plain'
+        : 'send Accept: application/json for an operation, or text/event-stream for the stream',
+    ),
+  );
+}
 
 /**
  * An empty body in the form Yoga's request adapter (@whatwg-node/server) takes as already read.
@@ -178,11 +194,15 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     if (/^text\/html\b/i.test(response.headers.get('content-type') ?? ''))
       reply.headers(GRAPHIQL_PAGE_HEADERS);
     reply.status(response.status);
-    // Yoga's 415 for a content type it does not read comes without a body: it gets one that
-    // says what to send. Any other empty body stays empty (Fastify would write `null`).
+    // Yoga's 415 for a content type it does not read and graphql-sse's 406 come without a body:
+    // each gets one that says what to send. Any other empty body stays empty (Fastify would
+    // write `null`).
     if (response.body === null) {
-      if (response.status !== 415) return reply.send();
-      return reply.type('application/json; charset=utf-8').send(UNSUPPORTED_TYPE);
+      if (response.status === 415)
+        return reply.type('application/json; charset=utf-8').send(UNSUPPORTED_TYPE);
+      if (response.status === 406)
+        return reply.type('application/json; charset=utf-8').send(notAcceptable(reply.request.method));
+      return reply.send();
     }
     // A shared subscription's event stream is a Node stream already: Fastify pipes it after its
     // hooks, and its frames go to the response with res.write (sse-body.ts). A single
