@@ -1,7 +1,8 @@
 // A local fake of the Microsoft side of a Teams bot, on loopback, speaking the Bot Framework's
 // wire format: OpenID metadata and its key set (a test RSA key, endorsed for `msteams`), the
 // OAuth client-credentials token endpoint, and the connector's conversation activities (send,
-// update, reply to an activity it handed out), which check the access token it issued. It also signs activities as the Bot Framework
+// update, reply to an activity it handed out), which check the access token it issued and refuse
+// a message over Teams' size limit (413 MessageSizeTooBig). It also signs activities as the Bot Framework
 // does: a JWT (RS256, issuer, audience = app id, `serviceurl`) in `Authorization: Bearer`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,8 @@ import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
 export const TEAMS_ISSUER = 'https://api.botframework.com';
 export const TEAMS_TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
+/** Teams refuses a bot message over about 100 KB, counted as its JSON encoded in UTF-16. */
+export const TEAMS_MESSAGE_MAX_UTF16_BYTES = 100 * 1024;
 
 export interface TeamsCall {
   method: string;
@@ -115,6 +118,9 @@ export async function startFakeTeams(appId: string, password: string): Promise<F
         return [401, { message: 'Authorization has been denied for this request.' }];
       const failure = failures.shift();
       if (failure) return [failure, { error: { code: 'ServiceError', message: 'failed' } }];
+      // A string's length counts UTF-16 code units, two bytes each.
+      if (raw.length * 2 > TEAMS_MESSAGE_MAX_UTF16_BYTES)
+        return [413, { error: { code: 'MessageSizeTooBig', message: 'Message size too big' } }];
       if (method === 'POST' && send) {
         const id = `1:${++seq}`;
         sent.add(id);
