@@ -4,6 +4,7 @@
 // (auth.ts, inbound.ts), the conversation captured from the install event, and the card replaced
 // after any resolution.
 import { z } from 'zod';
+import { cleanName } from '../../domain/display-name.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
 import type {
   ChannelContext,
@@ -194,7 +195,9 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
         void say(a, `tai-interactions can ask questions here. This conversation's id: ${a.conversation.id}`);
         return { kind: 'ignore', response: OK };
       }
-      if (event.name) remember(names, event.by, event.name);
+      // Cleaned where it enters (API.md §19): the card's "Answered by" line shows it.
+      const name = cleanName(event.name);
+      if (name !== '') remember(names, event.by, name);
       return {
         kind: 'answer',
         question: { id: event.questionId },
