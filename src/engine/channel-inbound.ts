@@ -24,6 +24,7 @@ import { oneStepAnswer } from '../domain/channel-answer.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionWithReceipt } from '../store/types.ts';
+import { refusedOrigin } from './channel-origin.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 import { createNameRemembering } from './names.ts';
@@ -189,8 +190,10 @@ export function createChannelInbound(ctx: EngineContext) {
       return event.respond({ kind: 'not-found' });
     }
     const answeredBy = `${name}:${event.by}`;
-    // The common click (a CONFIRM button) in one round trip; anything else as below.
-    const step = event.dedupe === undefined ? await oneStep(name, event, answeredBy) : undefined;
+    // The common click (a CONFIRM button) in one round trip; anything else as below. An event
+    // with an origin is checked against the receipt first, so never claimed in one step.
+    const direct = event.dedupe === undefined && event.origin === undefined;
+    const step = direct ? await oneStep(name, event, answeredBy) : undefined;
     if (step && 'response' in step) return step.response;
     let found: Found | null;
     if (step) found = step.found;
@@ -202,6 +205,10 @@ export function createChannelInbound(ctx: EngineContext) {
     }
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints, receipt } = found;
+    // From somewhere the question was not delivered to (channel-origin.ts): refused, on the record.
+    if (await refusedOrigin(ctx, name, q, receipt, event.origin, answeredBy)) {
+      return event.respond({ kind: 'not-found' });
+    }
     const question = channelQuestionOf(atPlace(q, name));
     let value: unknown;
     try {

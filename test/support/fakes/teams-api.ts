@@ -1,9 +1,10 @@
 // A local fake of the Microsoft side of a Teams bot, on loopback, speaking the Bot Framework's
-// wire format: OpenID metadata and its key set (a test RSA key, endorsed for `msteams`), the
+// wire format: OpenID metadata and its key set (a test RSA key endorsed, as Microsoft's keys are,
+// for more Bot Framework channels than Teams: `msteams`, `webchat`, `directline`), the
 // OAuth client-credentials token endpoint, and the connector's conversation activities (send,
 // update, reply to an activity it handed out), which check the access token it issued and refuse
-// a message over Teams' size limit (413 MessageSizeTooBig). It also signs activities as the Bot Framework
-// does: a JWT (RS256, issuer, audience = app id, `serviceurl`) in `Authorization: Bearer`.
+// a message over Teams' size limit (413 MessageSizeTooBig). It also signs activities as the Bot
+// Framework does: a JWT (RS256, issuer, audience = app id, `serviceurl`) in `Authorization: Bearer`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
@@ -58,7 +59,7 @@ export async function startFakeTeams(appId: string, password: string): Promise<F
   });
   const other = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key-1', use: 'sig', alg: 'RS256' };
-  const keySet = { keys: [{ ...jwk, endorsements: ['msteams'] }] };
+  const keySet = { keys: [{ ...jwk, endorsements: ['msteams', 'webchat', 'directline'] }] };
   const calls: TeamsCall[] = [];
   const waiters: { test: (c: TeamsCall) => boolean; resolve(c: TeamsCall): void }[] = [];
   const issued = new Set<string>();
