@@ -1,7 +1,9 @@
 // Who an OpenID Connect sign-in makes a person (API.md §19): the principal `oidc:<sub>`, shown by
-// the `name` claim (else `email`, else the id), with the roles the role map gives the values of
-// the roles claim. A person none of whose values is mapped is still let in, but as a restricted
-// operator: they see and answer only questions addressed to their own id.
+// the `name` claim (else `email`, else the id), cleaned here where it enters (display-name.ts),
+// with the roles the role map gives the values of the roles claim. A person none of whose values
+// is mapped is still let in, but as a restricted operator: they see and answer only questions
+// addressed to their own id.
+import { displayName } from '../domain/display-name.ts';
 import type { Principal, Role } from '../domain/principal.ts';
 
 export interface OidcRoleRules {
@@ -36,7 +38,7 @@ export function principalFromClaims(
     const role = Object.hasOwn(rules.roleMap, value) ? rules.roleMap[value] : undefined;
     if (role) roles.add(role);
   }
-  const name = text(claims.name) ?? text(claims.email) ?? id;
+  const name = displayName(id, claims.name, claims.email);
   if (roles.size === 0) return { id, name, roles: Object.freeze(['operator'] as Role[]), restricted: true };
   return { id, name, roles: Object.freeze([...roles]), restricted: false };
 }

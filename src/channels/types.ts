@@ -176,6 +176,15 @@ export type InboundEvent =
       by: string;
       /** The sender's display name when the provider says it (kept as the name of `<channel>:<by>`). */
       byName?: string;
+      /**
+       * Where the event came from, for a provider whose events may name any question but belong
+       * to one place (Teams: the Bot Framework channel and the conversation of the activity).
+       * Each key names a field of the question's DeliveryReceipt at this channel, which must hold
+       * the same value: an event from anywhere else answers nothing (no one-step claim either), is
+       * answered `not-found`, and the audit log records CALLBACK_REFUSED with `{channel, reason}`,
+       * the reason being the first key that differs (or `receipt` when nothing was delivered here).
+       */
+      origin?: Readonly<Record<string, string>>;
       respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
       /**
        * For providers whose signatures carry no timestamp (Twilio): the message's unique id

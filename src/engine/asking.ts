@@ -107,7 +107,7 @@ export function createAsking(
   waiting: Waiting,
 ): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
-  const shortLinks = createShortLinks(ctx);
+  const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
   function callbackFor(v: ValidAsk, prepared: boolean) {

@@ -112,7 +112,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   });
   const waiting = createWaiting(ctx);
   const channelInbound = createChannelInbound(ctx, answers);
-  const shortLinks = createShortLinks(ctx);
+  const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
   function channelDetail(name: string): ChannelDetail {
     const instance = ctx.channels.instance?.(name);

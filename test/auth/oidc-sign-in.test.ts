@@ -19,6 +19,14 @@ const ACCOUNTS = {
   ada: { name: 'Ada Lovelace', email: 'ada@example.com', roles: ['inbox-admins', 'unrelated'] },
   rita: { email: 'rita@example.com', roles: 'reviewers' },
   uma: { name: 'Uma Unmapped', roles: ['nobody-maps-this'] },
+  // A name that tries to break a line, reverse the text, hide characters and inject markup.
+  mal: {
+    name: `\u0007Mal\r\n\t \u202EOry\u200B <b>x</b>${'y'.repeat(150)}`,
+    email: 'mal@example.com',
+    roles: 'reviewers',
+  },
+  // Nothing shown is left of the name: the identity stands in.
+  nil: { name: '\u200B\u0000 \u202E\t', roles: 'reviewers' },
 };
 
 const VIEWER = '{ viewer { id roles restricted } }';
@@ -122,6 +130,18 @@ describe('OIDC sign-in against oidc-provider', () => {
       roles: ['operator'],
       restricted: false,
     });
+  });
+
+  it('cleans the name claim once: no control or format characters, one line, 100 code points', async () => {
+    const who = async (sub: string) => {
+      const { cookie } = await signedIn(sub);
+      return (await (await fetch(`${a.url}/auth/session`, { headers: { cookie } })).json()).signedIn;
+    };
+    // Markup stays text: whatever renders the name escapes it.
+    const name = `Mal Ory <b>x</b>${'y'.repeat(100 - 'Mal Ory <b>x</b>'.length)}`;
+    expect([...name]).toHaveLength(100);
+    expect(await who('mal')).toEqual({ id: 'oidc:mal', name, roles: ['operator'], restricted: false });
+    expect((await who('nil')).name).toBe('oidc:nil');
   });
 
   it('lets a person with no mapped role in as a restricted operator', async () => {

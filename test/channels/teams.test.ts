@@ -67,6 +67,7 @@ describe('teams channel: delivery', () => {
       conversation: TEAMS_CONVERSATION,
       activity: expect.stringMatching(/^1:\d+$/),
       serviceUrl: teams.serviceUrl,
+      channelId: 'msteams',
     });
     expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.4' });
     expect(card.body[0]).toEqual({

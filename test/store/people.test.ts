@@ -78,7 +78,7 @@ for (const kind of ['memory', 'redis'] as const) {
       const names = await people.names(['oidc:ada', 'slack:U1', 'unknown']);
       expect(names.get('oidc:ada')).toBe('Ada Lovelace');
       expect(names.get('slack:U1')).toMatch(/^Grace Hopper x+$/);
-      expect([...(names.get('slack:U1') ?? '')]).toHaveLength(200);
+      expect([...(names.get('slack:U1') ?? '')]).toHaveLength(100);
       expect(names.has('unknown')).toBe(false);
     });
   });

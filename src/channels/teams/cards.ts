@@ -17,6 +17,15 @@ const TITLE_MAX = 80;
 export const FACTS_MAX = 30;
 const FACT_TITLE_MAX = 100;
 const FACT_VALUE_MAX = 500;
+/**
+ * The most a question's card may weigh, counted as Teams counts a message: its JSON encoded as
+ * UTF-16. Teams refuses a message over about 100 KB with 413 MessageSizeTooBig and advises
+ * staying within 80 KB (learn.microsoft.com, "Format your bot messages"); the activity around the
+ * card adds a few hundred bytes more.
+ */
+export const CARD_MAX_UTF16_BYTES = 80 * 1024;
+/** The question's text in a card that fell back to the answer page's link. */
+const FALLBACK_TEXT_MAX = 4000;
 
 /** The `tai` field of a submit: which control sent it. */
 export const SUBMIT = { confirm: 'c', select: 's', choice: 'm', text: 't', form: 'f', approve: 'a' } as const;
@@ -175,9 +184,23 @@ export function actionBlocks(q: ChannelQuestion): Obj[] {
   ];
 }
 
+/** A card's size as Teams counts it: a JS string's length is its count of UTF-16 code units. */
+export const utf16Bytes = (value: unknown): number => JSON.stringify(value).length * 2;
+
+/**
+ * The question's card; when it would weigh more than Teams takes (a FORM of fifty enums of fifty
+ * values is about 235 KB), the question and one link to the answer page instead, as Slack's
+ * modal falls back to its link: the person still gets the question, and answers it there.
+ */
 export function questionCard(q: ChannelQuestion, callbackUrl: string): Obj {
   const { inputs, actions } = answerParts(q, callbackUrl);
-  return card([plain(q.text), ...actionBlocks(q), ...inputs], actions);
+  const whole = card([plain(q.text), ...actionBlocks(q), ...inputs], actions);
+  if (utf16Bytes(whole) <= CARD_MAX_UTF16_BYTES) return whole;
+  const link =
+    q.format === 'EXTERNAL'
+      ? openUrl('Open', q.link ?? callbackUrl)
+      : openUrl(q.format === 'FORM' ? 'Open form' : 'Answer in the browser', callbackUrl);
+  return card([plain(cut(q.text, FALLBACK_TEXT_MAX))], [link]);
 }
 
 /** The card once closed: the question and how it ended; no inputs, no actions. */

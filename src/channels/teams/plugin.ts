@@ -4,6 +4,7 @@
 // (auth.ts, inbound.ts), the conversation captured from the install event, and the card replaced
 // after any resolution.
 import { z } from 'zod';
+import { cleanName } from '../../domain/display-name.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
 import type {
   ChannelContext,
@@ -29,6 +30,11 @@ const RECIPIENT = /^[A-Za-z0-9]{1,4}:[^\s/?#\\]{1,400}$/;
  * text fields (4,000 characters each) goes well past the callback cap.
  */
 export const TEAMS_INBOUND_MAX_BYTES = 256 * 1024;
+/**
+ * The Bot Framework channel of Teams. The same bot may be reachable through others (Web Chat,
+ * Direct Line), whose activities the same token check lets in: only Teams' answer Teams' cards.
+ */
+export const TEAMS_CHANNEL_ID = 'msteams';
 /** Conversations and names remembered from activities, the oldest forgotten first. */
 const REMEMBER_MAX = 10_000;
 
@@ -157,7 +163,8 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
         recipient,
         cardActivity(questionCard(question, callbackUrl)),
       );
-      return { recipient, conversation: recipient, activity, serviceUrl };
+      // `channelId` and `conversation` are where a submit must come from to answer (origin below).
+      return { recipient, conversation: recipient, activity, serviceUrl, channelId: TEAMS_CHANNEL_ID };
     },
 
     async inbound(req: InboundRequest): Promise<InboundEvent> {
@@ -180,11 +187,14 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
       if (cfg.tenantId !== undefined && tenantOf(a)?.toLowerCase() !== cfg.tenantId.toLowerCase()) {
         return { kind: 'reject', status: 403, reason: 'teams activity from another tenant' };
       }
-      remember(conversations, a.conversation.id, a.serviceUrl);
+      // Another Bot Framework channel's conversation is no place to send Teams messages to.
+      const fromTeams = a.channelId === TEAMS_CHANNEL_ID;
+      if (fromTeams) remember(conversations, a.conversation.id, a.serviceUrl);
       const event = interpret(a);
       if (event === null)
         return { kind: 'reject', status: 400, reason: 'not a card submit this channel sent' };
       if (event.kind === 'ignore') return { kind: 'ignore', response: OK };
+      if (event.kind === 'install' && !fromTeams) return { kind: 'ignore', response: OK };
       if (event.kind === 'install') {
         ctx.logger.info(
           { channel: ctx.name, conversation: a.conversation.id },
@@ -194,16 +204,22 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
         void say(a, `tai-interactions can ask questions here. This conversation's id: ${a.conversation.id}`);
         return { kind: 'ignore', response: OK };
       }
-      if (event.name) remember(names, event.by, event.name);
+      // Cleaned where it enters (API.md §19): the card's "Answered by" line shows it.
+      const name = fromTeams ? cleanName(event.name) : '';
+      if (name !== '') remember(names, event.by, name);
       return {
         kind: 'answer',
         question: { id: event.questionId },
         by: event.by,
         answer: event.answer,
+        // A card's submit answers only from the conversation the card went to, through Teams: its
+        // value copied into another conversation, or sent over Web Chat, is refused by the engine.
+        origin: { channelId: a.channelId, conversation: a.conversation.id },
         respond: async (outcome) => {
-          // A decisive answer replaces the card (onResolved); a vote or a refusal is said in the thread.
+          // A decisive answer replaces the card (onResolved); a vote or a refusal is said in the
+          // thread (in Teams only: another channel's conversation is told nothing).
           const text = threadReply(outcome);
-          if (text !== null) await say(a, text);
+          if (text !== null && fromTeams) await say(a, text);
           return OK;
         },
         dedupe: { id: `activity:${a.id}`, repeat: OK },

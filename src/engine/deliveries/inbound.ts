@@ -27,6 +27,7 @@ import type { AnswerOutcome } from '../answers/outcome.ts';
 import type { Answerer, RecordAnswer } from '../answers/record.ts';
 import { type EngineContext, MAX_ID_CHARS } from '../context.ts';
 import { cleanName } from '../people/people.ts';
+import { refusedOrigin } from './origin.ts';
 import { atPlace, channelQuestionOf } from './question.ts';
 
 /**
@@ -218,8 +219,10 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
       return event.respond({ kind: 'not-found' });
     }
     const by = answererOf(name, event);
-    // The common click (a CONFIRM button) in one round trip; anything else as below.
-    const step = event.dedupe === undefined ? await oneStep(name, event, by) : undefined;
+    // The common click (a CONFIRM button) in one round trip; anything else as below. An event
+    // with an origin is checked against the delivery first, so never claimed in one step.
+    const direct = event.dedupe === undefined && event.origin === undefined;
+    const step = direct ? await oneStep(name, event, by) : undefined;
     if (step && 'response' in step) return step.response;
     let found: Found | null;
     if (step) found = step.found;
@@ -231,6 +234,10 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
     }
     if (!found) return event.respond({ kind: 'not-found' });
     const { q, hints, receipt } = found;
+    // From somewhere the question was not delivered to (origin.ts): refused, on the record.
+    if (await refusedOrigin(ctx, name, q, receipt, event.origin, by.id)) {
+      return event.respond({ kind: 'not-found' });
+    }
     let given: unknown;
     try {
       given = event.answer(channelQuestionOf(atPlace(q, name)), hints);

@@ -17,6 +17,7 @@ import type { DeliveryReceipt } from '../../channels/types.ts';
 import { DELIVERED, type EscalationStep, outcomeOf } from '../../domain/escalation.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { QuestionStore } from '../../store/types.ts';
+import { createShortLinks } from '../answers/short-links.ts';
 import { callbackUrlFor, mintTicket } from '../answers/tickets.ts';
 import { deliveryCause } from '../asking.ts';
 import { atPlace, channelQuestionOf } from '../deliveries/question.ts';
@@ -54,6 +55,9 @@ export function reminderText(text: string): string {
 export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandler {
   const clock = deps.clock ?? Date.now;
   const { store, channels } = deps;
+  // Every step's delivery shortens a link as the first delivery did: a REROUTE to Discord (512
+  // characters a button URL) or an SMS would otherwise refuse the step.
+  const shortLinks = createShortLinks(deps);
 
   /** A fresh callback URL for the question (its own ticket, living as long as the question). */
   async function callbackUrl(q: QuestionRecord): Promise<string> {
@@ -66,7 +70,8 @@ export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandle
   /** One new delivery to `place`, its receipt kept for that place. */
   async function deliverTo(q: QuestionRecord, place: string, text: string): Promise<void> {
     const url = await callbackUrl(q);
-    const receipt = await channels.deliver({ ...atPlace(q, place), text }, url);
+    const there = await shortLinks.forChannel(atPlace(q, place));
+    const receipt = await channels.deliver({ ...there, text }, url);
     await store.receipts.save(q.id, receiptToStore(receipt).receipt, clock(), place);
   }
 
@@ -80,7 +85,7 @@ export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandle
       const instance = channels.instance?.(place);
       try {
         if (instance?.remind) {
-          const view = channelQuestionOf(atPlace(q, place));
+          const view = channelQuestionOf(await shortLinks.forChannel(atPlace(q, place)));
           await instance.remind(view, recorded.receipt as DeliveryReceipt, await callbackUrl(q));
         } else {
           await deliverTo(q, place, reminderText(q.text));

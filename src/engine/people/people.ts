@@ -4,6 +4,7 @@
 // everywhere. Only the SHA-256 of a session id or of a login's state is stored; the ids
 // themselves live in the browser's cookie and nowhere else.
 import { createHash, randomBytes } from 'node:crypto';
+import { cleanName, DISPLAY_NAME_MAX_CHARS, displayName } from '../../domain/display-name.ts';
 import type { Principal, Role } from '../../domain/principal.ts';
 import { ROLES } from '../../domain/principal.ts';
 import type { PeopleStore } from '../../store/people.ts';
@@ -38,19 +39,11 @@ export interface People {
 
 /** A name is kept this long after it was last seen (renewed at every sign-in). */
 export const NAME_KEEP_MS = 400 * 24 * 3600 * 1000;
-/** Names are shown, not trusted: one line, bounded. */
-export const NAME_MAX_CHARS = 200;
+/** Names are shown, not trusted: one line, bounded (domain/display-name.ts). */
+export const NAME_MAX_CHARS = DISPLAY_NAME_MAX_CHARS;
+export { cleanName };
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-/** A name as it may be shown: control characters removed, whitespace folded, bounded. */
-export function cleanName(raw: string): string {
-  const folded = raw
-    .replace(/\p{Cc}/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return [...folded].slice(0, NAME_MAX_CHARS).join('');
-}
 
 function parseSession(text: string | null): SessionInfo | null {
   if (text === null) return null;
@@ -95,7 +88,8 @@ export function createPeople(store: PeopleStore, clock: () => number = Date.now)
       const stored: SessionInfo = {
         principal: {
           id: principal.id,
-          name: principal.name,
+          // Cleaned where it entered (auth/oidc-principal.ts); a principal from elsewhere is too.
+          name: displayName(principal.id, principal.name),
           roles: principal.roles,
           restricted: principal.restricted,
         },

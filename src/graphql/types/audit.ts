@@ -15,7 +15,8 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   ANSWERED: 'The question was answered.',
   TIMED_OUT: 'Nobody answered in time.',
   CANCELLED: 'The question was cancelled.',
-  CALLBACK_REFUSED: 'A callback whose signature failed was refused (the question did not change).',
+  CALLBACK_REFUSED:
+    'A callback whose signature failed, or a channel event from a place the question was not delivered to, was refused (the question did not change).',
 };
 
 export const AuditEntryType = builder.enumType('AuditEntryType', {

@@ -1,14 +1,18 @@
 // A local fake of the Microsoft side of a Teams bot, on loopback, speaking the Bot Framework's
-// wire format: OpenID metadata and its key set (a test RSA key, endorsed for `msteams`), the
+// wire format: OpenID metadata and its key set (a test RSA key endorsed, as Microsoft's keys are,
+// for more Bot Framework channels than Teams: `msteams`, `webchat`, `directline`), the
 // OAuth client-credentials token endpoint, and the connector's conversation activities (send,
-// update, reply to an activity it handed out), which check the access token it issued. It also signs activities as the Bot Framework
-// does: a JWT (RS256, issuer, audience = app id, `serviceurl`) in `Authorization: Bearer`.
+// update, reply to an activity it handed out), which check the access token it issued and refuse
+// a message over Teams' size limit (413 MessageSizeTooBig). It also signs activities as the Bot
+// Framework does: a JWT (RS256, issuer, audience = app id, `serviceurl`) in `Authorization: Bearer`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
 export const TEAMS_ISSUER = 'https://api.botframework.com';
 export const TEAMS_TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
+/** Teams refuses a bot message over about 100 KB, counted as its JSON encoded in UTF-16. */
+export const TEAMS_MESSAGE_MAX_UTF16_BYTES = 100 * 1024;
 
 export interface TeamsCall {
   method: string;
@@ -55,7 +59,7 @@ export async function startFakeTeams(appId: string, password: string): Promise<F
   });
   const other = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key-1', use: 'sig', alg: 'RS256' };
-  const keySet = { keys: [{ ...jwk, endorsements: ['msteams'] }] };
+  const keySet = { keys: [{ ...jwk, endorsements: ['msteams', 'webchat', 'directline'] }] };
   const calls: TeamsCall[] = [];
   const waiters: { test: (c: TeamsCall) => boolean; resolve(c: TeamsCall): void }[] = [];
   const issued = new Set<string>();
@@ -115,6 +119,9 @@ export async function startFakeTeams(appId: string, password: string): Promise<F
         return [401, { message: 'Authorization has been denied for this request.' }];
       const failure = failures.shift();
       if (failure) return [failure, { error: { code: 'ServiceError', message: 'failed' } }];
+      // A string's length counts UTF-16 code units, two bytes each.
+      if (raw.length * 2 > TEAMS_MESSAGE_MAX_UTF16_BYTES)
+        return [413, { error: { code: 'MessageSizeTooBig', message: 'Message size too big' } }];
       if (method === 'POST' && send) {
         const id = `1:${++seq}`;
         sent.add(id);
