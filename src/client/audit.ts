@@ -313,6 +313,14 @@ export async function verifyAuditExport(
   }
   const jwks = await keySetOf(o);
   const payload = await headPayload(h.signature, jwks, headAt);
+  // The same key signs receipts: a receipt's signature is valid, but it signs no export.
+  if (payload.typ !== 'audit-export') {
+    throw new AuditVerificationError(
+      `line ${headAt}: the head's signature signs something else than an audit export (its typ is not "audit-export")`,
+      headAt,
+      null,
+    );
+  }
   const signedHead = (payload.head ?? null) as AuditHead | null;
   const lastHead = last ? { seq: last.seq, hash: last.hash } : null;
   const same = (a: AuditHead | null, b: AuditHead | null) =>

@@ -25,6 +25,8 @@ describe('audit verify names the real reason', () => {
   let t: TestServer;
   let lines: string[];
   let jwks: { keys: object[] };
+  /** A receipt: signed by the same key, but not an export's head. */
+  let receipt: string;
 
   const gql = async (who: 'agent' | 'ops', query: string, variables: Record<string, unknown>) => {
     const r = await t.server.inject({
@@ -33,7 +35,9 @@ describe('audit verify names the real reason', () => {
       headers: { ...auth(who), 'content-type': 'application/json' },
       payload: { query, variables },
     });
-    const body = r.json() as { data: Record<string, { id?: string; question?: { id: string } }> };
+    const body = r.json() as {
+      data: Record<string, { id?: string; receipt?: string; question?: { id: string } }>;
+    };
     return body.data;
   };
 
@@ -49,8 +53,16 @@ describe('audit verify names the real reason', () => {
         },
       );
       const id = d.askUser!.question!.id;
-      if (i < 3) await gql('ops', 'mutation($id: ID!) { answer(id: $id, answer: true) { id } }', { id });
-      else await gql('agent', 'mutation($id: ID!) { cancelQuestion(id: $id) { id } }', { id });
+      if (i < 3) {
+        const answered = await gql(
+          'ops',
+          'mutation($id: ID!) { answer(id: $id, answer: true) { receipt } }',
+          {
+            id,
+          },
+        );
+        receipt = answered.answer!.receipt!;
+      } else await gql('agent', 'mutation($id: ID!) { cancelQuestion(id: $id) { id } }', { id });
     }
     const r = await t.server.inject({
       method: 'GET',
@@ -149,6 +161,11 @@ describe('audit verify names the real reason', () => {
         'head line edited',
         [...lines.slice(0, 10), JSON.stringify({ ...JSON.parse(head()), count: 9 })],
         /^line 11: the head line differs from what was signed$/,
+      ],
+      [
+        'a receipt as the head signature',
+        [...lines.slice(0, 10), JSON.stringify({ ...JSON.parse(head()), signature: receipt })],
+        /^line 11: the head's signature signs something else than an audit export/,
       ],
       ['no head', lines.slice(0, 10), /^the export ends without its signed head \(cut short\)$/],
     ];
