@@ -4,6 +4,7 @@
 import { hash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { badInput } from './errors.ts';
+import { JSON_MAX_DEPTH } from './limits.ts';
 import { isWellFormed, keySegment } from './values.ts';
 
 // The package is CommonJS whose typings declare an ES default export; under Node's interop the
@@ -34,11 +35,12 @@ const NOT_WELL_FORMED = 'a lone surrogate such as "\\ud800" has no canonical JSO
 /**
  * The first thing (in document order) that RFC 8785 refuses in a value taken from JSON: a number
  * that is not finite (1e400 in a request body parses as Infinity) or a string or key holding a
- * lone surrogate (I-JSON, RFC 7493). JSON.stringify would write both without complaint, so the
- * server would digest them, but no other JCS implementation could recompute that digest.
+ * lone surrogate (I-JSON, RFC 7493). JSON.stringify writes the first as `null` and the second as
+ * an escape without complaint, so the server would digest them, but no other JCS implementation
+ * could recompute that digest (most refuse the value).
  * Descends at most `maxDepth` levels (the caller's depth check refuses deeper values).
  */
-export function jcsProblem(value: unknown, field: string, maxDepth = 64): JcsProblem | null {
+export function jcsProblem(value: unknown, field: string, maxDepth = JSON_MAX_DEPTH): JcsProblem | null {
   const stack: Array<[unknown, string, number]> = [[value, field, 0]];
   while (stack.length > 0) {
     const [v, at, depth] = stack.pop()!;
