@@ -203,7 +203,7 @@ export function approvalPage(action: ActionSpec): string {
     `<h2>Edit and approve</h2>${fields}` +
     '<p><button type="submit" name="decision" value="APPROVED">Approve with these arguments</button></p>';
   const asProposed =
-    `<h2>Or as proposed</h2><div class="row"><button type="submit" name="${AS_PROPOSED_FIELD}" value="${AS_PROPOSED}" formnovalidate>Approve as proposed</button>` +
+    `<h2>Or decide on the proposal</h2><div class="row"><button type="submit" name="${AS_PROPOSED_FIELD}" value="${AS_PROPOSED}" formnovalidate>Approve as proposed</button>` +
     `${REJECT}</div>`;
   return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${edit}${asProposed}</form>`);
 }
