@@ -1,6 +1,6 @@
 // Parsers for option values: each refuses a bad value with a one-line usage error (exit 2).
 import { InvalidArgumentError } from 'commander';
-import type { AnswerFormat, QuestionStatus } from '../client/index.ts';
+import type { AnswerFormat, EscalationStepInput, QuestionStatus } from '../client/index.ts';
 
 const STATUSES: readonly QuestionStatus[] = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'];
 const FORMATS: readonly AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'];
@@ -58,4 +58,38 @@ export function parseUrl(value: string): string {
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+const SPAN_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** "90", "90s", "10m", "2h", "1d": seconds (the server checks the bounds and the order). */
+function spanSeconds(value: string): number | null {
+  const m = /^(\d{1,9})([smhd]?)$/.exec(value.trim());
+  if (!m) return null;
+  return Number(m[1]) * (SPAN_UNITS[m[2] || 's'] ?? 1);
+}
+
+const STEP_USAGE =
+  'expected <after>:remind or <after>:reroute:<channel>[:<recipient>], <after> as 90, 90s, 10m, 2h or 1d (e.g. 10m:remind, 1h:reroute:oncall-sms).';
+
+/**
+ * One `--escalate` step: `<after>:remind` or `<after>:reroute:<channel>[:<recipient>]`. The
+ * recipient is everything after the third colon, so addresses holding colons pass whole.
+ */
+export function parseEscalationStep(
+  value: string,
+  previous: EscalationStepInput[] = [],
+): EscalationStepInput[] {
+  const [after = '', action = '', channel, ...rest] = value.split(':');
+  const afterSeconds = spanSeconds(after);
+  const verb = action.trim().toUpperCase();
+  if (afterSeconds === null) throw new InvalidArgumentError(STEP_USAGE);
+  if (verb === 'REMIND' && channel === undefined) {
+    return [...previous, { afterSeconds, action: 'REMIND' }];
+  }
+  if (verb === 'REROUTE' && channel) {
+    const recipient = rest.join(':');
+    return [...previous, { afterSeconds, action: 'REROUTE', channel, ...(recipient ? { recipient } : {}) }];
+  }
+  throw new InvalidArgumentError(STEP_USAGE);
 }

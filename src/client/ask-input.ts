@@ -9,7 +9,7 @@ import {
   InvalidAnswerError,
   TimedOutError,
 } from './errors.ts';
-import type { AskUserInput } from './generated/graphql.ts';
+import type { AskUserInput, EscalationStepInput } from './generated/graphql.ts';
 import type { AnswerSchema, AskInput, AskResult } from './types.ts';
 
 export function isZodSchema(schema: unknown): schema is z.ZodType {
@@ -49,6 +49,15 @@ export async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
   // As given: spreading would turn a JavaScript caller's array into an object the server accepts.
   if (input.metadata !== undefined) wire.metadata = input.metadata as AskUserInput['metadata'];
   if (input.notify !== undefined) wire.notify = input.notify;
+  // Each step copied as given (a JavaScript caller's odd shape reaches the server, which names
+  // the field at fault); a non-list is sent as it is, for the same reason.
+  if (input.escalation !== undefined) {
+    const steps: unknown = input.escalation;
+    wire.escalation = Array.isArray(steps)
+      ? steps.map((s: unknown) => (typeof s === 'object' && s !== null ? { ...s } : s) as EscalationStepInput)
+      : (steps as EscalationStepInput[]);
+  }
+  if (input.escalationPolicy !== undefined) wire.escalationPolicy = input.escalationPolicy;
   let parser: z.ZodType | null = null;
   // Sent as given (or left out): the server says what is wrong with it (BAD_USER_INPUT at
   // input.options), rather than the SDK failing on a JavaScript caller's missing list.

@@ -50,6 +50,12 @@ interface Problem {
   message: string;
 }
 
+/** A break in the seq numbers: entries `from..to` are not where they belong. */
+interface Gap extends Problem {
+  from: number;
+  to: number;
+}
+
 const MAX_JWKS_BYTES = 1024 * 1024;
 const RESOLUTIONS = new Set(['ANSWERED', 'TIMED_OUT', 'CANCELLED']);
 
@@ -95,14 +101,77 @@ async function keySetOf(o: VerifyAuditOptions): Promise<JSONWebKeySet> {
   }
 }
 
-async function headPayload(signature: string, jwks: JSONWebKeySet): Promise<Record<string, unknown>> {
+async function headPayload(
+  signature: string,
+  jwks: JSONWebKeySet,
+  line: number,
+): Promise<Record<string, unknown>> {
   const keys = createLocalJWKSet(jwks);
   try {
     const r = await compactVerify(signature, keys, { algorithms: ['EdDSA'] });
     return JSON.parse(new TextDecoder().decode(r.payload)) as Record<string, unknown>;
   } catch {
-    throw new AuditVerificationError('the signed head does not verify with the key set', null, null);
+    throw new AuditVerificationError(
+      `line ${line}: the signed head does not verify with the key set (its signature was altered, or another key signed it)`,
+      line,
+      null,
+    );
   }
+}
+
+/**
+ * How the file's chain, itself unbroken, differs from what the head signed: cut (it ends
+ * before the signed seq), extended (it goes on past it), rewritten (the same last seq with
+ * another hash: that entry, or one before it, was changed and the chain hashed again after it),
+ * or entries missing or added with the same last entry (a question's export, or a cut start).
+ */
+function headMismatch(
+  signed: AuditHead | null,
+  signedCount: number,
+  lastHead: AuditHead | null,
+  count: number,
+  lastLine: number,
+): Problem | null {
+  const signedSeq = signed?.seq ?? 0;
+  const lastSeq = lastHead?.seq ?? 0;
+  const signedAt = signed ? `seq ${signedSeq}` : 'no entry';
+  if (lastSeq > signedSeq) {
+    return {
+      line: lastLine,
+      seq: lastSeq,
+      message: `the export was extended: the signed head ends at ${signedAt}, the file goes on to seq ${lastSeq} (line ${lastLine})`,
+    };
+  }
+  if (lastSeq < signedSeq) {
+    const where = lastHead ? `after seq ${lastSeq} (line ${lastLine})` : 'before its first entry';
+    return {
+      line: lastLine,
+      seq: lastHead ? lastSeq : null,
+      message: `the export was cut ${where}: the signed head names seq ${signedSeq} and ${signedCount} entries, the file has ${count}`,
+    };
+  }
+  if (signed && lastHead && signed.hash !== lastHead.hash) {
+    return {
+      line: lastLine,
+      seq: lastSeq,
+      message: `${entryName(lastLine, lastSeq)}: rewritten: its hash is not the one the signed head names for seq ${lastSeq} (this entry, or one before it that was hashed into the chain again, was changed)`,
+    };
+  }
+  if (count < signedCount) {
+    return {
+      line: 0,
+      seq: null,
+      message: `${signedCount - count} of the ${signedCount} signed entries are missing from the file`,
+    };
+  }
+  if (count > signedCount) {
+    return {
+      line: 0,
+      seq: null,
+      message: `the export was extended: the file has ${count} entries, the signed head counts ${signedCount}`,
+    };
+  }
+  return null;
 }
 
 /** Checks an export given as its lines; throws AuditVerificationError naming the first problem. */
@@ -115,9 +184,10 @@ export async function verifyAuditExport(
   let last: AuditEntry | null = null;
   let headLine: HeadLine | null = null;
   let headAt = 0;
+  let lastLine = 0;
   let first: Problem | null = null;
   /** The first place the chain breaks: a problem only for an export of the whole chain. */
-  let linkBreak: Problem | null = null;
+  let linkBreak: Problem | Gap | null = null;
   const questions = new Set<string>();
   /** Each question's resolution entry, to check its receipt against. */
   const resolutions = new Map<string, AuditEntry>();
@@ -163,7 +233,8 @@ export async function verifyAuditExport(
     }
     const e = v;
     count++;
-    if (auditHashOf(e) !== e.hash) {
+    const intact = auditHashOf(e) === e.hash;
+    if (!intact) {
       note({
         line: n,
         seq: e.seq,
@@ -172,26 +243,46 @@ export async function verifyAuditExport(
     }
     if (last) {
       if (e.seq <= last.seq) {
+        // Out of order in any export. When this entry is what an earlier gap missed, the gap
+        // was a reordering, not a loss: it is reported as such, where it begins.
         note({
           line: n,
           seq: e.seq,
-          message: `${entryName(n, e.seq)}: out of order (after seq ${last.seq})`,
+          message: `${entryName(n, e.seq)}: entries out of order: seq ${e.seq} comes after seq ${last.seq} (line ${lastLine})`,
         });
-      } else if (e.seq !== last.seq + 1 || e.prev !== last.hash) {
-        const why =
-          e.seq !== last.seq + 1
-            ? `entries ${last.seq + 1}..${e.seq - 1} are missing`
-            : `its prev is not the hash of seq ${last.seq}`;
+        if (linkBreak && 'from' in linkBreak && e.seq >= linkBreak.from && e.seq <= linkBreak.to) {
+          linkBreak = {
+            line: linkBreak.line,
+            seq: linkBreak.seq,
+            message: `${entryName(linkBreak.line, linkBreak.seq)}: entries out of order: seq ${e.seq} comes later, on line ${n}`,
+          };
+        }
+      } else if (e.seq !== last.seq + 1) {
+        const missing =
+          e.seq === last.seq + 2
+            ? `entry ${last.seq + 1} is missing`
+            : `entries ${last.seq + 1}..${e.seq - 1} are missing`;
         linkBreak ??= {
           line: n,
           seq: e.seq,
-          message: `${entryName(n, e.seq)}: the chain breaks here: ${why}`,
+          message: `${entryName(n, e.seq)}: the chain breaks here: ${missing}`,
+          from: last.seq + 1,
+          to: e.seq - 1,
+        };
+      } else if (e.prev !== last.hash && intact) {
+        // This entry is as hashed, so it names the hash its predecessor had when it was written:
+        // the predecessor was changed and hashed again.
+        linkBreak ??= {
+          line: lastLine,
+          seq: last.seq,
+          message: `${entryName(lastLine, last.seq)}: rewritten: its hash is not the prev that seq ${e.seq} (line ${n}) records for it`,
         };
       }
     }
     if (e.questionId) questions.add(e.questionId);
     if (e.questionId && RESOLUTIONS.has(e.type)) resolutions.set(e.questionId, e);
     last = e;
+    lastLine = n;
   }
 
   if (!headLine) {
@@ -221,7 +312,15 @@ export async function verifyAuditExport(
     throw new AuditVerificationError(`line ${headAt}: the head is not signed`, headAt, null);
   }
   const jwks = await keySetOf(o);
-  const payload = await headPayload(h.signature, jwks);
+  const payload = await headPayload(h.signature, jwks, headAt);
+  // The same key signs receipts: a receipt's signature is valid, but it signs no export.
+  if (payload.typ !== 'audit-export') {
+    throw new AuditVerificationError(
+      `line ${headAt}: the head's signature signs something else than an audit export (its typ is not "audit-export")`,
+      headAt,
+      null,
+    );
+  }
   const signedHead = (payload.head ?? null) as AuditHead | null;
   const lastHead = last ? { seq: last.seq, hash: last.hash } : null;
   const same = (a: AuditHead | null, b: AuditHead | null) =>
@@ -237,14 +336,8 @@ export async function verifyAuditExport(
       null,
     );
   }
-  if (!same(signedHead, lastHead) || payload.count !== count) {
-    const at = signedHead ? `seq ${signedHead.seq}` : 'no entry';
-    throw new AuditVerificationError(
-      `the export was cut or extended: the signed head names ${at} and ${String(payload.count)} entries, the file has ${lastHead ? `seq ${lastHead.seq} last` : 'no entry'} and ${count}`,
-      headAt,
-      null,
-    );
-  }
+  const mismatch = headMismatch(signedHead, Number(payload.count), lastHead, count, lastLine);
+  if (mismatch) throw new AuditVerificationError(mismatch.message, mismatch.line || null, mismatch.seq);
 
   // The receipts' issuer is the server's public URL, which the key set's address need not be.
   const receiptOpts: VerifyReceiptOptions = { jwks };

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import type {
   AnswerFormat,
   ClientAskResultFieldsFragment,
+  EscalationAction,
+  EscalationStepInput,
   InboxEventType,
   MediaItemInput,
   MediaKind,
@@ -16,6 +18,8 @@ import type {
 
 export type {
   AnswerFormat,
+  EscalationAction,
+  EscalationStepInput,
   InboxEventType,
   MediaItemInput,
   MediaKind,
@@ -70,6 +74,13 @@ export interface AskBase {
   metadata?: Readonly<Record<string, unknown>> | undefined;
   /** A resume-webhook endpoint named in the server's manifest, called (signed) when the question resolves. */
   notify?: string | undefined;
+  /**
+   * Reminders and escalation while nobody answers (API.md §18): at most 10 steps, each at least
+   * 10 s after the ask, strictly increasing, before the timeout. Not with `escalationPolicy`.
+   */
+  escalation?: readonly EscalationStepInput[] | undefined;
+  /** A ladder named in the server's manifest (`escalationPolicies`). Not with `escalation`. */
+  escalationPolicy?: string | undefined;
 }
 
 export interface TextQuestion extends AskBase {

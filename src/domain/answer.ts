@@ -1,6 +1,7 @@
 // An answer checked against its question (API.md §5.3). Errors are BAD_USER_INPUT at `answer`,
 // or at `answer.<path>` for FORM and EXTERNAL payloads that fail their schema.
 import { checkApprovalAnswer } from './approval.ts';
+import { assertCanonicalizable } from './digest.ts';
 import { badInput, isDomainError } from './errors.ts';
 import { compileJsonSchema, isJsonValue, isPlainObject, jsonDepth, validateAgainst } from './json-schema.ts';
 import { ANSWER_TEXT_MAX_CHARS, exceedsChars, isBlank, JSON_MAX_DEPTH } from './limits.ts';
@@ -24,6 +25,8 @@ function check(q: AnswerTarget, answer: unknown): unknown {
   if (jsonDepth(answer, JSON_MAX_DEPTH) > JSON_MAX_DEPTH) {
     throw badInput(`answer must be nested at most ${JSON_MAX_DEPTH} levels`, FIELD);
   }
+  // Digested (answerDigest, approvedActionDigest) as RFC 8785 JSON: refused at the path of what it refuses.
+  assertCanonicalizable(answer, FIELD, JSON_MAX_DEPTH);
   if (!isJsonValue(answer, JSON_MAX_DEPTH)) throw badInput('answer must be JSON', FIELD);
   switch (q.format) {
     case 'TEXT':

@@ -1,9 +1,9 @@
 // APPROVAL questions and quorums (API.md §15): the proposed action and its digest, the quorum
 // that decides, the answer {decision, arguments?, note?}, and what a resolved question decided.
 // Errors are BAD_USER_INPUT at `input.action…`, `input.quorum…` or `answer…`.
-import { jcsDigest } from './digest.ts';
+import { assertCanonicalizable, jcsDigest } from './digest.ts';
 import { badInput } from './errors.ts';
-import { compileJsonSchema, isJsonValue, validateAgainst } from './json-schema.ts';
+import { compileJsonSchema, isJsonValue, jsonDepth, validateAgainst } from './json-schema.ts';
 import {
   ACTION_ARGUMENTS_MAX_BYTES,
   ACTION_NAME_MAX_CHARS,
@@ -49,9 +49,13 @@ function unknownKey(raw: Record<string, unknown>, known: ReadonlySet<string>, fi
 
 /** A JSON object of at most 64 KiB as UTF-8 JSON, returned as a plain copy. */
 function argumentsObject(value: unknown, field: string): JsonObject {
-  if (!isPlainObject(value) || !isJsonValue(value, JSON_MAX_DEPTH)) {
-    throw badInput('arguments must be a JSON object', field);
+  if (!isPlainObject(value)) throw badInput('arguments must be a JSON object', field);
+  // Digested (actionDigest) as RFC 8785 JSON: what it refuses is refused here, at its path.
+  assertCanonicalizable(value, field, JSON_MAX_DEPTH);
+  if (jsonDepth(value, JSON_MAX_DEPTH) > JSON_MAX_DEPTH) {
+    throw badInput(`arguments must be nested at most ${JSON_MAX_DEPTH} levels`, field);
   }
+  if (!isJsonValue(value, JSON_MAX_DEPTH)) throw badInput('arguments must be a JSON object', field);
   const serialized = JSON.stringify(value);
   // UTF-8 bytes are never fewer than UTF-16 units, so the first test is a cheap early out.
   if (

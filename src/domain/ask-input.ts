@@ -3,6 +3,7 @@
 // BAD_USER_INPUT with a `field` under `input.`.
 import { type ZodType, z } from 'zod';
 import { checkAction, checkQuorum } from './approval.ts';
+import { assertCanonicalizable } from './digest.ts';
 import { badInput, isDomainError } from './errors.ts';
 import { type EscalationStep, ladderOf } from './escalation.ts';
 import { compileJsonSchema, isJsonValue } from './json-schema.ts';
@@ -146,6 +147,8 @@ function label(value: string | null | undefined, name: string): string | null {
 function checkText(raw: Record<string, unknown>): string {
   const text = typed(raw, 'text');
   if (isBlank(text)) throw badInput('text must not be blank', 'input.text');
+  // Receipts and the audit log carry its RFC 8785 digest (textDigest).
+  assertCanonicalizable(text, 'input.text');
   if (exceedsChars(text, TEXT_MAX_CHARS)) {
     throw badInput(`text must be at most ${TEXT_MAX_CHARS} characters`, 'input.text');
   }
@@ -269,9 +272,11 @@ function checkMetadata(raw: Record<string, unknown>): JsonObject | null {
   const given = typed(raw, 'metadata');
   if (given === null || given === undefined) return null;
   const field = 'input.metadata';
-  if (!isPlainObject(given) || !isJsonValue(given, JSON_MAX_DEPTH)) {
-    throw badInput('metadata must be a JSON object', field);
-  }
+  if (!isPlainObject(given)) throw badInput('metadata must be a JSON object', field);
+  // Handed to webhooks as JSON that others parse: a number past a double or a lone surrogate
+  // is named at its path rather than called "not an object".
+  assertCanonicalizable(given, field, JSON_MAX_DEPTH);
+  if (!isJsonValue(given, JSON_MAX_DEPTH)) throw badInput('metadata must be a JSON object', field);
   const serialized = JSON.stringify(given);
   // UTF-8 bytes are never fewer than UTF-16 units, so the first test is a cheap early out.
   if (serialized.length > METADATA_MAX_BYTES || utf8ByteLength(serialized) > METADATA_MAX_BYTES) {

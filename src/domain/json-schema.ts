@@ -9,7 +9,7 @@ import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
 import { linearRegExp, PATTERN_WORK_MAX, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
 import { uniqueItemsKeyword } from './unique-items.ts';
-import { clip, isPlainObject, listChoices } from './values.ts';
+import { clip, isPlainObject, keySegment, listChoices } from './values.ts';
 
 export type SchemaDraft = '2020-12' | 'draft-07';
 
@@ -204,14 +204,6 @@ function compile(schema: unknown, field: string): CompiledSchema {
   const compiled: CompiledSchema = { schema: copy, serialized, draft, validate };
   remember(serialized, compiled);
   return compiled;
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
-const SEGMENT_MAX = 64;
-
-function keySegment(key: string): string {
-  const shown = clip(key, SEGMENT_MAX);
-  return IDENTIFIER.test(shown) ? `.${shown}` : `[${JSON.stringify(shown)}]`;
 }
 
 function decodePointer(pointer: string): string[] {

@@ -20,6 +20,23 @@ export function own(record: object, key: string): unknown {
   return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+const SEGMENT_MAX = 64;
+
+/** An object key as a field path segment: `.name` when it reads as one, `["…"]` (as JSON) otherwise. */
+export function keySegment(key: string): string {
+  const shown = clip(key, SEGMENT_MAX);
+  return IDENTIFIER.test(shown) ? `.${shown}` : `[${JSON.stringify(shown)}]`;
+}
+
+/** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `s` is well-formed Unicode (no lone surrogate), as I-JSON (RFC 7493) requires. */
+export function isWellFormed(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
 /**
  * `s` cut to at most `max` code points, with `…` when cut. Only the first `2 * max + 2` UTF-16
  * units are looked at (enough to hold `max + 1` code points, astral ones included), so a huge

@@ -5,7 +5,13 @@
 // click performs the claim. The one stylesheet is inline and allowed by its hash: no script,
 // no second request, and the CSP stays `default-src 'none'`.
 import { createHash } from 'node:crypto';
-import { ARG_FIELD_PREFIX, flatProperties, pageCanEdit } from '../domain/approval-form.ts';
+import {
+  ARG_FIELD_PREFIX,
+  AS_PROPOSED,
+  AS_PROPOSED_FIELD,
+  flatProperties,
+  pageCanEdit,
+} from '../domain/approval-form.ts';
 import type { ActionSpec, JsonObject } from '../domain/question.ts';
 import type { CallbackPage } from '../engine/answers/callbacks.ts';
 
@@ -165,33 +171,41 @@ function editField(name: string, prop: JsonObject, value: unknown, index: number
   return `<p>${label}${control}</p>`;
 }
 
+const FORM_OPEN = '<form method="post" enctype="application/x-www-form-urlencoded">';
+const NOTE =
+  '<p><label for="n">Note (optional)</label><textarea id="n" name="note" rows="2" maxlength="2000"></textarea></p>';
+const REJECT =
+  '<button type="submit" name="decision" value="REJECTED" class="reject" formnovalidate>Reject</button>';
+
 /**
  * An APPROVAL's page: the action, its arguments, a note and the two buttons (each posts its
- * decision); an editable action with a flat schema gets its fields prefilled in a second form
- * that approves what they hold.
+ * decision). An editable action with a flat schema gets its fields prefilled, and then the page
+ * is one form, so the note goes with whichever button is pressed, "Approve with these
+ * arguments" included. That button comes first in the form, so Enter in a field approves the
+ * edit; "Approve as proposed" posts `approve=as-proposed` (the fields it carries are ignored)
+ * and, like Reject, skips the fields' validation.
  */
 export function approvalPage(action: ActionSpec): string {
   const head =
     `<p><strong>${escapeHtml(action.name)}</strong>${action.summary ? ` — ${escapeHtml(action.summary)}` : ''}</p>` +
     argumentRows(action.arguments);
-  const note =
-    '<p><label for="n">Note (optional)</label><textarea id="n" name="note" rows="2" maxlength="2000"></textarea></p>';
-  const decide =
-    `<form method="post" enctype="application/x-www-form-urlencoded">${note}<div class="row">` +
-    '<button type="submit" name="decision" value="APPROVED">Approve</button>' +
-    '<button type="submit" name="decision" value="REJECTED" class="reject">Reject</button></div></form>';
-  let edit = '';
-  if (pageCanEdit(action)) {
-    const props = flatProperties(action.argumentsSchema) ?? {};
-    const fields = Object.entries(props)
-      .map(([name, prop], i) => editField(name, prop, action.arguments[name], i))
-      .join('');
-    edit =
-      `<h2>Edit and approve</h2><form method="post" enctype="application/x-www-form-urlencoded">${fields}` +
-      '<input type="hidden" name="decision" value="APPROVED">' +
-      '<button type="submit">Approve with these arguments</button></form>';
+  if (!pageCanEdit(action)) {
+    const buttons =
+      '<div class="row"><button type="submit" name="decision" value="APPROVED">Approve</button>' +
+      `${REJECT}</div>`;
+    return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${buttons}</form>`);
   }
-  return page('Approve this action?', head + decide + edit);
+  const props = flatProperties(action.argumentsSchema) ?? {};
+  const fields = Object.entries(props)
+    .map(([name, prop], i) => editField(name, prop, action.arguments[name], i))
+    .join('');
+  const edit =
+    `<h2>Edit and approve</h2>${fields}` +
+    '<p><button type="submit" name="decision" value="APPROVED">Approve with these arguments</button></p>';
+  const asProposed =
+    `<h2>Or decide on the proposal</h2><div class="row"><button type="submit" name="${AS_PROPOSED_FIELD}" value="${AS_PROPOSED}" formnovalidate>Approve as proposed</button>` +
+    `${REJECT}</div>`;
+  return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${edit}${asProposed}</form>`);
 }
 
 export function renderCallbackPage(p: CallbackPage): { status: number; html: string } {

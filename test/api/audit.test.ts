@@ -243,11 +243,15 @@ for (const store of ['memory', 'redis'] as const) {
         [
           'deleted',
           deleted,
-          new RegExp(`line ${at5 + 1} \\(entry seq 6\\): the chain breaks here: entries 5..5 are missing`),
+          new RegExp(`line ${at5 + 1} \\(entry seq 6\\): the chain breaks here: entry 5 is missing`),
         ],
-        ['reordered', reordered, new RegExp(`line ${at5 + 1} \\(entry seq 6\\): the chain breaks here`)],
+        [
+          'reordered',
+          reordered,
+          new RegExp(`line ${at5 + 1} \\(entry seq 6\\): entries out of order: seq 5 comes later`),
+        ],
         ['cut', cut, /without its signed head/],
-        ['cut-short', cutShort, /cut or extended: the signed head names seq 9/],
+        ['cut-short', cutShort, /the export was cut after seq 7 .*: the signed head names seq 9/],
       ];
       for (const [name, text, message] of cases) {
         const r = await runCliInProcess(

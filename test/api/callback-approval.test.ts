@@ -97,6 +97,30 @@ describe('the callback page of an APPROVAL question', () => {
     });
   });
 
+  it('approve=as-proposed approves the proposal and ignores the fields; mixed with a decision it is not accepted', async () => {
+    const q = await ask({
+      name: 'payments.refund',
+      arguments: { charge: 'ch_1', amount: 100 },
+      argumentsSchema: schema,
+      editable: true,
+    });
+    for (const body of [
+      'arg.charge=ch_1&arg.amount=40&note=x&approve=as-proposed&decision=APPROVED',
+      'arg.charge=ch_1&arg.amount=40&note=x&approve=yes',
+    ]) {
+      const bad = await post(q.url, body);
+      expect(bad.statusCode, body).toBe(400);
+      expect((await read(q.id)).status).toBe('PENDING');
+    }
+    const ok = await post(q.url, 'note=fine&arg.charge=ch_1&arg.amount=40&approve=as-proposed');
+    expect(ok.statusCode).toBe(200);
+    expect(await read(q.id)).toMatchObject({
+      decision: 'APPROVED',
+      edited: false,
+      answer: { decision: 'APPROVED', arguments: { charge: 'ch_1', amount: 100 }, note: 'fine' },
+    });
+  });
+
   it('Reject with a note; no edit form for an action that is not editable', async () => {
     const q = await ask({ name: 'db.drop', arguments: { table: 'users' } });
     const page = await t.server.inject({ method: 'GET', url: q.url });

@@ -164,7 +164,6 @@ describe('validateAnswer: depth and JSON-ness', () => {
     for (const a of [
       { x: undefined },
       { x: () => 1 },
-      { x: Number.NaN },
       { x: 1n },
       { when: new Date(0) },
       new Map([['a', 1]]),
@@ -172,6 +171,9 @@ describe('validateAnswer: depth and JSON-ness', () => {
       expectBad(() => validateAnswer(EXTERNAL, a), 'answer');
     }
     expectBad(() => validateAnswer(TEXT, undefined), 'answer');
+    // A number that is not finite is named at its path: RFC 8785 has no form for it.
+    expectBad(() => validateAnswer(EXTERNAL, { x: Number.NaN }), 'answer.x');
+    expectBad(() => validateAnswer(EXTERNAL, { x: [1, Number.POSITIVE_INFINITY] }), 'answer.x[1]');
   });
 
   it('jsonDepth counts containers only', () => {

@@ -1,10 +1,10 @@
 // `tai interactions ask <text>`: asks as an agent would and waits for the answer (or, with
 // --no-wait, prints the question and returns).
 import { Command, Option } from 'commander';
-import type { AnswerFormat, AskInput, Question } from '../../client/index.ts';
+import type { AnswerFormat, AskInput, EscalationStepInput, Question } from '../../client/index.ts';
 import type { CommandContext } from '../context.ts';
 import { answerText } from '../format.ts';
-import { collect, parseFormat, parseJsonArg, parseWhole } from '../parse.ts';
+import { collect, parseEscalationStep, parseFormat, parseJsonArg, parseWhole } from '../parse.ts';
 
 interface AskOptions {
   format: AnswerFormat;
@@ -20,6 +20,8 @@ interface AskOptions {
   idempotencyKey?: string;
   metadata?: unknown;
   notify?: string;
+  escalate?: EscalationStepInput[];
+  escalationPolicy?: string;
   wait: boolean;
   retryFor: number;
 }
@@ -44,6 +46,8 @@ function askInput(text: string, o: AskOptions): AskInput {
     ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
     ...(o.metadata !== undefined ? { metadata: o.metadata } : {}),
     ...(o.notify ? { notify: o.notify } : {}),
+    ...(o.escalate ? { escalation: o.escalate } : {}),
+    ...(o.escalationPolicy !== undefined ? { escalationPolicy: o.escalationPolicy } : {}),
   } as AskInput;
 }
 
@@ -73,6 +77,12 @@ export function askCommand(ctx: CommandContext): Command {
       parseJsonArg('--metadata'),
     )
     .option('--notify <endpoint>', 'a resume-webhook endpoint (from the manifest) called when it resolves')
+    .option(
+      '--escalate <step>',
+      'a reminder or escalation step while nobody answers (repeat it): <after>:remind or <after>:reroute:<channel>[:<recipient>], e.g. 10m:remind',
+      parseEscalationStep,
+    )
+    .option('--escalation-policy <name>', 'an escalation ladder named in the server manifest')
     .option('--no-wait', 'print the question and return at once')
     .option(
       '--retry-for <seconds>',
