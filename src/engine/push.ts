@@ -18,25 +18,13 @@ import type { QuestionRecord } from '../domain/question.ts';
 import { isPlainObject } from '../domain/values.ts';
 import type { PeopleStore } from '../store/people.ts';
 import type { Logger } from './logger.ts';
+import { MAX_ENDPOINT_CHARS, type PushSubscriptionInput, parseSubscription } from './push-subscription.ts';
 
 export const MAX_SUBSCRIPTIONS = 10;
 /** Most people with subscriptions: the index every new question is checked against. */
 export const MAX_SUBSCRIBERS = 10_000;
-export const MAX_ENDPOINT_CHARS = 2048;
 /** A subscription is forgotten this long after it was last renewed (the page renews it at each start). */
 export const SUBSCRIPTION_KEEP_MS = 90 * 24 * 3600 * 1000;
-
-export const DEFAULT_PUSH_HOSTS: readonly string[] = Object.freeze([
-  'fcm.googleapis.com',
-  'updates.push.services.mozilla.com',
-  'web.push.apple.com',
-  '*.notify.windows.com',
-]);
-
-export interface PushSubscriptionInput {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
 
 /** Sends one encrypted push (RFC 8291, VAPID); resolves with the push service's status. */
 export type PushSender = (
@@ -75,49 +63,8 @@ interface Stored {
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 function bad(message: string, field: string): DomainError {
   return new DomainError('BAD_USER_INPUT', message, field);
-}
-
-function hostAllowed(host: string, hosts: readonly string[]): boolean {
-  return hosts.some((h) =>
-    h.startsWith('*.') ? host.endsWith(h.slice(1)) && host.length > h.length - 1 : host === h,
-  );
-}
-
-/** The subscription a browser's PushSubscription.toJSON() gives, checked; BAD_USER_INPUT otherwise. */
-export function parseSubscription(body: unknown, hosts: readonly string[]): PushSubscriptionInput {
-  if (!isPlainObject(body))
-    throw bad('expected the browser’s push subscription as a JSON object', 'subscription');
-  const { endpoint, keys } = body;
-  if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_CHARS) {
-    throw bad(`endpoint must be a URL of at most ${MAX_ENDPOINT_CHARS} characters`, 'endpoint');
-  }
-  const url = URL.parse(endpoint);
-  const allowed =
-    url !== null &&
-    url.username === '' &&
-    url.password === '' &&
-    ((url.protocol === 'https:' && hostAllowed(url.hostname, hosts)) ||
-      (url.protocol === 'http:' && LOOPBACK.has(url.hostname) && hosts.includes(url.hostname)));
-  if (!allowed) {
-    throw bad(
-      `endpoint must be an https:// URL of a push service this server allows (${hosts.join(', ')})`,
-      'endpoint',
-    );
-  }
-  if (!isPlainObject(keys)) throw bad('keys must hold p256dh and auth', 'keys');
-  const { p256dh, auth } = keys;
-  if (typeof p256dh !== 'string' || !B64URL.test(p256dh) || p256dh.length > 200) {
-    throw bad('keys.p256dh must be the base64url public key of the subscription', 'keys.p256dh');
-  }
-  if (typeof auth !== 'string' || !B64URL.test(auth) || auth.length > 100) {
-    throw bad('keys.auth must be the base64url auth secret of the subscription', 'keys.auth');
-  }
-  return { endpoint, keys: { p256dh, auth } };
 }
 
 /** The notification's content: a sensitive question says only that a question is waiting. */
