@@ -1,48 +1,71 @@
 // Web Push to people's devices (API.md §19). A person's browser subscriptions are kept in the
-// store's people table (at most MAX_SUBSCRIPTIONS each), with who subscribed (id, roles,
-// restriction) so a push goes only to people who may see the question. The server never posts
-// to an address a user picks: an endpoint must be https:// on a host of INTERACTIONS_PUSH_HOSTS
-// (a `*.` entry covers subdomains), or http:// on a loopback host that list names (tests).
+// store's people table (at most MAX_SUBSCRIPTIONS each; how: push-records.ts), with who
+// subscribed and what authorised it, so a push goes only to people who may see the question and
+// only while that authority lasts: signing out of a session ends the subscriptions made in it
+// (endSession); an expired session's last until the grace after the person's last sign-in, a
+// key's until the key is no longer configured (checked when a push is due, push-delivery.ts).
+// What a subscription must be to be stored: push-subscription.ts.
 //
-// A new question's pushes go through the outbox: its `push` item is enqueued in the same store
-// step as the question (when anyone has subscribed), leased by one instance's worker, which
-// calls `notify` (one notification per device, and a crash before sending leaves the item for
-// another instance). Each send is bounded in time by the sender port; a 404 or 410 from the
-// push service means the subscription is gone: it is deleted. `notify` is also the hook for
-// reminders (REMIND, API.md §18).
-import { createHash } from 'node:crypto';
+// Pushes go through the outbox. A new question's `push` item is enqueued in the same store step
+// as the question (when anyone has subscribed); the worker that leases it calls `notify`, which
+// enqueues one item per device that may see the question, each targeted at its push service's
+// origin: the worker caps deliveries in flight per target, so one slow or hung push service
+// delays no one else's pushes. `notify` is also the hook for reminders (REMIND, API.md §18).
+
 import { canSee } from '../domain/access.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { Principal, Role } from '../domain/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { isPlainObject } from '../domain/values.ts';
+import { MAX_ADD_BATCH } from '../store/outbox.ts';
 import type { PeopleStore } from '../store/people.ts';
+import type { Outbox, OutboxItem } from '../store/types.ts';
 import type { Logger } from './logger.ts';
-import { MAX_ENDPOINT_CHARS, type PushSubscriptionInput, parseSubscription } from './push-subscription.ts';
+import type { FollowUpResult } from './outbox-worker-options.ts';
+import { createPushDelivery, type PushAuthority, type PushSender } from './push-delivery.ts';
+import {
+  deviceField,
+  deviceTarget,
+  indexField,
+  ownerKey,
+  PUSH_INDEX,
+  type PushGrant,
+  type PushReason,
+  parseStored,
+  type StoredSubscription,
+} from './push-records.ts';
+import { MAX_ENDPOINT_CHARS, parseSubscription } from './push-subscription.ts';
+
+export type { PushAuthority, PushSender } from './push-delivery.ts';
+export { PUSH_TARGET, type PushGrant, type PushReason } from './push-records.ts';
 
 export const MAX_SUBSCRIPTIONS = 10;
 /** Most people with subscriptions: the index every new question is checked against. */
 export const MAX_SUBSCRIBERS = 10_000;
 /** A subscription is forgotten this long after it was last renewed (the page renews it at each start). */
 export const SUBSCRIPTION_KEEP_MS = 90 * 24 * 3600 * 1000;
-
-/** Sends one encrypted push (RFC 8291, VAPID); resolves with the push service's status. */
-export type PushSender = (
-  subscription: PushSubscriptionInput,
-  payload: string,
-) => Promise<{ status: number }>;
-
-export type PushReason = 'asked' | 'remind';
+/** How stale this process's "anyone subscribed?" may be (a device subscribed on another instance). */
+export const SUBSCRIBERS_CHECK_MS = 5000;
+/** People whose subscriptions one `notify` reads at once. */
+const READ_PARALLEL = 16;
 
 export interface Push {
   /** The VAPID public key browsers subscribe with (base64url). */
   readonly publicKey: string;
-  subscribe(p: Principal, body: unknown): Promise<void>;
+  /** Stores the caller's subscription, with what authorised the request (`grant`). */
+  subscribe(p: Principal, grant: PushGrant, body: unknown): Promise<void>;
   /** Removes one of the caller's subscriptions by endpoint; true when it was there. */
   unsubscribe(p: Principal, body: unknown): Promise<boolean>;
-  /** Pushes `question` to every subscribed person who may see it; resolves with how many were sent. */
+  /** Signing out: ends the subscriptions made in the session `sessionRef` (its id's SHA-256); resolves with how many. */
+  endSession(principalId: string, sessionRef: string): Promise<number>;
+  /**
+   * Queues a push of `question` to every device whose subscriber may see it (one outbox item
+   * each); resolves with how many were queued.
+   */
   notify(question: QuestionRecord, reason: PushReason): Promise<number>;
-  /** A test notification to the caller's own devices; resolves with how many took it. */
+  /** Performs one device's item (the outbox worker's `push` handler; the fan-out item too). */
+  deliver(item: OutboxItem, question: QuestionRecord | null, name: string): Promise<FollowUpResult>;
+  /** A test notification to the caller's own devices, sent now; resolves with how many took it. */
   test(p: Principal): Promise<number>;
   /**
    * Whether anyone has subscribed (read from the store at most every SUBSCRIBERS_CHECK_MS):
@@ -52,17 +75,6 @@ export interface Push {
   anySubscribers(): Promise<boolean>;
 }
 
-/** How stale this process's "anyone subscribed?" may be (a device subscribed on another instance). */
-export const SUBSCRIBERS_CHECK_MS = 5000;
-/** The outbox target of a new question's pushes (API.md §19). */
-export const PUSH_TARGET = 'push';
-
-interface Stored {
-  subscription: PushSubscriptionInput;
-  principal: { id: string; roles: Role[]; restricted: boolean };
-}
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 function bad(message: string, field: string): DomainError {
   return new DomainError('BAD_USER_INPUT', message, field);
 }
@@ -98,7 +110,12 @@ export function pushPayload(q: QuestionRecord, reason: PushReason): string {
 
 export interface PushOptions {
   people: PeopleStore;
+  /** Where each device's push is queued. */
+  outbox: Pick<Outbox, 'add'>;
+  /** Wakes the outbox worker once pushes were queued. */
+  kick?: () => void;
   send: PushSender;
+  authority: PushAuthority;
   publicKey: string;
   hosts: readonly string[];
   logger: Logger;
@@ -107,49 +124,51 @@ export interface PushOptions {
 
 export function createPush(o: PushOptions): Push {
   const clock = o.clock ?? Date.now;
-  const owner = (principalId: string): string => `push:${sha256(principalId)}`;
-  const INDEX = 'push-index';
 
-  async function subscriptionsOf(principalId: string): Promise<[string, Stored][]> {
-    const all = await o.people.mapAll(owner(principalId), clock());
-    const out: [string, Stored][] = [];
-    for (const [field, text] of Object.entries(all)) {
-      try {
-        out.push([field, JSON.parse(text) as Stored]);
-      } catch {
-        await o.people.mapDelete(owner(principalId), field);
-      }
+  async function subscriptionsOf(principalId: string): Promise<[string, StoredSubscription][]> {
+    const owner = ownerKey(principalId);
+    const out: [string, StoredSubscription][] = [];
+    for (const [field, text] of Object.entries(await o.people.mapAll(owner, clock()))) {
+      const stored = parseStored(text);
+      if (stored) out.push([field, stored]);
+      else await o.people.mapDelete(owner, field);
     }
     return out;
   }
 
-  async function sendOne(principalId: string, field: string, s: Stored, payload: string): Promise<boolean> {
-    try {
-      const { status } = await o.send(s.subscription, payload);
-      if (status === 404 || status === 410) {
-        // The browser dropped the subscription: so do we.
-        await o.people.mapDelete(owner(principalId), field);
-        return false;
-      }
-      return status >= 200 && status < 300;
-    } catch (err) {
-      // The push service is down or slow: this notification is lost, the subscription kept.
-      o.logger.warn(
-        { err: (err as Error).message, principal: principalId },
-        'push: a notification could not be sent',
-      );
-      return false;
+  /** The targets of one person's devices that may see `question`; forgets a person with none. */
+  async function targetsOf(
+    principalId: string,
+    question: QuestionRecord,
+    reason: PushReason,
+  ): Promise<string[]> {
+    const subscriptions = await subscriptionsOf(principalId);
+    if (subscriptions.length === 0) {
+      await o.people.mapDelete(PUSH_INDEX, indexField(principalId));
+      return [];
     }
+    return subscriptions
+      .filter(([, s]) => canSee(s.principal, question))
+      .map(([, s]) => deviceTarget(principalId, s.subscription.endpoint, reason));
   }
+
+  const deliverOne = createPushDelivery({
+    people: o.people,
+    send: o.send,
+    authority: o.authority,
+    payloadOf: pushPayload,
+    logger: o.logger,
+    clock,
+  });
 
   let subscribers: { any: Promise<boolean>; until: number } = { any: Promise.resolve(false), until: 0 };
 
-  return {
+  const push: Push = {
     publicKey: o.publicKey,
     anySubscribers() {
       const now = clock();
       if (now >= subscribers.until) {
-        const any = o.people.mapAll(INDEX, now).then(
+        const any = o.people.mapAll(PUSH_INDEX, now).then(
           (m) => Object.keys(m).length > 0,
           // Unknown: try the push; its handler finds out.
           () => true,
@@ -158,32 +177,39 @@ export function createPush(o: PushOptions): Push {
       }
       return subscribers.any;
     },
-    async subscribe(p, body) {
+    async subscribe(p, grant, body) {
       const subscription = parseSubscription(body, o.hosts);
+      if (!(await o.authority.live(grant, clock()))) {
+        throw new DomainError('UNAUTHENTICATED', 'pushes need a signed-in person or an API key');
+      }
       const until = clock() + SUBSCRIPTION_KEEP_MS;
-      const stored: Stored = {
+      const stored: StoredSubscription = {
         subscription,
         principal: { id: p.id, roles: [...p.roles], restricted: p.restricted },
+        grant,
       };
-      const set = await o.people.mapSet(
-        owner(p.id),
-        sha256(subscription.endpoint),
-        JSON.stringify(stored),
-        MAX_SUBSCRIPTIONS,
-        until,
-      );
+      const owner = ownerKey(p.id);
+      const field = deviceField(subscription.endpoint);
+      const set = await o.people.mapSet(owner, field, JSON.stringify(stored), MAX_SUBSCRIPTIONS, until);
       if (set === 'full') {
         throw new DomainError(
           'LIMIT_EXCEEDED',
           `at most ${MAX_SUBSCRIPTIONS} devices per person receive pushes; remove one first`,
         );
       }
-      if ((await o.people.mapSet(INDEX, sha256(p.id), p.id, MAX_SUBSCRIBERS, until)) === 'full') {
-        await o.people.mapDelete(owner(p.id), sha256(subscription.endpoint));
+      if ((await o.people.mapSet(PUSH_INDEX, indexField(p.id), p.id, MAX_SUBSCRIBERS, until)) === 'full') {
+        await o.people.mapDelete(owner, field);
         throw new DomainError(
           'LIMIT_EXCEEDED',
           `at most ${MAX_SUBSCRIBERS} people receive pushes on this server`,
         );
+      }
+      // A sign-out that ended this session's subscriptions while this one was being written
+      // did not see it: the session is closed before its subscriptions are ended, so looking
+      // again now finds the session gone, and this one goes too.
+      if (!(await o.authority.live(grant, clock()))) {
+        await o.people.mapDelete(owner, field);
+        throw new DomainError('UNAUTHENTICATED', 'the session ended');
       }
     },
     async unsubscribe(p, body) {
@@ -191,7 +217,16 @@ export function createPush(o: PushOptions): Push {
       if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_CHARS) {
         throw bad('expected {"endpoint": "<the subscription endpoint>"}', 'endpoint');
       }
-      return await o.people.mapDelete(owner(p.id), sha256(endpoint));
+      return await o.people.mapDelete(ownerKey(p.id), deviceField(endpoint));
+    },
+    async endSession(principalId, sessionRef) {
+      let ended = 0;
+      for (const [field, s] of await subscriptionsOf(principalId)) {
+        if (s.grant.kind === 'session' && s.grant.ref === sessionRef) {
+          if (await o.people.mapDelete(ownerKey(principalId), field)) ended++;
+        }
+      }
+      return ended;
     },
     async test(p) {
       const payload = JSON.stringify({
@@ -201,28 +236,40 @@ export function createPush(o: PushOptions): Push {
         actions: [],
       });
       const results = await Promise.all(
-        (await subscriptionsOf(p.id)).map(([field, s]) => sendOne(p.id, field, s, payload)),
+        (await subscriptionsOf(p.id)).map(async ([field, s]) => {
+          try {
+            const { status } = await o.send(s.subscription, payload);
+            if (status === 404 || status === 410) await o.people.mapDelete(ownerKey(p.id), field);
+            return status >= 200 && status < 300;
+          } catch {
+            return false;
+          }
+        }),
       );
       return results.filter(Boolean).length;
     },
     async notify(question, reason) {
-      const people = Object.values(await o.people.mapAll(INDEX, clock()));
-      const payload = pushPayload(question, reason);
-      let sent = 0;
-      for (const principalId of people) {
-        const subscriptions = await subscriptionsOf(principalId);
-        if (subscriptions.length === 0) {
-          await o.people.mapDelete(INDEX, sha256(principalId));
-          continue;
+      const people = Object.values(await o.people.mapAll(PUSH_INDEX, clock()));
+      let queued = 0;
+      for (let i = 0; i < people.length; i += READ_PARALLEL) {
+        const batch = people.slice(i, i + READ_PARALLEL);
+        const targets = (await Promise.all(batch.map((id) => targetsOf(id, question, reason)))).flat();
+        for (let j = 0; j < targets.length; j += MAX_ADD_BATCH) {
+          queued += await o.outbox.add(question.id, targets.slice(j, j + MAX_ADD_BATCH), clock());
         }
-        const results = await Promise.all(
-          subscriptions
-            .filter(([, s]) => canSee(s.principal, question))
-            .map(([field, s]) => sendOne(principalId, field, s, payload)),
-        );
-        sent += results.filter(Boolean).length;
+        // The first devices' pushes start while the rest are being read.
+        if (targets.length > 0) o.kick?.();
       }
-      return sent;
+      return queued;
+    },
+    async deliver(item, question, name) {
+      // The fan-out item of a new question (target `push`): queue one item per device.
+      if (name === '') {
+        if (question?.status === 'PENDING') await push.notify(question, 'asked');
+        return { kind: 'done' };
+      }
+      return deliverOne(item, question, name);
     },
   };
+  return push;
 }
