@@ -56,8 +56,12 @@ export interface Push {
   subscribe(p: Principal, grant: PushGrant, body: unknown): Promise<void>;
   /** Removes one of the caller's subscriptions by endpoint; true when it was there. */
   unsubscribe(p: Principal, body: unknown): Promise<boolean>;
-  /** Signing out: ends the subscriptions made in the session `sessionRef` (its id's SHA-256); resolves with how many. */
-  endSession(principalId: string, sessionRef: string): Promise<number>;
+  /**
+   * Signing out: ends the subscriptions made in the session `sessionRef` (its id's SHA-256) of
+   * `principalId` (null when the session already expired: the person is looked up); resolves
+   * with how many.
+   */
+  endSession(principalId: string | null, sessionRef: string): Promise<number>;
   /**
    * Queues a push of `question` to every device whose subscriber may see it (one outbox item
    * each); resolves with how many were queued.
@@ -74,6 +78,9 @@ export interface Push {
    */
   anySubscribers(): Promise<boolean>;
 }
+
+/** Who subscribed in a session, kept as long as its subscriptions, so a sign-out after it expired finds them. */
+const sessionNote = (sessionRef: string): string => `push-session:${sessionRef}`;
 
 function bad(message: string, field: string): DomainError {
   return new DomainError('BAD_USER_INPUT', message, field);
@@ -204,6 +211,7 @@ export function createPush(o: PushOptions): Push {
           `at most ${MAX_SUBSCRIBERS} people receive pushes on this server`,
         );
       }
+      if (grant.kind === 'session') await o.people.put(sessionNote(grant.ref), p.id, until);
       // A sign-out that ended this session's subscriptions while this one was being written
       // did not see it: the session is closed before its subscriptions are ended, so looking
       // again now finds the session gone, and this one goes too.
@@ -220,10 +228,13 @@ export function createPush(o: PushOptions): Push {
       return await o.people.mapDelete(ownerKey(p.id), deviceField(endpoint));
     },
     async endSession(principalId, sessionRef) {
+      // A session that already expired no longer names its person: the note kept at subscribe does.
+      const who = principalId ?? (await o.people.get(sessionNote(sessionRef), clock()));
+      if (who === null) return 0;
       let ended = 0;
-      for (const [field, s] of await subscriptionsOf(principalId)) {
+      for (const [field, s] of await subscriptionsOf(who)) {
         if (s.grant.kind === 'session' && s.grant.ref === sessionRef) {
-          if (await o.people.mapDelete(ownerKey(principalId), field)) ended++;
+          if (await o.people.mapDelete(ownerKey(who), field)) ended++;
         }
       }
       return ended;

@@ -42,6 +42,7 @@ describe.each([0, 30])('a session that expired, grace %i days', (graceDays) => {
   let store: QuestionStore;
   let push: Push;
   let sent: string[];
+  let session: string;
   const people = () => createPeople(store.people, () => now);
 
   beforeEach(async () => {
@@ -62,8 +63,17 @@ describe.each([0, 30])('a session that expired, grace %i days', (graceDays) => {
       clock: () => now,
     });
     // Signed in at `now` for one hour; the device subscribed in that session.
-    const id = await people().openSession(ADA, now + 3600_000);
-    await push.subscribe(ADA, { kind: 'session', ref: sessionRef(id) }, DEVICE);
+    session = await people().openSession(ADA, now + 3600_000);
+    await push.subscribe(ADA, { kind: 'session', ref: sessionRef(session) }, DEVICE);
+  });
+
+  it('signing out after the session expired still ends its subscriptions', async () => {
+    now += 2 * 3600_000;
+    expect(await people().session(session, now)).toBeNull();
+    // The sign-out door no longer knows whose session it was (null): the push module does.
+    expect(await push.endSession(null, sessionRef('another session'))).toBe(0);
+    expect(await push.endSession(null, sessionRef(session))).toBe(1);
+    expect(await store.people.mapAll(ownerKey(ADA.id), now)).toEqual({});
   });
 
   /** Queues the question's pushes and performs them as the worker would; resolves with how many were sent. */

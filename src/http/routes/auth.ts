@@ -99,7 +99,8 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
       await o.people.closeSession(id);
       // Closed first: a subscription being stored meanwhile looks again, finds the session
       // gone and removes itself (engine/push.ts), so none made in it outlives this sign-out.
-      if (session && o.push) await o.push.endSession(session.principal.id, sessionRef(id));
+      // An expired session's too: signing out is the person saying "no more on this browser".
+      if (o.push) await o.push.endSession(session?.principal.id ?? null, sessionRef(id));
     }
     return reply
       .header('set-cookie', setCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: secure(req) }))
