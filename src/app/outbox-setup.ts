@@ -30,7 +30,7 @@ export interface OutboxSetup {
   publicBaseUrl: string | null;
   /** Signs the receipt each resume webhook carries. */
   receipts?: ReceiptPort;
-  /** Web Push: the `push` items of new questions (API.md §19). */
+  /** Web Push: a new question's `push` item and each device's push (API.md §19). */
   push?: Push;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
@@ -41,18 +41,6 @@ export interface OutboxSetup {
     webhookScheduleScale?: number;
   };
   closers: Closers;
-}
-
-/**
- * A new question's pushes, once: a question already resolved is not pushed any more; a failed
- * device is logged by `notify` and not retried (a late "question waiting" helps nobody); a
- * store failure retries the item.
- */
-function pushFollowUp(push: Push): FollowUpHandler {
-  return async (_item, question) => {
-    if (question?.status === 'PENDING') await push.notify(question, 'asked');
-    return { kind: 'done' };
-  };
 }
 
 /** The escalation ladder's REMIND hook (API.md §18) on Web Push. */
@@ -86,7 +74,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
           }),
         }
       : {}),
-    ...(o.push ? { [PUSH_TARGET]: pushFollowUp(o.push) } : {}),
+    // A new question's `push` item queues one `push:<device>@<origin>` item per device (§19).
+    ...(o.push ? { [PUSH_TARGET]: o.push.deliver } : {}),
     // Escalation steps (API.md §18). Web Push (§19) is the `push` handler above.
     escalate: createEscalationSteps({
       store,

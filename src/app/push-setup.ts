@@ -1,12 +1,15 @@
 // Web Push wiring (API.md §19): the VAPID keys (from INTERACTIONS_VAPID_KEYS_FILE, or a pair
-// made now, with a warning), and the sender the engine's push module posts through: web-push,
-// a well-kept implementation of RFC 8291 (aes128gcm payload encryption) and RFC 8292 (VAPID),
-// builds each request.
+// made now, with a warning), the sender the engine's push module posts through (web-push, a
+// well-kept implementation of RFC 8291 (aes128gcm payload encryption) and RFC 8292 (VAPID),
+// builds each request), and the authority check: whether what authorised a subscription (a
+// session, a configured key, access control being off) still does when a push is due.
 import webpush from 'web-push';
+import type { PrincipalConfig } from '../auth/api-keys.ts';
 import { discardBody } from '../channels/response-body.ts';
 import type { Logger } from '../engine/logger.ts';
-import { createPush, type Push, type PushSender } from '../engine/people/push.ts';
-import type { PeopleStore } from '../store/people.ts';
+import { createPeople } from '../engine/people/people.ts';
+import { createPush, type Push, type PushAuthority, type PushSender } from '../engine/people/push.ts';
+import type { QuestionStore } from '../store/types.ts';
 import type { Config } from './config.ts';
 import { DEFAULT_VAPID_SUBJECT } from './settings/push.ts';
 
@@ -15,7 +18,53 @@ export const PUSH_TIMEOUT_MS = 10_000;
 /** A push not delivered within a day is not worth showing any more. */
 export const PUSH_TTL_SECONDS = 24 * 3600;
 
-export function setUpPush(config: Config, people: PeopleStore, logger: Logger): Push {
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * API.md §19: a key's subscriptions last while that key (its SHA-256) is configured for the
+ * same principal, and follow its roles now; a session's while the session lives, then until
+ * the grace after the person's last sign-in (a sign-out has already ended them); a subscription
+ * made with access control off while it stays off.
+ */
+export function pushAuthority(
+  config: Pick<Config, 'accessControl' | 'pushGraceDays'>,
+  principals: readonly PrincipalConfig[],
+  store: Pick<QuestionStore, 'people'>,
+): PushAuthority {
+  const people = createPeople(store.people);
+  const byKey = new Map(principals.map((p) => [p.keySha256.toLowerCase(), p]));
+  const graceMs = config.pushGraceDays * DAY_MS;
+  return {
+    async live(grant, now) {
+      if (grant.kind === 'open') return !config.accessControl;
+      if (grant.kind === 'key') return config.accessControl && byKey.has(grant.ref);
+      return config.accessControl && (await people.sessionLive(grant.ref, now));
+    },
+    async current(grant, subscriber, now) {
+      if (!config.accessControl) return grant.kind === 'open' ? subscriber : null;
+      if (grant.kind === 'open') return null;
+      if (grant.kind === 'key') {
+        const p = byKey.get(grant.ref);
+        return p?.id === subscriber.id ? { id: p.id, roles: p.roles, restricted: p.restricted } : null;
+      }
+      if (await people.sessionLive(grant.ref, now)) return subscriber;
+      const last = await people.lastSignIn(subscriber.id, now);
+      return last !== null && now < last + graceMs ? subscriber : null;
+    },
+  };
+}
+
+export interface PushSetup {
+  store: Pick<QuestionStore, 'people' | 'outbox'>;
+  /** The keys configured now (with a minted admin key, if any). */
+  principals: readonly PrincipalConfig[];
+  logger: Logger;
+  /** Wakes the outbox worker once pushes were queued. */
+  kick: () => void;
+}
+
+export function setUpPush(config: Config, o: PushSetup): Push {
+  const { logger } = o;
   let keys = config.vapidKeys;
   if (keys === null) {
     const made = webpush.generateVAPIDKeys();
@@ -46,5 +95,14 @@ export function setUpPush(config: Config, people: PeopleStore, logger: Logger): 
     await discardBody(res);
     return { status: res.status };
   };
-  return createPush({ people, send, publicKey: keys.publicKey, hosts: config.pushHosts, logger });
+  return createPush({
+    people: o.store.people,
+    outbox: o.store.outbox,
+    kick: o.kick,
+    send,
+    authority: pushAuthority(config, o.principals, o.store),
+    publicKey: keys.publicKey,
+    hosts: config.pushHosts,
+    logger,
+  });
 }

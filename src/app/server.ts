@@ -184,9 +184,11 @@ export async function createServer(
     const receipts = await openReceiptSigner(config, logger, () => config.publicBaseUrl ?? ownUrl);
 
     const metrics = createMetrics();
-    // Pushes go out from the instance that stored the question: one notification per device.
-    const push = setUpPush(config, store.people, logger);
+    const { principals, mintedAdminKey } = principalsOf(config);
     let kickOutbox = (): void => {};
+    // A new question's pushes are queued by the worker that leases its `push` item: one item
+    // per device, targeted at its push service.
+    const push = setUpPush(config, { store, principals, logger, kick: () => kickOutbox() });
     const engine = createInteractions({
       // A new question's `push` item is due now: this instance's worker takes it at once.
       askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),
@@ -225,7 +227,6 @@ export async function createServer(
       outboxInFlight: () => outbox.inFlight(),
     });
 
-    const { principals, mintedAdminKey } = principalsOf(config);
     if (!config.accessControl) {
       logger.warn('ACCESS_CONTROL_ENABLE=false: every door is open and every caller acts as "anonymous"');
     }

@@ -76,7 +76,7 @@ export interface HttpAppOptions {
   /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
   hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
   /** People's sign-in (API.md §19): the session cookie as a credential and the /auth doors. */
-  signIn?: Omit<AuthRouteOptions, 'logger' | 'sessions'> & { sessions: SessionAuth };
+  signIn?: Omit<AuthRouteOptions, 'logger' | 'sessions' | 'push'> & { sessions: SessionAuth };
   /** Web Push (API.md §19): the subscription doors; absent: not served. */
   push?: Push;
 }
@@ -194,7 +194,8 @@ export async function createHttpApp({
 
   const on = (m: HttpModule): boolean => modules[m] !== false;
   await app.register(healthRoutes, { engine });
-  if (signIn) await app.register(authRoutes, { ...signIn, logger, rateLimit });
+  // A sign-out ends the session's push subscriptions too (API.md §19).
+  if (signIn) await app.register(authRoutes, { ...signIn, logger, rateLimit, ...(push ? { push } : {}) });
   if (jwks) await app.register(jwksRoutes, { jwks });
   if (on('graphql')) {
     await app.register(graphqlRoutes, { yoga, engine, maxBodyBytes: GRAPHQL_MAX_BODY_BYTES });

@@ -2,6 +2,7 @@
 // store, each call runs to completion synchronously, which makes leasing atomic.
 import { randomUUID } from 'node:crypto';
 import {
+  checkAdd,
   checkDeadNote,
   checkDeadPage,
   checkDueAt,
@@ -25,7 +26,7 @@ interface Slot {
 export interface MemoryOutbox {
   outbox: Outbox;
   /** Called by the claim that resolves a question, in the same synchronous step. */
-  enqueue(questionId: string, targets: readonly string[], now: number): void;
+  enqueue(questionId: string, targets: readonly string[], now: number): number;
   /** Items held now (the outbox cap counts them). */
   size(): number;
 }
@@ -102,21 +103,30 @@ export function createMemoryOutbox(clock: () => number): MemoryOutbox {
     });
   }
 
+  function enqueue(questionId: string, targets: readonly string[], now: number): number {
+    let added = 0;
+    for (const target of targets) {
+      const id = outboxItemId(questionId, target);
+      if (live(id)) continue;
+      slots.set(id, {
+        item: { id, questionId, target, attempt: 0, dueAt: now, enqueuedAt: now },
+        score: now,
+        leaseToken: null,
+        expiresAt: clock() + OUTBOX_ITEM_TTL_MS,
+      });
+      added++;
+    }
+    return added;
+  }
+
   return {
-    enqueue(questionId, targets, now) {
-      for (const target of targets) {
-        const id = outboxItemId(questionId, target);
-        if (live(id)) continue;
-        slots.set(id, {
-          item: { id, questionId, target, attempt: 0, dueAt: now, enqueuedAt: now },
-          score: now,
-          leaseToken: null,
-          expiresAt: clock() + OUTBOX_ITEM_TTL_MS,
-        });
-      }
-    },
+    enqueue,
     size: () => slots.size,
     outbox: {
+      async add(questionId, targets, now) {
+        checkAdd(questionId, targets, now);
+        return enqueue(questionId, targets, now);
+      },
       async leaseDue(now, max, leaseMs, owner) {
         checkLease(max, leaseMs, owner);
         return lease(now, max, leaseMs);

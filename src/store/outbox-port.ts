@@ -42,6 +42,13 @@ export interface DeadLetter {
 
 /** Follow-up work enqueued by claims; any instance leases, performs and settles it. */
 export interface Outbox {
+  /**
+   * Enqueues one item per target of a question, due at `now`, outside any claim: work whose
+   * targets are known only later (a new question's pushes, one per device, API.md §19). An item
+   * already there is left as it is. Resolves with how many were added. At most MAX_ADD_BATCH
+   * targets a call.
+   */
+  add(questionId: string, targets: readonly string[], now: number): Promise<number>;
   /** Due items (dueAt <= now), oldest first, at most `max`, each leased to this call until now + leaseMs. */
   leaseDue(now: number, max: number, leaseMs: number, owner: string): Promise<OutboxItem[]>;
   /** Done: the item is removed. False when the lease is no longer held. */

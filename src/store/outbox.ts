@@ -41,6 +41,8 @@ export const MAX_FOLLOW_UPS = 16;
 export const MAX_TARGET_CHARS = 200;
 /** How long an outbox item lives after it was enqueued (the webhook retry window is 24 h). */
 export const OUTBOX_ITEM_TTL_MS = 48 * 3600_000;
+/** Most targets one `add` call may enqueue. */
+export const MAX_ADD_BATCH = 1000;
 /** Most items one leaseDue call may take. */
 export const MAX_LEASE_BATCH = 1000;
 /** Longest lease. */
@@ -59,11 +61,32 @@ const TARGET = /^[\x21-\x7e]+$/;
 
 /**
  * The receiving end an item is delivered to: the whole target string (`webhook:runs` is the
- * endpoint `runs`, `channel:ops-slack` the channel `ops-slack`). The one definition the worker's
- * per-target cap and backoff use.
+ * endpoint `runs`, `channel:ops-slack` the channel `ops-slack`), except a push to one device,
+ * `push:<device>@<push service origin>`, which is delivered to `push:<origin>`: all of one push
+ * service's devices share its slots, so a hung service holds only its own (API.md §19). The one
+ * definition the worker's per-target cap and backoff use.
  */
 export function deliveryTargetOf(item: { target: string }): string {
-  return item.target;
+  const t = item.target;
+  if (!t.startsWith('push:')) return t;
+  const at = t.lastIndexOf('@');
+  return at < 0 ? t : `push:${t.slice(at + 1)}`;
+}
+
+/** Checks what `add` is given (targets as follow-ups are, at most MAX_ADD_BATCH of them). */
+export function checkAdd(questionId: string, targets: readonly string[], now: number): void {
+  checkDueAt(now);
+  if (typeof questionId !== 'string' || questionId.length === 0 || questionId.length > MAX_TARGET_CHARS) {
+    throw new RangeError(`questionId is 1-${MAX_TARGET_CHARS} characters`);
+  }
+  if (!Array.isArray(targets) || targets.length > MAX_ADD_BATCH) {
+    throw new RangeError(`at most ${MAX_ADD_BATCH} targets a call`);
+  }
+  for (const t of targets) {
+    if (typeof t !== 'string' || t.length > MAX_TARGET_CHARS || !TARGET.test(t)) {
+      throw new RangeError(`a target is 1-${MAX_TARGET_CHARS} printable ASCII characters, no spaces`);
+    }
+  }
 }
 
 /** The reason as kept with a dead letter: one line, printable, at most MAX_DEAD_REASON_CHARS. */

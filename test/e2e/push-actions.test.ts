@@ -25,7 +25,7 @@ beforeAll(async () => {
   pushService = await startFakePushService();
   [browser, srv] = await Promise.all([
     launchChromium(),
-    startInboxServer({ env: { INTERACTIONS_PUSH_HOSTS: '127.0.0.1' } }),
+    startInboxServer({ env: { INTERACTIONS_PUSH_HOSTS: new URL(pushService.origin).host } }),
   ]);
 }, 60_000);
 

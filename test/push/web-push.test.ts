@@ -14,7 +14,7 @@ beforeAll(async () => {
   pushService = await startFakePushService();
   t = await startServer({
     store: 'memory',
-    env: { INTERACTIONS_PUSH_HOSTS: 'fcm.googleapis.com,127.0.0.1' },
+    env: { INTERACTIONS_PUSH_HOSTS: `fcm.googleapis.com,${new URL(pushService.origin).host}` },
   });
   url = await t.listen();
 });
@@ -64,12 +64,13 @@ describe('the subscription doors', () => {
       'keys.p256dh',
     ],
   ])('refuses %s with BAD_USER_INPUT, storing nothing', async (_what, body, field) => {
-    const full = { keys: { p256dh: 'BAAA', auth: 'AAAA' }, ...body };
+    const full = { keys: pushService.device('refused').subscription.keys, ...body };
     const res = await subscribe('ops', full);
     expect(res.status).toBe(400);
     const err = await res.json();
     expect(err).toMatchObject({ code: 'BAD_USER_INPUT', field });
-    if (field === 'endpoint') expect(err.error).toContain('fcm.googleapis.com, 127.0.0.1');
+    if (field === 'endpoint')
+      expect(err.error).toContain(`fcm.googleapis.com, ${new URL(pushService.origin).host}`);
   });
 
   it('needs a credential', async () => {
@@ -107,17 +108,21 @@ describe('pushes', () => {
     );
     expect(got.headers.ttl).toBe('86400');
 
-    // Alice (restricted) may not see an unaddressed question: the same notify sends her nothing.
+    // Alice (restricted) may not see an unaddressed question: the same notify queues only ops'.
     const question = await t.server.store.get(id);
     const before = pushService.received.filter((r) => r.device === 'alice-phone').length;
-    expect(await t.server.push.notify(question!, 'asked')).toBe(1);
+    const again = pushService.next('ops-phone');
+    expect(await t.server.push.notify(question!, 'remind')).toBe(1);
+    await again;
     expect(pushService.received.filter((r) => r.device === 'alice-phone')).toHaveLength(before);
 
     // Addressed to her: both devices get it; a TEXT question carries no actions.
     const forAlice = pushService.next('alice-phone');
+    const forOps = pushService.next('ops-phone');
     const textId = await ask({ text: 'Which branch?', format: 'TEXT', audience: 'alice' });
     const hers = await forAlice;
     expect(hers.payload).toMatchObject({ id: textId, body: 'Which branch?', actions: [] });
+    expect((await forOps).payload).toMatchObject({ id: textId });
   });
 
   it('a sensitive question says only that a question is waiting', async () => {
@@ -140,12 +145,17 @@ describe('pushes', () => {
     const gone = pushService.device('gone-phone');
     expect((await subscribe('ops', gone.subscription)).status).toBe(201);
     pushService.statusFor.set('gone-phone', 410);
+    const first = pushService.next('gone-phone');
     const q = await t.server.store.get(await ask({ text: 'One more?', format: 'CONFIRM' }));
-    await t.server.push.notify(q!, 'asked');
+    await first;
     const count = () => pushService.received.filter((r) => r.device === 'gone-phone').length;
     const afterFirst = count();
-    expect(afterFirst).toBeGreaterThanOrEqual(1);
-    await t.server.push.notify(q!, 'asked');
+    // The outbox settles the 410's item once the subscription is deleted: then a reminder
+    // queues nothing for that device (ops' own phone only).
+    await expect.poll(async () => (await t.server.store.outbox.stats(Date.now())).items).toBe(0);
+    const ops = pushService.next('ops-phone');
+    expect(await t.server.push.notify(q!, 'remind')).toBe(1);
+    await ops;
     expect(count()).toBe(afterFirst);
 
     // Each caller removes only their own: ops cannot remove alice's device.
@@ -158,11 +168,12 @@ describe('pushes', () => {
 
 describe('pushes through the outbox on Redis, two instances', () => {
   it('one notification per device, whichever instance stored the question', async () => {
-    const a = await startServer({ store: 'redis', env: { INTERACTIONS_PUSH_HOSTS: '127.0.0.1' } });
+    const hosts = new URL(pushService.origin).host;
+    const a = await startServer({ store: 'redis', env: { INTERACTIONS_PUSH_HOSTS: hosts } });
     const b = await startServer({
       store: 'redis',
       prefix: a.prefix,
-      env: { INTERACTIONS_PUSH_HOSTS: '127.0.0.1' },
+      env: { INTERACTIONS_PUSH_HOSTS: hosts },
     });
     try {
       const [urlA, urlB] = [await a.listen(), await b.listen()];
@@ -184,7 +195,8 @@ describe('pushes through the outbox on Redis, two instances', () => {
       });
       const id = (await asked.json()).data.askUser.question.id;
       expect((await arrives).payload).toMatchObject({ id, body: 'Both instances?' });
-      // The item is settled once; then exactly one notification reached the device.
+      // The items (the question's, then the device's) are settled once; then exactly one
+      // notification reached the device.
       await expect.poll(async () => (await a.server.store.outbox.stats(Date.now())).items).toBe(0);
       expect(
         pushService.received.filter((r) => r.device === 'shared-phone' && r.payload.id === id),

@@ -84,6 +84,7 @@ describe('defaults', () => {
         'web.push.apple.com',
         '*.notify.windows.com',
       ],
+      pushGraceDays: 30,
     });
   });
 

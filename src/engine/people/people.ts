@@ -31,6 +31,10 @@ export interface People {
   session(sessionId: string, now: number): Promise<SessionInfo | null>;
   /** Ends a session (logout); true when it was live. */
   closeSession(sessionId: string): Promise<boolean>;
+  /** Whether the session whose id has SHA-256 `ref` (sessionRef) is live at `now`. */
+  sessionLive(ref: string, now: number): Promise<boolean>;
+  /** When `principalId` last signed in (epoch ms), or null when not within NAME_KEEP_MS. */
+  lastSignIn(principalId: string, now: number): Promise<number | null>;
   /** Remembers the name a principal is shown by (sign-in, a channel's user). */
   rememberName(principalId: string, name: string): Promise<void>;
   /** The names known for `ids` (unknown ones are absent). */
@@ -44,6 +48,9 @@ export const NAME_MAX_CHARS = DISPLAY_NAME_MAX_CHARS;
 export { cleanName };
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** How a session is named where its id may not be kept (a push subscription's grant): its SHA-256. */
+export const sessionRef = (sessionId: string): string => sha256(sessionId);
 
 function parseSession(text: string | null): SessionInfo | null {
   if (text === null) return null;
@@ -62,7 +69,8 @@ function parseSession(text: string | null): SessionInfo | null {
 }
 
 export function createPeople(store: PeopleStore, clock: () => number = Date.now): People {
-  const sessionKey = (id: string): string => `session:${sha256(id)}`;
+  const sessionKey = (id: string): string => `session:${sessionRef(id)}`;
+  const signInKey = (principalId: string): string => `signin:${sha256(principalId)}`;
   const nameKey = (id: string): string => `name:${sha256(id)}`;
   const rememberName = async (principalId: string, name: string): Promise<void> => {
     const clean = cleanName(name);
@@ -97,6 +105,9 @@ export function createPeople(store: PeopleStore, clock: () => number = Date.now)
       };
       await store.put(sessionKey(id), JSON.stringify(stored), expiresAt);
       await rememberName(principal.id, principal.name);
+      // The grace of the person's push subscriptions counts from here (API.md §19).
+      const now = clock();
+      await store.put(signInKey(principal.id), String(now), now + NAME_KEEP_MS);
       return id;
     },
     async session(sessionId, now) {
@@ -105,6 +116,14 @@ export function createPeople(store: PeopleStore, clock: () => number = Date.now)
     },
     async closeSession(sessionId) {
       return await store.delete(sessionKey(sessionId));
+    },
+    async sessionLive(ref, now) {
+      const info = parseSession(await store.get(`session:${ref}`, now));
+      return info !== null && info.expiresAt > now;
+    },
+    async lastSignIn(principalId, now) {
+      const at = Number(await store.get(signInKey(principalId), now));
+      return Number.isSafeInteger(at) && at > 0 ? at : null;
     },
     rememberName,
     async names(ids) {

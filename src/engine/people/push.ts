@@ -1,60 +1,75 @@
 // Web Push to people's devices (API.md §19). A person's browser subscriptions are kept in the
-// store's people table (at most MAX_SUBSCRIPTIONS each), with who subscribed (id, roles,
-// restriction) so a push goes only to people who may see the question. The server never posts
-// to an address a user picks: an endpoint must be https:// on a host of INTERACTIONS_PUSH_HOSTS
-// (a `*.` entry covers subdomains), or http:// on a loopback host that list names (tests).
+// store's people table (at most MAX_SUBSCRIPTIONS each; how: push-records.ts), with who
+// subscribed and what authorised it, so a push goes only to people who may see the question and
+// only while that authority lasts: signing out of a session ends the subscriptions made in it
+// (endSession); an expired session's last until the grace after the person's last sign-in, a
+// key's until the key is no longer configured (checked when a push is due, push-delivery.ts).
+// What a subscription must be to be stored: push-subscription.ts.
 //
-// A new question's pushes go through the outbox: its `push` item is enqueued in the same store
-// step as the question (when anyone has subscribed), leased by one instance's worker, which
-// calls `notify` (one notification per device, and a crash before sending leaves the item for
-// another instance). Each send is bounded in time by the sender port; a 404 or 410 from the
-// push service means the subscription is gone: it is deleted. `notify` is also the hook for
-// reminders (REMIND, API.md §18).
-import { createHash } from 'node:crypto';
+// Pushes go through the outbox. A new question's `push` item is enqueued in the same store step
+// as the question (when anyone has subscribed); the worker that leases it calls `notify`, which
+// enqueues one item per device that may see the question, each targeted at its push service's
+// origin: the worker caps deliveries in flight per target, so one slow or hung push service
+// delays no one else's pushes. `notify` is also the hook for reminders (REMIND, API.md §18).
+
 import { canSee } from '../../domain/access.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { Principal, Role } from '../../domain/principal.ts';
+import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
+import { MAX_ADD_BATCH } from '../../store/outbox.ts';
 import type { PeopleStore } from '../../store/people.ts';
+import type { Outbox, OutboxItem } from '../../store/types.ts';
 import type { Logger } from '../logger.ts';
+import type { FollowUpResult } from '../outbox/worker-options.ts';
+import { createPushDelivery, type PushAuthority, type PushSender } from './push-delivery.ts';
+import {
+  deviceField,
+  deviceTarget,
+  indexField,
+  ownerKey,
+  PUSH_INDEX,
+  type PushGrant,
+  type PushReason,
+  parseStored,
+  type StoredSubscription,
+} from './push-records.ts';
+import { MAX_ENDPOINT_CHARS, parseSubscription } from './push-subscription.ts';
+
+export type { PushAuthority, PushSender } from './push-delivery.ts';
+export { PUSH_TARGET, type PushGrant, type PushReason } from './push-records.ts';
 
 export const MAX_SUBSCRIPTIONS = 10;
 /** Most people with subscriptions: the index every new question is checked against. */
 export const MAX_SUBSCRIBERS = 10_000;
-export const MAX_ENDPOINT_CHARS = 2048;
 /** A subscription is forgotten this long after it was last renewed (the page renews it at each start). */
 export const SUBSCRIPTION_KEEP_MS = 90 * 24 * 3600 * 1000;
-
-export const DEFAULT_PUSH_HOSTS: readonly string[] = Object.freeze([
-  'fcm.googleapis.com',
-  'updates.push.services.mozilla.com',
-  'web.push.apple.com',
-  '*.notify.windows.com',
-]);
-
-export interface PushSubscriptionInput {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
-
-/** Sends one encrypted push (RFC 8291, VAPID); resolves with the push service's status. */
-export type PushSender = (
-  subscription: PushSubscriptionInput,
-  payload: string,
-) => Promise<{ status: number }>;
-
-export type PushReason = 'asked' | 'remind';
+/** How stale this process's "anyone subscribed?" may be (a device subscribed on another instance). */
+export const SUBSCRIBERS_CHECK_MS = 5000;
+/** People whose subscriptions one `notify` reads at once. */
+const READ_PARALLEL = 16;
 
 export interface Push {
   /** The VAPID public key browsers subscribe with (base64url). */
   readonly publicKey: string;
-  subscribe(p: Principal, body: unknown): Promise<void>;
+  /** Stores the caller's subscription, with what authorised the request (`grant`). */
+  subscribe(p: Principal, grant: PushGrant, body: unknown): Promise<void>;
   /** Removes one of the caller's subscriptions by endpoint; true when it was there. */
   unsubscribe(p: Principal, body: unknown): Promise<boolean>;
-  /** Pushes `question` to every subscribed person who may see it; resolves with how many were sent. */
+  /**
+   * Signing out: ends the subscriptions made in the session `sessionRef` (its id's SHA-256) of
+   * `principalId` (null when the session already expired: the person is looked up); resolves
+   * with how many.
+   */
+  endSession(principalId: string | null, sessionRef: string): Promise<number>;
+  /**
+   * Queues a push of `question` to every device whose subscriber may see it (one outbox item
+   * each); resolves with how many were queued.
+   */
   notify(question: QuestionRecord, reason: PushReason): Promise<number>;
-  /** A test notification to the caller's own devices; resolves with how many took it. */
+  /** Performs one device's item (the outbox worker's `push` handler; the fan-out item too). */
+  deliver(item: OutboxItem, question: QuestionRecord | null, name: string): Promise<FollowUpResult>;
+  /** A test notification to the caller's own devices, sent now; resolves with how many took it. */
   test(p: Principal): Promise<number>;
   /**
    * Whether anyone has subscribed (read from the store at most every SUBSCRIBERS_CHECK_MS):
@@ -64,60 +79,11 @@ export interface Push {
   anySubscribers(): Promise<boolean>;
 }
 
-/** How stale this process's "anyone subscribed?" may be (a device subscribed on another instance). */
-export const SUBSCRIBERS_CHECK_MS = 5000;
-/** The outbox target of a new question's pushes (API.md §19). */
-export const PUSH_TARGET = 'push';
-
-interface Stored {
-  subscription: PushSubscriptionInput;
-  principal: { id: string; roles: Role[]; restricted: boolean };
-}
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Who subscribed in a session, kept as long as its subscriptions, so a sign-out after it expired finds them. */
+const sessionNote = (sessionRef: string): string => `push-session:${sessionRef}`;
 
 function bad(message: string, field: string): DomainError {
   return new DomainError('BAD_USER_INPUT', message, field);
-}
-
-function hostAllowed(host: string, hosts: readonly string[]): boolean {
-  return hosts.some((h) =>
-    h.startsWith('*.') ? host.endsWith(h.slice(1)) && host.length > h.length - 1 : host === h,
-  );
-}
-
-/** The subscription a browser's PushSubscription.toJSON() gives, checked; BAD_USER_INPUT otherwise. */
-export function parseSubscription(body: unknown, hosts: readonly string[]): PushSubscriptionInput {
-  if (!isPlainObject(body))
-    throw bad('expected the browser’s push subscription as a JSON object', 'subscription');
-  const { endpoint, keys } = body;
-  if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_CHARS) {
-    throw bad(`endpoint must be a URL of at most ${MAX_ENDPOINT_CHARS} characters`, 'endpoint');
-  }
-  const url = URL.parse(endpoint);
-  const allowed =
-    url !== null &&
-    url.username === '' &&
-    url.password === '' &&
-    ((url.protocol === 'https:' && hostAllowed(url.hostname, hosts)) ||
-      (url.protocol === 'http:' && LOOPBACK.has(url.hostname) && hosts.includes(url.hostname)));
-  if (!allowed) {
-    throw bad(
-      `endpoint must be an https:// URL of a push service this server allows (${hosts.join(', ')})`,
-      'endpoint',
-    );
-  }
-  if (!isPlainObject(keys)) throw bad('keys must hold p256dh and auth', 'keys');
-  const { p256dh, auth } = keys;
-  if (typeof p256dh !== 'string' || !B64URL.test(p256dh) || p256dh.length > 200) {
-    throw bad('keys.p256dh must be the base64url public key of the subscription', 'keys.p256dh');
-  }
-  if (typeof auth !== 'string' || !B64URL.test(auth) || auth.length > 100) {
-    throw bad('keys.auth must be the base64url auth secret of the subscription', 'keys.auth');
-  }
-  return { endpoint, keys: { p256dh, auth } };
 }
 
 /** The notification's content: a sensitive question says only that a question is waiting. */
@@ -151,7 +117,12 @@ export function pushPayload(q: QuestionRecord, reason: PushReason): string {
 
 export interface PushOptions {
   people: PeopleStore;
+  /** Where each device's push is queued. */
+  outbox: Pick<Outbox, 'add'>;
+  /** Wakes the outbox worker once pushes were queued. */
+  kick?: () => void;
   send: PushSender;
+  authority: PushAuthority;
   publicKey: string;
   hosts: readonly string[];
   logger: Logger;
@@ -160,49 +131,51 @@ export interface PushOptions {
 
 export function createPush(o: PushOptions): Push {
   const clock = o.clock ?? Date.now;
-  const owner = (principalId: string): string => `push:${sha256(principalId)}`;
-  const INDEX = 'push-index';
 
-  async function subscriptionsOf(principalId: string): Promise<[string, Stored][]> {
-    const all = await o.people.mapAll(owner(principalId), clock());
-    const out: [string, Stored][] = [];
-    for (const [field, text] of Object.entries(all)) {
-      try {
-        out.push([field, JSON.parse(text) as Stored]);
-      } catch {
-        await o.people.mapDelete(owner(principalId), field);
-      }
+  async function subscriptionsOf(principalId: string): Promise<[string, StoredSubscription][]> {
+    const owner = ownerKey(principalId);
+    const out: [string, StoredSubscription][] = [];
+    for (const [field, text] of Object.entries(await o.people.mapAll(owner, clock()))) {
+      const stored = parseStored(text);
+      if (stored) out.push([field, stored]);
+      else await o.people.mapDelete(owner, field);
     }
     return out;
   }
 
-  async function sendOne(principalId: string, field: string, s: Stored, payload: string): Promise<boolean> {
-    try {
-      const { status } = await o.send(s.subscription, payload);
-      if (status === 404 || status === 410) {
-        // The browser dropped the subscription: so do we.
-        await o.people.mapDelete(owner(principalId), field);
-        return false;
-      }
-      return status >= 200 && status < 300;
-    } catch (err) {
-      // The push service is down or slow: this notification is lost, the subscription kept.
-      o.logger.warn(
-        { err: (err as Error).message, principal: principalId },
-        'push: a notification could not be sent',
-      );
-      return false;
+  /** The targets of one person's devices that may see `question`; forgets a person with none. */
+  async function targetsOf(
+    principalId: string,
+    question: QuestionRecord,
+    reason: PushReason,
+  ): Promise<string[]> {
+    const subscriptions = await subscriptionsOf(principalId);
+    if (subscriptions.length === 0) {
+      await o.people.mapDelete(PUSH_INDEX, indexField(principalId));
+      return [];
     }
+    return subscriptions
+      .filter(([, s]) => canSee(s.principal, question))
+      .map(([, s]) => deviceTarget(principalId, s.subscription.endpoint, reason));
   }
+
+  const deliverOne = createPushDelivery({
+    people: o.people,
+    send: o.send,
+    authority: o.authority,
+    payloadOf: pushPayload,
+    logger: o.logger,
+    clock,
+  });
 
   let subscribers: { any: Promise<boolean>; until: number } = { any: Promise.resolve(false), until: 0 };
 
-  return {
+  const push: Push = {
     publicKey: o.publicKey,
     anySubscribers() {
       const now = clock();
       if (now >= subscribers.until) {
-        const any = o.people.mapAll(INDEX, now).then(
+        const any = o.people.mapAll(PUSH_INDEX, now).then(
           (m) => Object.keys(m).length > 0,
           // Unknown: try the push; its handler finds out.
           () => true,
@@ -211,32 +184,40 @@ export function createPush(o: PushOptions): Push {
       }
       return subscribers.any;
     },
-    async subscribe(p, body) {
+    async subscribe(p, grant, body) {
       const subscription = parseSubscription(body, o.hosts);
+      if (!(await o.authority.live(grant, clock()))) {
+        throw new DomainError('UNAUTHENTICATED', 'pushes need a signed-in person or an API key');
+      }
       const until = clock() + SUBSCRIPTION_KEEP_MS;
-      const stored: Stored = {
+      const stored: StoredSubscription = {
         subscription,
         principal: { id: p.id, roles: [...p.roles], restricted: p.restricted },
+        grant,
       };
-      const set = await o.people.mapSet(
-        owner(p.id),
-        sha256(subscription.endpoint),
-        JSON.stringify(stored),
-        MAX_SUBSCRIPTIONS,
-        until,
-      );
+      const owner = ownerKey(p.id);
+      const field = deviceField(subscription.endpoint);
+      const set = await o.people.mapSet(owner, field, JSON.stringify(stored), MAX_SUBSCRIPTIONS, until);
       if (set === 'full') {
         throw new DomainError(
           'LIMIT_EXCEEDED',
           `at most ${MAX_SUBSCRIPTIONS} devices per person receive pushes; remove one first`,
         );
       }
-      if ((await o.people.mapSet(INDEX, sha256(p.id), p.id, MAX_SUBSCRIBERS, until)) === 'full') {
-        await o.people.mapDelete(owner(p.id), sha256(subscription.endpoint));
+      if ((await o.people.mapSet(PUSH_INDEX, indexField(p.id), p.id, MAX_SUBSCRIBERS, until)) === 'full') {
+        await o.people.mapDelete(owner, field);
         throw new DomainError(
           'LIMIT_EXCEEDED',
           `at most ${MAX_SUBSCRIBERS} people receive pushes on this server`,
         );
+      }
+      if (grant.kind === 'session') await o.people.put(sessionNote(grant.ref), p.id, until);
+      // A sign-out that ended this session's subscriptions while this one was being written
+      // did not see it: the session is closed before its subscriptions are ended, so looking
+      // again now finds the session gone, and this one goes too.
+      if (!(await o.authority.live(grant, clock()))) {
+        await o.people.mapDelete(owner, field);
+        throw new DomainError('UNAUTHENTICATED', 'the session ended');
       }
     },
     async unsubscribe(p, body) {
@@ -244,7 +225,19 @@ export function createPush(o: PushOptions): Push {
       if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_CHARS) {
         throw bad('expected {"endpoint": "<the subscription endpoint>"}', 'endpoint');
       }
-      return await o.people.mapDelete(owner(p.id), sha256(endpoint));
+      return await o.people.mapDelete(ownerKey(p.id), deviceField(endpoint));
+    },
+    async endSession(principalId, sessionRef) {
+      // A session that already expired no longer names its person: the note kept at subscribe does.
+      const who = principalId ?? (await o.people.get(sessionNote(sessionRef), clock()));
+      if (who === null) return 0;
+      let ended = 0;
+      for (const [field, s] of await subscriptionsOf(who)) {
+        if (s.grant.kind === 'session' && s.grant.ref === sessionRef) {
+          if (await o.people.mapDelete(ownerKey(who), field)) ended++;
+        }
+      }
+      return ended;
     },
     async test(p) {
       const payload = JSON.stringify({
@@ -254,28 +247,40 @@ export function createPush(o: PushOptions): Push {
         actions: [],
       });
       const results = await Promise.all(
-        (await subscriptionsOf(p.id)).map(([field, s]) => sendOne(p.id, field, s, payload)),
+        (await subscriptionsOf(p.id)).map(async ([field, s]) => {
+          try {
+            const { status } = await o.send(s.subscription, payload);
+            if (status === 404 || status === 410) await o.people.mapDelete(ownerKey(p.id), field);
+            return status >= 200 && status < 300;
+          } catch {
+            return false;
+          }
+        }),
       );
       return results.filter(Boolean).length;
     },
     async notify(question, reason) {
-      const people = Object.values(await o.people.mapAll(INDEX, clock()));
-      const payload = pushPayload(question, reason);
-      let sent = 0;
-      for (const principalId of people) {
-        const subscriptions = await subscriptionsOf(principalId);
-        if (subscriptions.length === 0) {
-          await o.people.mapDelete(INDEX, sha256(principalId));
-          continue;
+      const people = Object.values(await o.people.mapAll(PUSH_INDEX, clock()));
+      let queued = 0;
+      for (let i = 0; i < people.length; i += READ_PARALLEL) {
+        const batch = people.slice(i, i + READ_PARALLEL);
+        const targets = (await Promise.all(batch.map((id) => targetsOf(id, question, reason)))).flat();
+        for (let j = 0; j < targets.length; j += MAX_ADD_BATCH) {
+          queued += await o.outbox.add(question.id, targets.slice(j, j + MAX_ADD_BATCH), clock());
         }
-        const results = await Promise.all(
-          subscriptions
-            .filter(([, s]) => canSee(s.principal, question))
-            .map(([field, s]) => sendOne(principalId, field, s, payload)),
-        );
-        sent += results.filter(Boolean).length;
+        // The first devices' pushes start while the rest are being read.
+        if (targets.length > 0) o.kick?.();
       }
-      return sent;
+      return queued;
+    },
+    async deliver(item, question, name) {
+      // The fan-out item of a new question (target `push`): queue one item per device.
+      if (name === '') {
+        if (question?.status === 'PENDING') await push.notify(question, 'asked');
+        return { kind: 'done' };
+      }
+      return deliverOne(item, question, name);
     },
   };
+  return push;
 }

@@ -19,7 +19,8 @@ import {
 } from '../../auth/session-cookie.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Logger } from '../../engine/logger.ts';
-import type { People } from '../../engine/people/people.ts';
+import { type People, sessionRef } from '../../engine/people/people.ts';
+import type { Push } from '../../engine/people/push.ts';
 import { sendRestError } from '../errors.ts';
 import type { OidcClient } from '../oidc-client.ts';
 import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';
@@ -36,6 +37,8 @@ export interface AuthRouteOptions {
   publicOrigin: string | null;
   logger: Logger;
   clock?: () => number;
+  /** Web Push: a sign-out ends the subscriptions made in the session (API.md §19). */
+  push?: Pick<Push, 'endSession'>;
   /**
    * The public doors' rate limit, applied to /auth/login and /auth/callback: each login writes
    * to the store before anyone is signed in, so an address may start only so many a minute.
@@ -91,7 +94,14 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
       return sendRestError(reply, 'FORBIDDEN', FOREIGN_ORIGIN_MESSAGE);
     }
     const id = cookieValue(req.headers, SESSION_COOKIE);
-    if (id !== null) await o.people.closeSession(id);
+    if (id !== null) {
+      const session = await o.people.session(id, (o.clock ?? Date.now)());
+      await o.people.closeSession(id);
+      // Closed first: a subscription being stored meanwhile looks again, finds the session
+      // gone and removes itself (engine/push.ts), so none made in it outlives this sign-out.
+      // An expired session's too: signing out is the person saying "no more on this browser".
+      if (o.push) await o.push.endSession(session?.principal.id ?? null, sessionRef(id));
+    }
     return reply
       .header('set-cookie', setCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: secure(req) }))
       .header('cache-control', 'no-store')

@@ -1,11 +1,13 @@
 // The Web Push doors (API.md §19): GET /api/interactions/push/key gives the VAPID public key a
 // browser subscribes with; POST /api/interactions/push/subscriptions stores the browser's
 // subscription for the caller, DELETE removes it. Any authenticated principal may subscribe (a
-// signed-in person, or a key's holder): pushes go only to questions that principal may see.
+// signed-in person, or a key's holder): pushes go only to questions that principal may see, and
+// only while what authorised the request (its session, its key) still does.
 import type { FastifyInstance } from 'fastify';
 import { parseJsonText } from '../../domain/json-text.ts';
 import type { Push } from '../../engine/people/push.ts';
 import { useTextBodies } from '../json-body.ts';
+import { pushGrantOf } from '../push-grant.ts';
 
 export interface PushRouteOptions {
   push: Push;
@@ -22,7 +24,7 @@ export async function pushRoutes(app: FastifyInstance, o: PushRouteOptions): Pro
     reply.header('cache-control', 'no-store').send({ publicKey: o.push.publicKey }),
   );
   app.post('/api/interactions/push/subscriptions', door, async (req, reply) => {
-    await o.push.subscribe(req.principal, bodyOf(req.body));
+    await o.push.subscribe(req.principal, pushGrantOf(req.headers, req.principal), bodyOf(req.body));
     return reply.status(201).send({ subscribed: true });
   });
   // A test notification to the caller's own devices (the inbox's settings panel).

@@ -3,6 +3,7 @@
 // once and a drop never loses its dead letter.
 import { randomUUID } from 'node:crypto';
 import {
+  checkAdd,
   checkDeadNote,
   checkDeadPage,
   checkDueAt,
@@ -10,6 +11,7 @@ import {
   DEAD_LETTER_RETENTION_MS,
   deadReasonOf,
   MAX_DEAD_LETTERS,
+  OUTBOX_ITEM_TTL_MS,
 } from '../outbox.ts';
 import type { DeadLetter, Outbox, OutboxItem } from '../types.ts';
 import type { Reply, ScriptRunner } from './scripts.ts';
@@ -58,6 +60,11 @@ export function createRedisOutbox(run: ScriptRunner): Outbox {
   }
 
   return {
+    async add(questionId, targets, now) {
+      checkAdd(questionId, targets, now);
+      if (targets.length === 0) return 0;
+      return Number(await run('outboxAdd', [questionId, now, OUTBOX_ITEM_TTL_MS, ...targets]));
+    },
     async leaseDue(now, max, leaseMs, owner) {
       checkLease(max, leaseMs, owner);
       const reply = (await run('outboxLease', [now, max, leaseMs, owner, randomUUID()])) as Reply[][];

@@ -35,6 +35,7 @@ const SCRIPTS = {
   prune: script('prune'),
   reply: script('reply'),
   reserve: script('reserve'),
+  outboxAdd: script('outbox-add'),
   outboxLease: script('outbox-lease'),
   outboxSettle: script('outbox-settle'),
   outboxDead: script('outbox-dead'),

@@ -8,6 +8,8 @@ export interface HungReceiver {
   url: string;
   /** Requests received so far (none was ever answered). */
   received(): number;
+  /** Requests still held: received, and their caller has not given up (closed the connection). */
+  holding(): number;
   /** Resolves once at least `count` requests arrived. */
   waitFor(count: number): Promise<void>;
   close(): Promise<void>;
@@ -15,10 +17,13 @@ export interface HungReceiver {
 
 export async function startHungReceiver(): Promise<HungReceiver> {
   const held: ServerResponse[] = [];
+  let open = 0;
   const waiting: { count: number; resolve(): void }[] = [];
   const server = createServer((req, res) => {
     req.resume();
     held.push(res);
+    open++;
+    res.on('close', () => open--);
     for (const w of [...waiting]) {
       if (held.length >= w.count) {
         waiting.splice(waiting.indexOf(w), 1);
@@ -31,6 +36,7 @@ export async function startHungReceiver(): Promise<HungReceiver> {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received: () => held.length,
+    holding: () => open,
     waitFor: (count) =>
       held.length >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })),
     close: () =>

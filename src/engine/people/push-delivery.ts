@@ -1,0 +1,101 @@
+// One push to one device, as an outbox item (API.md §19; addressing in push-records.ts). When the
+// item is due the subscription is read again and what authorised it is checked again: a session
+// signed out of has already removed it; an expired session's grace or a key no longer configured
+// ends it here, before anything is sent. The question must still be pending and visible to the
+// subscriber. A 404 or 410 from the push service deletes the subscription; another failure is
+// retried a couple of times (a late "question waiting" helps nobody) and counts against the push
+// service as a target, so the worker backs a failing service off and probes it one at a time.
+import { canSee } from '../../domain/access.ts';
+import type { QuestionRecord } from '../../domain/question.ts';
+import type { PeopleStore } from '../../store/people.ts';
+import type { OutboxItem } from '../../store/types.ts';
+import type { Logger } from '../logger.ts';
+import { defaultBackoffMs, type FollowUpResult } from '../outbox/worker-options.ts';
+import {
+  type PushGrant,
+  type PushReason,
+  parseDeviceTarget,
+  parseStored,
+  type SubscriberPrincipal,
+} from './push-records.ts';
+import type { PushSubscriptionInput } from './push-subscription.ts';
+
+/** Sends one encrypted push (RFC 8291, VAPID); resolves with the push service's status. */
+export type PushSender = (
+  subscription: PushSubscriptionInput,
+  payload: string,
+) => Promise<{ status: number }>;
+
+/** Whether what authorised a subscription still does (the composition root answers it). */
+export interface PushAuthority {
+  /**
+   * The principal `grant` authorises now for a subscription made by `subscriber` (its current
+   * roles), or null when it no longer does: the key is not configured any more, or the session
+   * ended and the person's last sign-in is past the grace.
+   */
+  current(
+    grant: PushGrant,
+    subscriber: SubscriberPrincipal,
+    now: number,
+  ): Promise<SubscriberPrincipal | null>;
+  /** Whether `grant` is live now (the session still open): a subscription is kept only then. */
+  live(grant: PushGrant, now: number): Promise<boolean>;
+}
+
+/** Attempts of one device's push (the first included) before it is given up. */
+export const PUSH_ATTEMPTS = 3;
+
+export interface PushDeliveryOptions {
+  people: PeopleStore;
+  send: PushSender;
+  authority: PushAuthority;
+  payloadOf: (q: QuestionRecord, reason: PushReason) => string;
+  logger: Logger;
+  clock: () => number;
+}
+
+export function createPushDelivery(
+  o: PushDeliveryOptions,
+): (item: OutboxItem, question: QuestionRecord | null, name: string) => Promise<FollowUpResult> {
+  const again = (item: OutboxItem, reason: string): FollowUpResult =>
+    item.attempt + 1 >= PUSH_ATTEMPTS
+      ? { kind: 'drop', reason: `${reason}; gave up after ${PUSH_ATTEMPTS} attempts` }
+      : { kind: 'retry', at: o.clock() + defaultBackoffMs(item.attempt), reason };
+
+  return async (item, question, name) => {
+    const at = parseDeviceTarget(name);
+    if (at === null) return { kind: 'drop', reason: 'not a push target' };
+    if (question?.status !== 'PENDING') return { kind: 'done' };
+    const text = (await o.people.mapAll(at.owner, o.clock()))[at.field];
+    if (text === undefined) return { kind: 'done' };
+    const stored = parseStored(text);
+    const principal = stored && (await o.authority.current(stored.grant, stored.principal, o.clock()));
+    if (!stored || !principal) {
+      // What authorised it is gone: so is the subscription, before anything is sent.
+      await o.people.mapDelete(at.owner, at.field);
+      o.logger.info(
+        { principal: stored?.principal.id, via: stored?.grant.kind },
+        'push: a subscription ended with what authorised it',
+      );
+      return { kind: 'done' };
+    }
+    if (!canSee(principal, question)) return { kind: 'done' };
+    let status: number;
+    try {
+      ({ status } = await o.send(stored.subscription, o.payloadOf(question, at.reason)));
+    } catch (err) {
+      // Down or slow (the sender's timeout): retried, and the push service backs off.
+      return again(
+        item,
+        `push service: ${(err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`,
+      );
+    }
+    if (status === 404 || status === 410) {
+      // The browser dropped the subscription: so do we.
+      await o.people.mapDelete(at.owner, at.field);
+      return { kind: 'done' };
+    }
+    if (status >= 200 && status < 300) return { kind: 'done' };
+    return again(item, `push service answered ${status}`);
+  };
+}
