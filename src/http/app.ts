@@ -76,7 +76,7 @@ export interface HttpAppOptions {
   /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
   hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
   /** People's sign-in (API.md §19): the session cookie as a credential and the /auth doors. */
-  signIn?: Omit<AuthRouteOptions, 'logger' | 'sessions'> & { sessions: SessionAuth };
+  signIn?: Omit<AuthRouteOptions, 'logger'> & { sessions: SessionAuth };
   /** Web Push (API.md §19): the subscription doors; absent: not served. */
   push?: Push;
 }

@@ -1,6 +1,9 @@
 // The sign-in doors (API.md §19): GET /auth/login sends the person to the identity provider,
-// GET /auth/callback comes back with the code, POST /auth/logout ends the session. GET
-// /auth/session tells the inbox whether sign-in is offered and who is signed in. A login in
+// GET /auth/callback comes back with the code (both the `signin` door), POST /auth/logout ends
+// the session, GET /auth/session tells the inbox whether sign-in is offered and who is signed in
+// (both the `session` door). The doors are always open; the door hook resolves the caller as on
+// every door, so these handlers read `req.principal` and `req.sessionId`, and a logout carrying
+// the cookie from another origin is refused there (403) before it gets here. A login in
 // flight is kept in the store under its state (ten minutes, taken once) and bound to the
 // browser that started it by a short cookie holding the same state, so a callback URL planted
 // in someone else's browser signs nobody in.
@@ -8,29 +11,18 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Cluster, Redis } from 'ioredis';
 import { type OidcRoleRules, principalFromClaims } from '../../auth/oidc-principal.ts';
-import {
-  cookieValue,
-  FOREIGN_ORIGIN_MESSAGE,
-  LOGIN_COOKIE,
-  originAllowed,
-  SESSION_COOKIE,
-  type SessionAuth,
-  setCookie,
-} from '../../auth/session-cookie.ts';
+import { cookieValue, LOGIN_COOKIE, SESSION_COOKIE, setCookie } from '../../auth/session-cookie.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Logger } from '../../engine/logger.ts';
 import type { People } from '../../engine/people.ts';
-import { sendRestError } from '../errors.ts';
 import type { OidcClient } from '../oidc-client.ts';
 import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';
-import { ownOriginsOf } from '../session-auth.ts';
 
 export interface AuthRouteOptions {
   /** Null: OIDC is not configured; only /auth/session and /auth/logout are served. */
   client: OidcClient | null;
   rules: OidcRoleRules;
   people: People;
-  sessions: SessionAuth;
   sessionSeconds: number;
   /** The configured public base URL's origin; null when it is only the default. */
   publicOrigin: string | null;
@@ -76,9 +68,10 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
     o.publicOrigin ?? `${req.protocol}://${req.headers.host ?? ''}`;
   const secure = (req: FastifyRequest): boolean => ownOrigin(req).startsWith('https:');
 
-  app.get('/auth/session', async (req, reply) => {
-    const session = await o.sessions({ method: req.method, headers: req.headers });
-    const p = session?.ok ? session.principal : null;
+  const session = { config: { door: 'session' } } as const;
+  app.get('/auth/session', session, async (req, reply) => {
+    // Signed in: the caller came by the session cookie (a key is not a sign-in).
+    const p = req.sessionId !== null ? req.principal : null;
     reply.header('cache-control', 'no-store');
     return {
       signIn: o.client ? { label: o.client.label, url: '/auth/login' } : null,
@@ -86,12 +79,9 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
     };
   });
 
-  app.post('/auth/logout', async (req, reply) => {
-    if (!originAllowed(req.method, req.headers, ownOriginsOf(req.headers, o.publicOrigin))) {
-      return sendRestError(reply, 'FORBIDDEN', FOREIGN_ORIGIN_MESSAGE);
-    }
-    const id = cookieValue(req.headers, SESSION_COOKIE);
-    if (id !== null) await o.people.closeSession(id);
+  app.post('/auth/logout', session, async (req, reply) => {
+    // An expired or unknown session has nothing left to end; the cookie is cleared either way.
+    if (req.sessionId !== null) await o.people.closeSession(req.sessionId);
     return reply
       .header('set-cookie', setCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: secure(req) }))
       .header('cache-control', 'no-store')
@@ -123,7 +113,8 @@ async function loginRoutes(app: FastifyInstance, o: AuthRouteOptions, client: Oi
     });
   }
 
-  app.get('/auth/login', async (req, reply) => {
+  const signin = { config: { door: 'signin' } } as const;
+  app.get('/auth/login', signin, async (req, reply) => {
     const checks = client.newChecks();
     let url: URL;
     try {
@@ -150,7 +141,7 @@ async function loginRoutes(app: FastifyInstance, o: AuthRouteOptions, client: Oi
       .redirect(url.href, 302);
   });
 
-  app.get('/auth/callback', async (req, reply) => {
+  app.get('/auth/callback', signin, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
     reply.header(
       'set-cookie',
