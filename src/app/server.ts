@@ -6,7 +6,7 @@ import { createAuthenticator } from '../auth/authenticate.ts';
 import { cappedFetch, JSON_MAX_BYTES } from '../channels/response-body.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
-import { createPeople } from '../engine/people.ts';
+import { createPeople, type People } from '../engine/people.ts';
 import type { ChannelPort } from '../engine/ports.ts';
 import { PUSH_TARGET, type Push } from '../engine/push.ts';
 import type { WebhookEndpoint } from '../engine/resume-webhooks.ts';
@@ -137,9 +137,8 @@ function principalsOf(config: Config): {
  * (a session opened before OIDC was switched off still ends on its own); the login doors only
  * when INTERACTIONS_OIDC_ISSUER is set.
  */
-function signInOf(config: Config, store: QuestionStore): HttpAppOptions['signIn'] {
+function signInOf(config: Config, people: People): HttpAppOptions['signIn'] {
   if (!config.accessControl) return undefined;
-  const people = createPeople(store.people);
   const publicOrigin =
     config.publicBaseUrlDefaulted || config.publicBaseUrl === null
       ? null
@@ -187,10 +186,16 @@ export async function createServer(
     // Pushes go out from the instance that stored the question: one notification per device.
     const push = setUpPush(config, store.people, logger);
     let kickOutbox = (): void => {};
+    // One for the process: the engine's names, the sign-in sessions and the outbox's messages.
+    const people = createPeople(store.people);
     const engine = createInteractions({
       // A new question's `push` item is due now: this instance's worker takes it at once.
       askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),
       onAsked: () => kickOutbox(),
+      // The engine's one subscription wakes the worker: resolutions with follow-ups, escalation
+      // steps it moved, a resync.
+      wakeOutbox: () => kickOutbox(),
+      people,
       store,
       logger,
       observer: metrics,
@@ -205,6 +210,7 @@ export async function createServer(
     closers.push(() => engine.stop());
     const outbox = await startOutbox({
       store,
+      people,
       logger,
       channels,
       webhookEndpoints,
@@ -234,7 +240,7 @@ export async function createServer(
       keyring: createKeyring(principals),
       policy: config.doorPolicy,
     });
-    const signIn = signInOf(config, store);
+    const signIn = signInOf(config, people);
     const yoga = createGraphQLServer({
       engine,
       authenticator: auth,

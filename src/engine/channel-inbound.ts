@@ -27,7 +27,7 @@ import type { QuestionWithReceipt } from '../store/types.ts';
 import { atPlace, channelQuestionOf } from './channel-question.ts';
 import { type EngineContext, MAX_ID_CHARS } from './context.ts';
 import { createNameRemembering } from './names.ts';
-import { cleanName, createPeople } from './people.ts';
+import { cleanName } from './people.ts';
 import { ALREADY_VOTED, castVote, takesVotes } from './voting.ts';
 
 /**
@@ -88,7 +88,7 @@ function foundAt(name: string, found: QuestionWithReceipt, hints: AnswerHints): 
 
 export function createChannelInbound(ctx: EngineContext) {
   const { store, channels, logger } = ctx;
-  const rememberName = createNameRemembering(createPeople(store.people, ctx.clock), ctx.clock);
+  const rememberName = createNameRemembering(ctx.people, ctx.clock);
 
   /**
    * The question a reference names, within channel `name` only; for a `latestFor` reference,
