@@ -81,7 +81,8 @@ export function useDoorAuth(app: FastifyInstance, auth: Authenticator, sessions?
   // Resolved once, at registration (as @fastify/rate-limit reads its route option): `this` is
   // the scope the route is registered in.
   app.addHook('onRoute', function checkDoor(route) {
-    const door = route.config?.door ?? scopeDoorOf(this);
+    if (route.config?.door !== undefined) return;
+    const door = scopeDoorOf(this);
     if (door === undefined) throw new MissingDoorError(route.method, route.url);
     route.config = { ...route.config, door };
   });
