@@ -7,7 +7,7 @@
 // route is a start-up failure, never an open route.
 import type { FastifyInstance } from 'fastify';
 import { type Authenticator, UNAUTHENTICATED_MESSAGE } from '../auth/authenticate.ts';
-import type { PrincipalDoor } from '../auth/door-policy.ts';
+import { DOORS, OPEN_DOORS, type PrincipalDoor } from '../auth/door-policy.ts';
 import { createPrincipalResolver, type Resolution } from '../auth/resolve-principal.ts';
 import { FOREIGN_ORIGIN_MESSAGE, type SessionAuth } from '../auth/session-cookie.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -36,6 +36,9 @@ declare module 'fastify' {
   }
 }
 
+/** Every value a route may declare, checked at registration. */
+const ROUTE_DOORS: ReadonlySet<string> = new Set([...DOORS, ...OPEN_DOORS, YOGA_DOOR]);
+
 /** Where a scope keeps the door of the routes registered in it that declare none themselves. */
 const SCOPE_DOOR = Symbol('scopeDoor');
 
@@ -52,15 +55,17 @@ function scopeDoorOf(scope: FastifyInstance): RouteDoor | undefined {
   return (scope as unknown as Record<symbol, RouteDoor | undefined>)[SCOPE_DOOR];
 }
 
-/** The start-up failure of a route without a door. */
-export class MissingDoorError extends Error {
-  constructor(method: string | string[], url: string) {
+/** The start-up failure of a route without a door (or with one that does not exist). */
+export class DoorDeclarationError extends Error {
+  constructor(method: string | string[], url: string, unknown?: string) {
     const methods = Array.isArray(method) ? method.join(',') : method;
+    const what =
+      unknown === undefined ? 'declares no door' : `declares an unknown door ${JSON.stringify(unknown)}`;
     super(
-      `route ${methods} ${url} declares no door: give it config.door (a door of the policy, ` +
+      `route ${methods} ${url} ${what}: give it config.door (a door of the policy, ` +
         `'signin', 'session', 'public', or '${YOGA_DOOR}' for a route Yoga authenticates)`,
     );
-    this.name = 'MissingDoorError';
+    this.name = 'DoorDeclarationError';
   }
 }
 
@@ -81,9 +86,13 @@ export function useDoorAuth(app: FastifyInstance, auth: Authenticator, sessions?
   // Resolved once, at registration (as @fastify/rate-limit reads its route option): `this` is
   // the scope the route is registered in.
   app.addHook('onRoute', function checkDoor(route) {
-    if (route.config?.door !== undefined) return;
+    const declared = route.config?.door;
+    if (declared !== undefined) {
+      if (!ROUTE_DOORS.has(declared)) throw new DoorDeclarationError(route.method, route.url, declared);
+      return;
+    }
     const door = scopeDoorOf(this);
-    if (door === undefined) throw new MissingDoorError(route.method, route.url);
+    if (door === undefined) throw new DoorDeclarationError(route.method, route.url);
     route.config = { ...route.config, door };
   });
   app.addHook('onRequest', (req, _reply, done) => {

@@ -135,6 +135,13 @@ describe('every route declares its door', () => {
     });
     await expect(app.ready()).rejects.toThrow(/route POST \/api\/forgotten declares no door/);
     await app.close();
+    // A door that does not exist is refused the same way (a typo would otherwise be open).
+    const typo = appWith();
+    typo.register(async (scope) => {
+      scope.get('/typo', { config: { door: 'answr' as never } }, async () => 'open');
+    });
+    await expect(typo.ready()).rejects.toThrow(/route GET \/typo declares an unknown door "answr"/);
+    await typo.close();
     // On the root instance itself, the registration throws at once.
     const root = appWith();
     expect(() => root.get('/forgotten', async () => 'open')).toThrow(
