@@ -1,9 +1,10 @@
-// Follow-ups of resolutions (channel message edits, resume webhooks): every instance runs a
-// worker; leases keep two from performing the same attempt. A resolution anywhere wakes it.
+// Follow-ups of resolutions (channel message edits, resume webhooks), escalation steps and
+// pushes: every instance runs a worker; leases keep two from performing the same attempt. The
+// engine's one subscription to the store wakes it (EngineDeps.wakeOutbox): a resolution
+// anywhere, an escalation step this instance moved, a resync; else it polls.
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/deliveries/follow-up.ts';
 import { createEscalationSteps, type ReminderPush } from '../engine/outbox/escalation-steps.ts';
-import { hasFollowUps } from '../engine/outbox/follow-ups.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
 import {
   createOutboxWorker,
@@ -12,7 +13,7 @@ import {
   targetParts,
 } from '../engine/outbox/worker.ts';
 import { createNameCache } from '../engine/people/names.ts';
-import { createPeople } from '../engine/people/people.ts';
+import type { People } from '../engine/people/people.ts';
 import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
 import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
 import type { QuestionStore } from '../store/types.ts';
@@ -20,6 +21,8 @@ import type { Closers } from './store-setup.ts';
 
 export interface OutboxSetup {
   store: QuestionStore;
+  /** The process's one People (the names channel messages show). */
+  people: People;
   logger: pino.Logger;
   channels: ChannelPort | undefined;
   webhookEndpoints: Readonly<Record<string, WebhookEndpoint>>;
@@ -52,7 +55,7 @@ function reminderPush(push: Push): ReminderPush {
   };
 }
 
-/** Starts the worker and wakes it on every resolution that enqueued something. */
+/** Starts the worker (`kick` wakes it: the engine's subscription calls it, see server.ts). */
 export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   const { store, logger, channels, metrics, closers } = o;
   const { webhookScheduleScale, ...timing } = o.timing;
@@ -70,7 +73,7 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
           channel: createChannelFollowUp({
             store,
             channels,
-            nameOf: createNameCache(createPeople(store.people)),
+            nameOf: createNameCache(o.people),
           }),
         }
       : {}),
@@ -102,17 +105,6 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
   });
   worker.start();
   closers.push(() => worker.stop());
-  const unlisten = await store.listen({
-    event: (e) => {
-      // Only a resolution of a question with follow-ups enqueued anything (most have none:
-      // a lease round trip per resolution on every instance would be waste). Kicked after
-      // this announcement's waiters and feeds have had their turn, not in front of them.
-      if (e.type !== 'ASKED' && e.type !== 'UPDATED' && (e.followUps ?? hasFollowUps(e.question)))
-        setImmediate(worker.kick);
-    },
-    resync: () => worker.kick(),
-  });
-  closers.push(unlisten);
   return worker;
 }
 

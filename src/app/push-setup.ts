@@ -7,7 +7,7 @@ import webpush from 'web-push';
 import type { PrincipalConfig } from '../auth/api-keys.ts';
 import { discardBody } from '../channels/response-body.ts';
 import type { Logger } from '../engine/logger.ts';
-import { createPeople } from '../engine/people/people.ts';
+import type { People } from '../engine/people/people.ts';
 import { createPush, type Push, type PushAuthority, type PushSender } from '../engine/people/push.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Config } from './config.ts';
@@ -29,9 +29,8 @@ const DAY_MS = 24 * 3600 * 1000;
 export function pushAuthority(
   config: Pick<Config, 'accessControl' | 'pushGraceDays'>,
   principals: readonly PrincipalConfig[],
-  store: Pick<QuestionStore, 'people'>,
+  people: Pick<People, 'sessionLive' | 'lastSignIn'>,
 ): PushAuthority {
-  const people = createPeople(store.people);
   const byKey = new Map(principals.map((p) => [p.keySha256.toLowerCase(), p]));
   const graceMs = config.pushGraceDays * DAY_MS;
   return {
@@ -56,6 +55,8 @@ export function pushAuthority(
 
 export interface PushSetup {
   store: Pick<QuestionStore, 'people' | 'outbox'>;
+  /** The process's one People (sessions and sign-ins the authority checks). */
+  people: People;
   /** The keys configured now (with a minted admin key, if any). */
   principals: readonly PrincipalConfig[];
   logger: Logger;
@@ -100,7 +101,7 @@ export function setUpPush(config: Config, o: PushSetup): Push {
     outbox: o.store.outbox,
     kick: o.kick,
     send,
-    authority: pushAuthority(config, o.principals, o.store),
+    authority: pushAuthority(config, o.principals, o.people),
     publicKey: keys.publicKey,
     hosts: config.pushHosts,
     logger,

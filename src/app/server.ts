@@ -7,7 +7,7 @@ import { cappedFetch, JSON_MAX_BYTES } from '../channels/response-body.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import type { WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
-import { createPeople } from '../engine/people/people.ts';
+import { createPeople, type People } from '../engine/people/people.ts';
 import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
 import type { ChannelPort } from '../engine/ports.ts';
 import type { Interactions } from '../engine/types.ts';
@@ -137,9 +137,8 @@ function principalsOf(config: Config): {
  * (a session opened before OIDC was switched off still ends on its own); the login doors only
  * when INTERACTIONS_OIDC_ISSUER is set.
  */
-function signInOf(config: Config, store: QuestionStore): HttpAppOptions['signIn'] {
+function signInOf(config: Config, people: People): HttpAppOptions['signIn'] {
   if (!config.accessControl) return undefined;
-  const people = createPeople(store.people);
   const publicOrigin =
     config.publicBaseUrlDefaulted || config.publicBaseUrl === null
       ? null
@@ -186,13 +185,19 @@ export async function createServer(
     const metrics = createMetrics();
     const { principals, mintedAdminKey } = principalsOf(config);
     let kickOutbox = (): void => {};
+    // One for the process: the engine's names, the sign-in sessions and the outbox's messages.
+    const people = createPeople(store.people);
     // A new question's pushes are queued by the worker that leases its `push` item: one item
     // per device, targeted at its push service.
-    const push = setUpPush(config, { store, principals, logger, kick: () => kickOutbox() });
+    const push = setUpPush(config, { store, people, principals, logger, kick: () => kickOutbox() });
     const engine = createInteractions({
       // A new question's `push` item is due now: this instance's worker takes it at once.
       askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),
       onAsked: () => kickOutbox(),
+      // The engine's one subscription wakes the worker: resolutions with follow-ups, escalation
+      // steps it moved, a resync.
+      wakeOutbox: () => kickOutbox(),
+      people,
       store,
       logger,
       observer: metrics,
@@ -207,6 +212,7 @@ export async function createServer(
     closers.push(() => engine.stop());
     const outbox = await startOutbox({
       store,
+      people,
       logger,
       channels,
       webhookEndpoints,
@@ -235,7 +241,7 @@ export async function createServer(
       keyring: createKeyring(principals),
       policy: config.doorPolicy,
     });
-    const signIn = signInOf(config, store);
+    const signIn = signInOf(config, people);
     const yoga = createGraphQLServer({
       engine,
       authenticator: auth,

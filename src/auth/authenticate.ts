@@ -3,7 +3,7 @@ import type { Principal, Role } from '../domain/principal.ts';
 import { ANONYMOUS_OPEN } from '../domain/principal.ts';
 import type { Keyring } from './api-keys.ts';
 import { credentialFrom, type HeaderBag } from './credentials.ts';
-import { type Door, type DoorPolicy, isPublic } from './door-policy.ts';
+import { type DoorPolicy, isPublic, type PrincipalDoor } from './door-policy.ts';
 
 /** The one message of every 401 for a missing or unknown key, on every door (REST and GraphQL). */
 export const UNAUTHENTICATED_MESSAGE = 'missing or unknown API key';
@@ -18,9 +18,9 @@ export const ANONYMOUS_PUBLIC: Principal = Object.freeze({
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; code: 'UNAUTHENTICATED' };
 
 export interface Authenticator {
-  authenticate(door: Door, headers: HeaderBag): AuthResult;
+  authenticate(door: PrincipalDoor, headers: HeaderBag): AuthResult;
   /** What authenticate gives a request that presents no key at all (no credential header). */
-  keyless(door: Door): AuthResult;
+  keyless(door: PrincipalDoor): AuthResult;
 }
 
 export interface AuthenticatorOptions {
@@ -30,13 +30,13 @@ export interface AuthenticatorOptions {
 }
 
 export function createAuthenticator({ accessControl, keyring, policy }: AuthenticatorOptions): Authenticator {
-  function keyless(door: Door): AuthResult {
+  function keyless(door: PrincipalDoor): AuthResult {
     if (!accessControl) return { ok: true, principal: ANONYMOUS_OPEN };
     if (isPublic(policy, door)) return { ok: true, principal: ANONYMOUS_PUBLIC };
     return { ok: false, code: 'UNAUTHENTICATED' };
   }
   return {
-    authenticate(door: Door, headers: HeaderBag): AuthResult {
+    authenticate(door: PrincipalDoor, headers: HeaderBag): AuthResult {
       if (!accessControl) return { ok: true, principal: ANONYMOUS_OPEN };
       const key = credentialFrom(headers);
       const principal = key === null ? null : keyring.authenticate(key);

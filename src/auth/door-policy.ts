@@ -15,6 +15,18 @@ export const DOORS = [
 ] as const;
 export type Door = (typeof DOORS)[number];
 
+/**
+ * Doors no policy changes, always open: the sign-in doors must be reachable by a person who is
+ * not signed in yet (`signin`: the login and the identity provider's return; `session`: who is
+ * signed in, and logout), and `public` serves files anyone may fetch (GraphiQL's scripts). The
+ * door hook still resolves who calls them: a signed-in person is that person there too.
+ */
+export const OPEN_DOORS = ['signin', 'session', 'public'] as const;
+export type OpenDoor = (typeof OPEN_DOORS)[number];
+
+/** Every door a caller is resolved at: one of the policy's, or one that is always open. */
+export type PrincipalDoor = Door | OpenDoor;
+
 export const DOOR_ACCESS = ['public', 'authenticated'] as const;
 export type DoorAccess = (typeof DOOR_ACCESS)[number];
 
@@ -76,6 +88,7 @@ export function parseDoorPolicy(obj: unknown): DoorPolicy {
   return Object.freeze(policy);
 }
 
-export function isPublic(policy: DoorPolicy, door: Door): boolean {
-  return door === 'health' || policy[door] === 'public';
+export function isPublic(policy: DoorPolicy, door: PrincipalDoor): boolean {
+  if (door === 'health' || door === 'signin' || door === 'session' || door === 'public') return true;
+  return policy[door] === 'public';
 }

@@ -3,7 +3,7 @@
 // makes it send; so a state-changing request authenticated by the cookie must also carry an
 // `Origin` header equal to the server's own, or it is refused (403). Keys (Authorization,
 // X-Api-Key) are never sent by a browser on its own and need no such check.
-import type { AuthResult } from './authenticate.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { HeaderBag } from './credentials.ts';
 
 export const SESSION_COOKIE = 'tai_session';
@@ -13,7 +13,10 @@ export const LOGIN_COOKIE = 'tai_login';
 /** Methods that change nothing (RFC 9110 safe methods): no Origin needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export type SessionAuthResult = AuthResult | { ok: false; code: 'FORBIDDEN' };
+/** A live session's principal and id (logout ends that id), or why the cookie counts for nothing. */
+export type SessionAuthResult =
+  | { ok: true; principal: Principal; sessionId: string }
+  | { ok: false; code: 'UNAUTHENTICATED' | 'FORBIDDEN' };
 
 /**
  * Who a request's session cookie names: null when it carries none (the caller then treats the

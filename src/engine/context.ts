@@ -13,6 +13,7 @@ import {
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
+import { createPeople, type People } from './people/people.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
 import type { Announced } from './waiting/announced.ts';
 import type { WaiterRegistry } from './waiting/waiters.ts';
@@ -58,6 +59,8 @@ export interface EngineContext {
   onAsked?: (question: QuestionRecord) => void;
   /** Outbox targets a new question enqueues at once (`push` when anyone subscribed, API.md §19). */
   askFollowUps?: () => Promise<readonly string[]>;
+  /** People's sessions and names: one for the whole process (API.md §19). */
+  people: People;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**
@@ -80,11 +83,15 @@ function checkedId(id: unknown): string {
 }
 
 export function createContext(
-  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim'>,
+  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people'> & {
+    /** Absent: made from the store (an engine on its own, a test). */
+    people?: People;
+  },
 ): EngineContext {
   const retentionMs = base.settings.retentionSeconds * 1000;
   return {
     ...base,
+    people: base.people ?? createPeople(base.store.people, base.clock),
     retentionMs,
     async visible(p, id) {
       const q = await base.store.get(checkedId(id));

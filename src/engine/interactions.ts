@@ -1,7 +1,8 @@
 // The Interactions service: ask, wait, answer, cancel, expire. Surfaces call only this;
 // the store is the truth, announcements wake waiters, and every resolution goes through
 // the store's one claim guard. This file wires the parts and owns the engine's lifecycle
-// (the one subscription to the store, the reaper, the live feeds).
+// (the one subscription to the store of this process, which also wakes the outbox worker and
+// the escalation alarm; the reaper; the live feeds).
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
 import type { QuestionRecord } from '../domain/question.ts';
@@ -14,11 +15,13 @@ import { createShortLinks } from './answers/short-links.ts';
 import { createAsking } from './asking.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './deliveries/inbound.ts';
+import { createEscalationAlarm } from './escalation-alarm.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
+import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
-import { createPeople } from './people/people.ts';
+import type { People } from './people/people.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -58,6 +61,15 @@ export interface EngineDeps {
   onAsked?: (question: QuestionRecord) => void;
   /** Outbox targets a new question enqueues at once (`push` when anyone subscribed, API.md §19). */
   askFollowUps?: () => Promise<readonly string[]>;
+  /** People's sessions and names (built once by the app and shared); absent: made from the store. */
+  people?: People;
+  /**
+   * The outbox holds items due now: a resolution with follow-ups was announced (by any
+   * instance), this instance moved escalation steps into it, or announcements may have been
+   * lost (a resync). Wakes this process's outbox worker; called from the engine's one
+   * subscription, so the worker needs no listener of its own.
+   */
+  wakeOutbox?: () => void;
 }
 
 const NOTHING_TO_CANCEL: HoldHandle = { cancel() {} };
@@ -84,12 +96,14 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     announced: createAnnounced(),
     ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
     ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
+    ...(deps.people ? { people: deps.people } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
+  const wakeOutbox = deps.wakeOutbox;
   const feeds = createWatchers();
   let unlisten: (() => void) | null = null;
 
-  const nameOf = createNameCache(createPeople(store.people, clock), clock);
+  const nameOf = createNameCache(ctx.people, clock);
   // The one answer path every door records answers through (answers/record.ts).
   const answers = createRecordAnswer(ctx);
   const callbacks = createCallbacks({
@@ -109,7 +123,10 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     auditRetentionMs: (settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS) * 86_400_000,
     intervalMs: settings.reaperIntervalMs,
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
+    ...(wakeOutbox ? { onEscalated: wakeOutbox } : {}),
   });
+  // A step is moved into the outbox when it falls due, not at the reaper's next poll.
+  const escalationAlarm = createEscalationAlarm({ clock, due: () => reaper.escalateNow() });
   const waiting = createWaiting(ctx);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
@@ -163,15 +180,26 @@ export function createInteractions(deps: EngineDeps): Interactions & {
         event(e) {
           ctx.observer.announced(e);
           // Only a consumer with an interest in this question reads e.question (decoding it).
-          if (e.type === 'ASKED') announced.observe(e.type, e.question);
-          else if (e.type !== 'UPDATED') announced.forget(e.head.id);
+          const resolved = e.type !== 'ASKED' && e.type !== 'UPDATED';
+          if (e.type === 'ASKED') {
+            announced.observe(e.type, e.question);
+            escalationAlarm.asked(e.question);
+          } else if (resolved) {
+            announced.forget(e.head.id);
+            escalationAlarm.closed(e.head.id);
+          }
           if (waiters.has(e.head.id)) waiters.notify(e.question);
           feeds.event(e);
+          // Only a resolution of a question with follow-ups enqueued anything (most have none:
+          // a lease round trip per resolution on every instance would be waste). Woken after
+          // this announcement's waiters and feeds have had their turn, not in front of them.
+          if (wakeOutbox && resolved && (e.followUps ?? hasFollowUps(e.question))) setImmediate(wakeOutbox);
         },
         resync() {
           announced.clear();
           reaper.sweep().catch((err: unknown) => logger.error({ err }, 'resync sweep failed'));
           feeds.resync();
+          wakeOutbox?.();
         },
       });
       reaper.start();
@@ -182,6 +210,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       waiters.release();
       feeds.close();
       reaper.stop();
+      escalationAlarm.clear();
       announced.clear();
       unlisten?.();
       unlisten = null;

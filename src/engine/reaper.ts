@@ -31,6 +31,11 @@ export interface Reaper {
   tick(): Promise<void>;
   /** Re-read every local waiter's question; wake those that are resolved or gone. */
   sweep(): Promise<void>;
+  /**
+   * An escalation pass now, outside the poll (a step fell due, escalation-alarm.ts). Calls made
+   * while one runs are coalesced into one more pass after it.
+   */
+  escalateNow(): void;
 }
 
 export function createReaper(o: ReaperOptions): Reaper {
@@ -38,6 +43,8 @@ export function createReaper(o: ReaperOptions): Reaper {
   let running = false;
   let lastPrune = 0;
   let lastSweep = 0;
+  let escalating = false;
+  let escalateAgain = false;
 
   async function expire(): Promise<void> {
     for (;;) {
@@ -53,6 +60,25 @@ export function createReaper(o: ReaperOptions): Reaper {
       if (n > 0) o.onEscalated?.();
       if (n < EXPIRE_BATCH) return;
     }
+  }
+
+  function escalateNow(): void {
+    if (escalating) {
+      escalateAgain = true;
+      return;
+    }
+    escalating = true;
+    const pass = async (): Promise<void> => {
+      do {
+        escalateAgain = false;
+        await escalate();
+      } while (escalateAgain && running);
+    };
+    pass()
+      .catch((err: unknown) => o.logger.error({ err }, 'escalation pass failed; the next poll retries'))
+      .finally(() => {
+        escalating = false;
+      });
   }
 
   /**
@@ -127,5 +153,6 @@ export function createReaper(o: ReaperOptions): Reaper {
     },
     tick,
     sweep,
+    escalateNow,
   };
 }

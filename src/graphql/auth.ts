@@ -1,10 +1,13 @@
 // Who calls /graphql and /graphql/stream. Every request that reaches Yoga past its GraphiQL page
-// (and CORS preflights) must carry a key the door policy accepts; otherwise it ends here with
-// 401 UNAUTHENTICATED, whatever the method (GET, POST, the graphql-sse PUT reservation, ...).
+// (and CORS preflights) is resolved at the graphql door by the rule every door uses
+// (src/auth/resolve-principal.ts): without a credential the door policy accepts it ends here
+// with 401 UNAUTHENTICATED, whatever the method (GET, POST, the graphql-sse PUT reservation,
+// ...), and a cookie request that changes state from another origin with 403 FORBIDDEN.
 
 import type { Plugin } from 'graphql-yoga';
 import { type Authenticator, UNAUTHENTICATED_MESSAGE } from '../auth/authenticate.ts';
 import type { HeaderBag } from '../auth/credentials.ts';
+import { createPrincipalResolver } from '../auth/resolve-principal.ts';
 import { FOREIGN_ORIGIN_MESSAGE, type SessionAuth } from '../auth/session-cookie.ts';
 import type { Principal } from '../domain/principal.ts';
 import { GraphQLError } from './graphql-js.ts';
@@ -33,55 +36,46 @@ const FORBIDDEN_BODY = JSON.stringify({
 });
 
 export function createRequestAuth(authenticator: Authenticator, sessions?: SessionAuth): RequestAuth {
+  // The same rule as the REST doors' hook (src/http/door-auth.ts), at the graphql door.
+  const resolve = createPrincipalResolver(authenticator, sessions);
   const known = new WeakMap<Request, Principal>();
 
-  function authenticate(request: Request): Principal | null {
-    const result = authenticator.authenticate('graphql', headerBag(request.headers));
-    return result.ok ? result.principal : null;
-  }
-
-  /** A keyless request carrying a cookie may be a signed-in person (API.md §19). */
-  async function bySession(request: Request): Promise<Principal | 'forbidden' | null> {
-    if (!sessions || request.headers.has('authorization') || request.headers.has('x-api-key')) return null;
-    if (!request.headers.has('cookie')) return null;
-    const result = await sessions({ method: request.method, headers: headerBag(request.headers) });
-    if (result === null) return null;
-    if (result.ok) return result.principal;
-    return result.code === 'FORBIDDEN' ? 'forbidden' : null;
-  }
+  const refuse = (Res: typeof Response, code: 'UNAUTHENTICATED' | 'FORBIDDEN'): Response =>
+    code === 'FORBIDDEN'
+      ? new Res(FORBIDDEN_BODY, {
+          status: 403,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        })
+      : new Res(UNAUTHENTICATED_BODY, {
+          status: 401,
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'www-authenticate': 'Bearer',
+            'cache-control': 'no-store',
+          },
+        });
 
   return {
     plugin: {
       async onRequest({ request, fetchAPI, endResponse }) {
-        const session = await bySession(request);
-        if (session === 'forbidden') {
-          endResponse(
-            new fetchAPI.Response(FORBIDDEN_BODY, {
-              status: 403,
-              headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-            }),
-          );
+        const result = await resolve('graphql', {
+          method: request.method,
+          headers: headerBag(request.headers),
+        });
+        if (result.ok) {
+          known.set(request, result.principal);
           return;
         }
-        const principal = session ?? authenticate(request);
-        if (principal) {
-          known.set(request, principal);
-          return;
-        }
-        endResponse(
-          new fetchAPI.Response(UNAUTHENTICATED_BODY, {
-            status: 401,
-            headers: {
-              'content-type': 'application/json; charset=utf-8',
-              'www-authenticate': 'Bearer',
-              'cache-control': 'no-store',
-            },
-          }),
-        );
+        endResponse(refuse(fetchAPI.Response, result.code));
       },
     },
     principalOf(request: Request): Principal {
-      const principal = known.get(request) ?? authenticate(request);
+      let principal = known.get(request);
+      if (!principal) {
+        // A request the plugin did not see: only a key can be resolved without waiting.
+        const result = resolve('graphql', { method: request.method, headers: headerBag(request.headers) });
+        if (!(result instanceof Promise) && result.ok) principal = result.principal;
+      }
       if (!principal) {
         throw new GraphQLError(UNAUTHENTICATED_MESSAGE, {
           extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },

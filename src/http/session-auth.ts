@@ -43,6 +43,8 @@ export function createSessionAuth({
       return { ok: false, code: 'FORBIDDEN' };
     }
     const session = await people.session(id, clock());
-    return session ? { ok: true, principal: session.principal } : { ok: false, code: 'UNAUTHENTICATED' };
+    return session
+      ? { ok: true, principal: session.principal, sessionId: id }
+      : { ok: false, code: 'UNAUTHENTICATED' };
   };
 }

@@ -56,7 +56,11 @@ describe.each([0, 30])('a session that expired, grace %i days', (graceDays) => {
         sent.push(s.endpoint);
         return { status: 201 };
       },
-      authority: pushAuthority({ accessControl: true, pushGraceDays: graceDays }, [], store),
+      authority: pushAuthority(
+        { accessControl: true, pushGraceDays: graceDays },
+        [],
+        createPeople(store.people),
+      ),
       publicKey: 'unused',
       hosts: ['push.example'],
       logger: pino({ level: 'silent' }),

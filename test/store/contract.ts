@@ -707,6 +707,23 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
         );
       });
 
+      it('follow-ups due at once are enqueued with the question, and skipped (never refusing) at the cap', async () => {
+        const t = Date.now();
+        const asked = specOf();
+        expect((await store.create(asked, { ...opts, askFollowUps: ['push'], maxOutbox: 1 })).kind).toBe(
+          'created',
+        );
+        const due = await store.outbox.leaseDue(t + 1, 10, lease, 'i1');
+        expect(due.map((i) => i.id)).toEqual([`${asked.id}:push`]);
+        // The outbox holds one item, its cap: the next question is stored without its push.
+        const skipped = specOf();
+        expect((await store.create(skipped, { ...opts, askFollowUps: ['push'], maxOutbox: 1 })).kind).toBe(
+          'created',
+        );
+        expect((await store.outbox.stats(t + 1)).items).toBe(1);
+        expect((await store.get(skipped.id))?.status).toBe('PENDING');
+      });
+
       it('refuses bad targets and lease arguments before writing anything', async () => {
         const many = (n: number) => Array.from({ length: n }, (_, i) => `channel:c${i}`);
         for (const followUps of [many(17), ['has space'], ['x'.repeat(201)], ['a', 'a'], ['']]) {

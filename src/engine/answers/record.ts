@@ -16,7 +16,6 @@ import type { QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
-import { createPeople } from '../people/people.ts';
 import type { AnswerOutcome } from './outcome.ts';
 
 /** Who is answering, as the door established it. */
@@ -63,7 +62,7 @@ export function createRecordAnswer(ctx: EngineContext): {
   /** What follows an answer that counted: the name kept, the announcement forgotten (one-step paths too). */
   counted(q: QuestionRecord, by: Answerer): Promise<void>;
 } {
-  const rememberName = createNameRemembering(createPeople(ctx.store.people, ctx.clock), ctx.clock);
+  const rememberName = createNameRemembering(ctx.people, ctx.clock);
 
   async function counted(q: QuestionRecord, by: Answerer): Promise<void> {
     if (q.status !== 'PENDING') ctx.announced.forget(q.id);

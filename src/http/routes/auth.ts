@@ -1,6 +1,9 @@
 // The sign-in doors (API.md §19): GET /auth/login sends the person to the identity provider,
-// GET /auth/callback comes back with the code, POST /auth/logout ends the session. GET
-// /auth/session tells the inbox whether sign-in is offered and who is signed in. A login in
+// GET /auth/callback comes back with the code (both the `signin` door), POST /auth/logout ends
+// the session, GET /auth/session tells the inbox whether sign-in is offered and who is signed in
+// (both the `session` door). The doors are always open; the door hook resolves the caller as on
+// every door, so these handlers read `req.principal` and `req.sessionId`, and a logout carrying
+// the cookie from another origin is refused there (403) before it gets here. A login in
 // flight is kept in the store under its state (ten minutes, taken once) and bound to the
 // browser that started it by a short cookie holding the same state, so a callback URL planted
 // in someone else's browser signs nobody in.
@@ -10,18 +13,15 @@ import type { Cluster, Redis } from 'ioredis';
 import { type OidcRoleRules, principalFromClaims } from '../../auth/oidc-principal.ts';
 import {
   cookieValue,
-  FOREIGN_ORIGIN_MESSAGE,
   LOGIN_COOKIE,
   originAllowed,
   SESSION_COOKIE,
-  type SessionAuth,
   setCookie,
 } from '../../auth/session-cookie.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Logger } from '../../engine/logger.ts';
 import { type People, sessionRef } from '../../engine/people/people.ts';
 import type { Push } from '../../engine/people/push.ts';
-import { sendRestError } from '../errors.ts';
 import type { OidcClient } from '../oidc-client.ts';
 import { rateLimitKey, redisRateLimitStore } from '../rate-limit-store.ts';
 import { ownOriginsOf } from '../session-auth.ts';
@@ -31,7 +31,6 @@ export interface AuthRouteOptions {
   client: OidcClient | null;
   rules: OidcRoleRules;
   people: People;
-  sessions: SessionAuth;
   sessionSeconds: number;
   /** The configured public base URL's origin; null when it is only the default. */
   publicOrigin: string | null;
@@ -79,9 +78,10 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
     o.publicOrigin ?? `${req.protocol}://${req.headers.host ?? ''}`;
   const secure = (req: FastifyRequest): boolean => ownOrigin(req).startsWith('https:');
 
-  app.get('/auth/session', async (req, reply) => {
-    const session = await o.sessions({ method: req.method, headers: req.headers });
-    const p = session?.ok ? session.principal : null;
+  const session = { config: { door: 'session' } } as const;
+  app.get('/auth/session', session, async (req, reply) => {
+    // Signed in: the caller came by the session cookie (a key is not a sign-in).
+    const p = req.sessionId !== null ? req.principal : null;
     reply.header('cache-control', 'no-store');
     return {
       signIn: o.client ? { label: o.client.label, url: '/auth/login' } : null,
@@ -89,18 +89,19 @@ export async function authRoutes(app: FastifyInstance, o: AuthRouteOptions): Pro
     };
   });
 
-  app.post('/auth/logout', async (req, reply) => {
-    if (!originAllowed(req.method, req.headers, ownOriginsOf(req.headers, o.publicOrigin))) {
-      return sendRestError(reply, 'FORBIDDEN', FOREIGN_ORIGIN_MESSAGE);
-    }
-    const id = cookieValue(req.headers, SESSION_COOKIE);
+  app.post('/auth/logout', session, async (req, reply) => {
+    // The cookie's session, live or already expired: signing out is the person saying "no more
+    // on this browser", so the pushes made in it end too (an expired session's would otherwise
+    // last out their grace). An expired cookie is taken only from our own origin: the door let
+    // it through as no credential, without the Origin check a live session gets.
+    const ownOrigin = originAllowed(req.method, req.headers, ownOriginsOf(req.headers, o.publicOrigin));
+    const id = req.sessionId ?? (ownOrigin ? cookieValue(req.headers, SESSION_COOKIE) : null);
     if (id !== null) {
-      const session = await o.people.session(id, (o.clock ?? Date.now)());
+      const ended = await o.people.session(id, (o.clock ?? Date.now)());
       await o.people.closeSession(id);
       // Closed first: a subscription being stored meanwhile looks again, finds the session
-      // gone and removes itself (engine/push.ts), so none made in it outlives this sign-out.
-      // An expired session's too: signing out is the person saying "no more on this browser".
-      if (o.push) await o.push.endSession(session?.principal.id ?? null, sessionRef(id));
+      // gone and removes itself (engine/people/push.ts), so none made in it outlives this sign-out.
+      if (o.push) await o.push.endSession(ended?.principal.id ?? null, sessionRef(id));
     }
     return reply
       .header('set-cookie', setCookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: secure(req) }))
@@ -133,7 +134,8 @@ async function loginRoutes(app: FastifyInstance, o: AuthRouteOptions, client: Oi
     });
   }
 
-  app.get('/auth/login', async (req, reply) => {
+  const signin = { config: { door: 'signin' } } as const;
+  app.get('/auth/login', signin, async (req, reply) => {
     const checks = client.newChecks();
     let url: URL;
     try {
@@ -160,7 +162,7 @@ async function loginRoutes(app: FastifyInstance, o: AuthRouteOptions, client: Oi
       .redirect(url.href, 302);
   });
 
-  app.get('/auth/callback', async (req, reply) => {
+  app.get('/auth/callback', signin, async (req, reply) => {
     const query = req.query as Record<string, unknown>;
     reply.header(
       'set-cookie',

@@ -60,6 +60,8 @@ export async function graphiqlRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     `${GRAPHIQL_ASSETS}:file`,
+    // GraphiQL's scripts and styles, open like the page Yoga serves without a key.
+    { config: { door: 'public' } },
     async (req: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
       const found = await asset(req.params.file);
       if (!found) return reply.callNotFound();

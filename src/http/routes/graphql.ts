@@ -9,6 +9,7 @@ import type { Interactions } from '../../engine/types.ts';
 import { HeldCall } from '../../graphql/held-calls.ts';
 import { nodeBodyOf } from '../../graphql/shared-results.ts';
 import { type Admitted, createAdmission, type Place } from '../admission.ts';
+import { YOGA_DOOR } from '../door-auth.ts';
 import { restError } from '../errors.ts';
 import { useTextBodies } from '../json-body.ts';
 import { GRAPHIQL_PAGE_HEADERS } from './graphiql.ts';
@@ -279,6 +280,8 @@ export async function graphqlRoutes(app: FastifyInstance, o: GraphQLRouteOptions
     return send(reply, await o.yoga.handleNodeRequestAndResponse(req, reply, { req, reply }));
   };
   const methods = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
-  app.route({ url: '/graphql', method: [...methods], handler: graphql });
-  app.route({ url: '/graphql/stream', method: [...methods], handler: stream });
+  // Yoga's plugin resolves the caller (past the GraphiQL page), by the rule every door uses.
+  const config = { door: YOGA_DOOR } as const;
+  app.route({ url: '/graphql', method: [...methods], config, handler: graphql });
+  app.route({ url: '/graphql/stream', method: [...methods], config, handler: stream });
 }

@@ -48,11 +48,8 @@ export const INBOX_APP_FILES: Readonly<Record<string, Served>> = {
 
 export async function inboxAppRoutes(app: FastifyInstance, o: InboxAppRouteOptions): Promise<void> {
   const root = path.resolve(o.root ?? DEFAULT_INBOX_DIR);
-  app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, door: 'inbox' };
-  });
   for (const [url, served] of Object.entries(INBOX_APP_FILES)) {
-    app.get(url, async (_req, reply: FastifyReply) => {
+    app.get(url, { config: { door: 'inbox' } }, async (_req, reply: FastifyReply) => {
       let body: Buffer;
       try {
         body = await readFile(path.join(root, served.file));

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../../engine/logger.ts';
+import { declareScopeDoor } from '../door-auth.ts';
 
 export const INBOX_CSP = [
   "default-src 'self'",
@@ -108,9 +109,7 @@ export async function inboxRoutes(app: FastifyInstance, o: InboxRouteOptions): P
   }
 
   // Every route of this plugin, @fastify/static's included, is the inbox door.
-  app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, door: 'inbox' };
-  });
+  declareScopeDoor(app, 'inbox');
 
   await app.register(fastifyStatic, {
     root: path.join(root, 'assets'),

@@ -19,34 +19,73 @@ export function fromTriple(r: Reply[], at: number): QuestionRecord {
   return decodeRecord(r[at] as string, r[at + 1] as string, r[at + 2] as string | null);
 }
 
-export function createArgs(spec: QuestionSpec, o: CreateOptions): (string | number)[] {
-  const ttl = Math.max(spec.timeoutAt - spec.createdAt, 0) + o.retentionMs;
-  return [
-    spec.id,
-    encodeSpec(spec),
-    spec.createdAt,
-    spec.timeoutAt,
-    ttl,
-    o.maxPending,
-    spec.audience ?? '',
-    spec.groupId ?? '',
-    spec.channel ?? '',
-    spec.askedBy,
-    o.ticketHash ?? '',
-    spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : '',
-    o.preparedId ?? '',
-    checkFollowUps(o.followUps).join('\n'),
-    OUTBOX_ITEM_TTL_MS,
-    o.maxPendingPerPrincipal ?? '',
-    o.maxMediaBytesPerPrincipal ?? '',
-    o.maxMediaBytes ?? '',
-    mediaBytesOf(spec.media),
-    spec.format,
-    o.maxOutbox ?? '',
-    JSON.stringify(askedAuditDetail(spec)),
-    (o.escalationDue ?? []).join(','),
-    checkFollowUps(o.askFollowUps).join('\n'),
-  ];
+/** A cap as create.lua takes it: absent when there is none (JSON has no Infinity). */
+function cap(n: number | undefined): number | undefined {
+  return n !== undefined && Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * The create script's arguments: the spec as its own argument (stored and announced byte for
+ * byte), then one JSON object create.lua reads by name with one `cjson.decode`. An absent field
+ * means "none" (no cap, no ticket, no ladder): JSON has no undefined, and Lua's nil is the
+ * script's "not set", so nothing is sent for it.
+ */
+export function createArgs(spec: QuestionSpec, o: CreateOptions): [string, string] {
+  const followUps = checkFollowUps(o.followUps);
+  const askFollowUps = checkFollowUps(o.askFollowUps);
+  const args: CreateScriptArgs = {
+    id: spec.id,
+    createdAt: spec.createdAt,
+    timeoutAt: spec.timeoutAt,
+    ttlMs: Math.max(spec.timeoutAt - spec.createdAt, 0) + o.retentionMs,
+    maxPending: cap(o.maxPending),
+    format: spec.format,
+    askedBy: spec.askedBy,
+    mediaBytes: mediaBytesOf(spec.media),
+    outboxTtlMs: OUTBOX_ITEM_TTL_MS,
+    askedDetail: askedAuditDetail(spec),
+    audience: spec.audience || undefined,
+    groupId: spec.groupId || undefined,
+    channel: spec.channel || undefined,
+    ticketHash: o.ticketHash || undefined,
+    idempotencySlot: spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : undefined,
+    preparedId: o.preparedId || undefined,
+    followUps: followUps.length > 0 ? followUps.join('\n') : undefined,
+    askFollowUps: askFollowUps.length > 0 ? askFollowUps.join('\n') : undefined,
+    maxPendingPerPrincipal: cap(o.maxPendingPerPrincipal),
+    maxMediaBytesPerPrincipal: cap(o.maxMediaBytesPerPrincipal),
+    maxMediaBytes: cap(o.maxMediaBytes),
+    maxOutbox: cap(o.maxOutbox),
+    escalationDue: o.escalationDue && o.escalationDue.length > 0 ? o.escalationDue : undefined,
+  };
+  return [encodeSpec(spec), JSON.stringify(args)];
+}
+
+/** What create.lua reads from its JSON argument, by name (undefined fields are not sent). */
+interface CreateScriptArgs {
+  id: string;
+  createdAt: number;
+  timeoutAt: number;
+  ttlMs: number;
+  maxPending: number | undefined;
+  format: string;
+  askedBy: string;
+  mediaBytes: number;
+  outboxTtlMs: number;
+  askedDetail: unknown;
+  audience: string | undefined;
+  groupId: string | undefined;
+  channel: string | undefined;
+  ticketHash: string | undefined;
+  idempotencySlot: string | undefined;
+  preparedId: string | undefined;
+  followUps: string | undefined;
+  askFollowUps: string | undefined;
+  maxPendingPerPrincipal: number | undefined;
+  maxMediaBytesPerPrincipal: number | undefined;
+  maxMediaBytes: number | undefined;
+  maxOutbox: number | undefined;
+  escalationDue: readonly number[] | undefined;
 }
 
 export function createResult(spec: QuestionSpec, reply: Reply[]): CreateResult {
