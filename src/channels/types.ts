@@ -5,6 +5,7 @@
 // a provider event into a request to the engine (`inbound`), and a resolution into a message
 // edit (`onResolved`). It never touches the store: the engine finds questions, validates and
 // claims answers, records receipts, and calls the plugin back with the outcome.
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 
 export type JsonPrimitive = string | number | boolean | null;
@@ -91,8 +92,20 @@ export interface ChannelContext {
 
 /** One request at the channel's inbound door, before anything is parsed. */
 export interface InboundRequest {
-  /** The body bytes exactly as received (signatures are over these). */
+  /** The body bytes exactly as received (signatures are over these); empty when `body` is given. */
   rawBody: Buffer;
+  /**
+   * For an instance with `inboundStream`: the body, not yet read, as the client sends it. The
+   * plugin reads it bounded (at most `inboundMaxBytes`), never holds it whole, and may refuse
+   * before reading a byte (credentials in headers). Absent: the body is `rawBody`.
+   */
+  body?: Readable;
+  /**
+   * Takes `key` once for `ttlMs` across every instance of the server (the store): true the first
+   * time, false for any repeat within that time. For providers that sign no body (Mailgun signs a
+   * timestamp and a token), so that a captured signature never carries a second message.
+   */
+  once?(key: string, ttlMs: number): Promise<boolean>;
   /** Header names lower-cased. */
   headers: Record<string, string | string[] | undefined>;
   /** The public URL the provider posted to (`inboundUrl`, plus any query string). */
@@ -225,10 +238,19 @@ export interface ChannelInstance {
   inbound?(request: InboundRequest): Promise<InboundEvent>;
   /**
    * The largest request the provider sends to the inbound door, in bytes (Slack repeats the
-   * whole message or modal in every click). The server caps it at 1 MiB and refuses a larger
+   * whole message or modal in every click). The server caps it at 1 MiB (64 MiB with
+   * `inboundStream`) and refuses a larger
    * body with 413 before the plugin sees it. Absent: `INTERACTIONS_CALLBACK_MAX_BODY_BYTES`.
    */
   inboundMaxBytes?: number;
+  /**
+   * The door hands this plugin its body unread (`InboundRequest.body`), for providers whose
+   * requests carry whole messages with attachments (e-mail): `inboundMaxBytes` may then be up
+   * to 64 MiB, which the plugin reads as a stream, dropping what it does not need.
+   */
+  inboundStream?: boolean;
+  /** The door counts this channel's requests against the public doors' rate limit (per client address). */
+  inboundRateLimited?: boolean;
   /**
    * The longest link (an EXTERNAL question's `link`) this channel sends as is. A longer one is
    * handed to `deliver` as a short redirect on the server's own origin (`{publicBaseUrl}/l/…`),

@@ -221,6 +221,13 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     channelDetails: () => [...ctx.channels.names()].sort().map(channelDetail),
     channelInboundMaxBytes: (name) =>
       ctx.channels.names().has(name) ? inboundMaxBytesOf(ctx.channels.instance?.(name)) : null,
+    channelInboundDoor: (name) => {
+      const instance = ctx.channels.names().has(name) ? ctx.channels.instance?.(name) : undefined;
+      return {
+        stream: instance?.inbound !== undefined && instance.inboundStream === true,
+        rateLimited: instance?.inbound !== undefined && instance.inboundRateLimited === true,
+      };
+    },
     outboxDeadLetters: createDeadLetters(store, clock),
     channelInbound,
     followLink: (token) => shortLinks.follow(token),

@@ -130,9 +130,14 @@ export interface Interactions {
   channelDetails(): ChannelDetail[];
   /**
    * The size cap of a channel's inbound door as its plugin declares it (bounded by
-   * CHANNEL_INBOUND_MAX_BYTES); null when it declares none or there is no such door.
+   * CHANNEL_INBOUND_MAX_BYTES, or CHANNEL_INBOUND_STREAM_MAX_BYTES for a streamed door); null when it declares none or there is no such door.
    */
   channelInboundMaxBytes(name: string): number | null;
+  /**
+   * How the door reads a channel's requests: the body unread, as a stream (the plugin's
+   * `inboundStream`), and whether they count against the public doors' rate limit.
+   */
+  channelInboundDoor(name: string): { stream: boolean; rateLimited: boolean };
   /** The outbox's dead letters, newest first (admin only; `first` 1-1000, default 50). */
   outboxDeadLetters(principal: Principal, first?: number | null): Promise<DeadLetterList>;
   /** A channel's inbound door (after the HTTP size cap): API.md §9's order. */

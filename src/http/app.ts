@@ -209,7 +209,7 @@ export async function createHttpApp({
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
-    await app.register(channelRoutes, { engine, maxBodyBytes, publicBaseUrl });
+    await app.register(channelRoutes, { engine, maxBodyBytes, publicBaseUrl, rateLimit });
   }
   if (on('inbox')) {
     await app.register(inboxRoutes, { logger });

@@ -14,6 +14,7 @@ import {
 } from '../support/fakes/email-inbound.ts';
 
 const keys = sendgridKeys();
+const MAILGUN_BASIC = 'mailgun:property-route-password';
 const SECRETS = {
   mailgun: 'key-property-mailgun',
   postmark: 'pm:property-password',
@@ -26,9 +27,17 @@ function channel(provider: Provider) {
     emailPlugin.config.parse({
       smtpUrlEnv: 'SMTP_URL',
       from: 'tai@example.com',
-      inbound: { provider, secretEnv: 'INBOUND_SECRET' },
+      inbound: {
+        provider,
+        secretEnv: 'INBOUND_SECRET',
+        ...(provider === 'mailgun' ? { basicAuthEnv: 'INBOUND_BASIC' } : {}),
+      },
     }),
-    channelContext('mail', { SMTP_URL: 'smtp://127.0.0.1:1', INBOUND_SECRET: SECRETS[provider] }),
+    channelContext('mail', {
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      INBOUND_SECRET: SECRETS[provider],
+      INBOUND_BASIC: MAILGUN_BASIC,
+    }),
   );
 }
 
@@ -64,7 +73,7 @@ const body = fc.oneof(
 function forged(provider: Provider) {
   const wrong = (m: ReplyMail) =>
     provider === 'mailgun'
-      ? mailgunPost('key-guess', m)
+      ? mailgunPost('key-guess', m, { basic: MAILGUN_BASIC })
       : provider === 'postmark'
         ? postmarkPost('pm:guess', m)
         : sendgridPost(sendgridKeys(), m);
@@ -75,11 +84,14 @@ function forged(provider: Provider) {
   );
 }
 
+/** The store's `once`, as the engine hands it to the plugin: each key taken once. */
+const taken = new Set<string>();
 const request = (r: { body: Buffer; headers: Record<string, string> }): InboundRequest => ({
   rawBody: r.body,
   headers: r.headers,
   url: 'https://tai.example/api/interactions/channels/mail',
   now: Date.now(),
+  once: async (key) => !taken.has(key) && Boolean(taken.add(key)),
 });
 
 describe('email inbound (property)', () => {
@@ -105,7 +117,7 @@ describe('email inbound (property)', () => {
       text: 'yes',
     };
     const posts = {
-      mailgun: mailgunPost(SECRETS.mailgun, reply),
+      mailgun: mailgunPost(SECRETS.mailgun, reply, { basic: MAILGUN_BASIC }),
       postmark: postmarkPost(SECRETS.postmark, reply),
       sendgrid: sendgridPost(keys, reply),
     };

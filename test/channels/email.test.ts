@@ -13,6 +13,7 @@ import { KEYS, type TestServer } from '../support/server.ts';
 
 const PASSWORD = 'smtp-pass-never-shown-0001';
 const MAILGUN_KEY = 'key-email-test-mailgun';
+const MAILGUN_BASIC = 'mailgun:route-password-0001';
 let smtp: FakeSmtp;
 let t: TestServer;
 let base: string;
@@ -37,9 +38,10 @@ beforeAll(async () => {
       '      smtpUrlEnv: SMTP_URL',
       '      from: tai@example.com',
       '      defaultRecipient: ana@example.com',
-      '      inbound: { provider: mailgun, secretEnv: MAILGUN_KEY, address: reply@in.example.com }',
+      '      inbound:',
+      '        { provider: mailgun, secretEnv: MAILGUN_KEY, basicAuthEnv: MAILGUN_BASIC, address: reply@in.example.com }',
     ],
-    { SMTP_URL: smtp.url, MAILGUN_KEY },
+    { SMTP_URL: smtp.url, MAILGUN_KEY, MAILGUN_BASIC },
   );
   t = await startChannelServer(manifest);
   base = await t.listen();
@@ -388,7 +390,11 @@ describe('tai channels test (email)', () => {
 describe('replies by mail (Mailgun inbound webhook)', () => {
   const door = (name: string) => `${base}/api/interactions/channels/${name}`;
   async function reply(subject: string, text: string, from = 'ana@example.com') {
-    const post = mailgunPost(MAILGUN_KEY, { from, to: 'reply+x@in.example.com', subject, text });
+    const post = mailgunPost(
+      MAILGUN_KEY,
+      { from, to: 'reply+x@in.example.com', subject, text },
+      { basic: MAILGUN_BASIC },
+    );
     const res = await fetch(door('mail-in'), {
       method: 'POST',
       headers: post.headers,
@@ -437,12 +443,11 @@ describe('replies by mail (Mailgun inbound webhook)', () => {
 
   it('mail naming no question is taken and ignored; a bad signature is 401; a missing secret is 500', async () => {
     expect(await reply('Hello there', 'yes')).toEqual({ status: 200, body: { status: 'ignored' } });
-    const forged = mailgunPost('key-guessed', {
-      from: 'ana@example.com',
-      to: 'r@in.example.com',
-      subject: 'Re: [Q-ABCDEF]',
-      text: 'yes',
-    });
+    const forged = mailgunPost(
+      'key-guessed',
+      { from: 'ana@example.com', to: 'r@in.example.com', subject: 'Re: [Q-ABCDEF]', text: 'yes' },
+      { basic: MAILGUN_BASIC },
+    );
     expect(
       (
         await fetch(door('mail-in'), {

@@ -10,17 +10,9 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { envName } from '../config-schema.ts';
 import { addressedBy, recipientOf } from '../recipients.ts';
-import type {
-  ChannelContext,
-  ChannelPlugin,
-  ChannelQuestion,
-  DeliveryReceipt,
-  InboundEvent,
-  InboundRequest,
-} from '../types.ts';
-import { verifiedInbound } from '../verified-inbound.ts';
+import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from '../types.ts';
 import { ADDRESS_MESSAGE, isEmailAddress } from './address.ts';
-import { EMAIL_INBOUND_MAX_BYTES, replyEvent } from './inbound.ts';
+import { EMAIL_INBOUND_MAX_BYTES, emailInbound } from './inbound.ts';
 import { type Mail, questionMail, resolvedLine, resolvedMail } from './message.ts';
 import { PROVIDERS } from './reply.ts';
 
@@ -44,8 +36,30 @@ const config = z.strictObject({
       provider: z.enum(PROVIDERS),
       /** Mailgun: the webhook signing key; SendGrid: the parse policy's public key; Postmark: `user:password`. */
       secretEnv: envName,
+      /**
+       * `user:password` that the provider puts in the door's URL (`https://user:password@host/…`):
+       * required for Mailgun, which signs no part of the mail; optional for SendGrid; Postmark's
+       * `secretEnv` already is that.
+       */
+      basicAuthEnv: envName.optional(),
       /** The address the provider receives for; replies go to `local+<reference>@domain` (Reply-To). */
       address: address.optional(),
+    })
+    .superRefine((v, c) => {
+      if (v.provider === 'mailgun' && v.basicAuthEnv === undefined) {
+        c.addIssue({
+          code: 'custom',
+          path: ['basicAuthEnv'],
+          message: 'Mailgun signs no part of the mail: its route URL must carry basic credentials',
+        });
+      }
+      if (v.provider === 'postmark' && v.basicAuthEnv !== undefined) {
+        c.addIssue({
+          code: 'custom',
+          path: ['basicAuthEnv'],
+          message: "Postmark's secretEnv already holds the basic credentials",
+        });
+      }
     })
     .optional(),
 });
@@ -123,7 +137,13 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
-        headers,
+        // Mail a program sends (RFC 3834): auto-responders must not answer it, and Exchange is
+        // asked not to send its out-of-office notices and automatic replies to it.
+        headers: {
+          ...headers,
+          'Auto-Submitted': 'auto-generated',
+          'X-Auto-Response-Suppress': 'OOF, AutoReply',
+        },
         // Links are ours to write: nodemailer must not rewrite or track them.
         disableUrlAccess: true,
         disableFileAccess: true,
@@ -146,15 +166,12 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
 
     ...(cfg.inbound
       ? {
-          inboundMaxBytes: EMAIL_INBOUND_MAX_BYTES,
-          // The signature check is the provider's (Mailgun's fields are in the form), inside replyEvent.
-          inbound: verifiedInbound(
-            ctx,
-            cfg.inbound.secretEnv,
-            () => null,
-            (req: InboundRequest, secret: string): Promise<InboundEvent> =>
-              replyEvent(cfg.inbound!.provider, secret, req),
-          ),
+          // The provider's whole message, read as a stream with attachments dropped (inbound.ts).
+          inboundMaxBytes: EMAIL_INBOUND_MAX_BYTES[cfg.inbound.provider],
+          inboundStream: true,
+          // Mailgun's door is guarded by a URL credential and a replayable signature: rate-limited.
+          inboundRateLimited: cfg.inbound.provider === 'mailgun',
+          inbound: emailInbound(cfg.inbound, ctx),
         }
       : {}),
 

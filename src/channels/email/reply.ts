@@ -1,18 +1,27 @@
 // A reply by mail as an answer (API.md §9.1): the provider's payload read into sender, subject,
 // recipients and text; the text cut at the first quoted line or signature; its first line read
 // as the answer for the question's format. Everything here is untrusted input.
-import { createHash } from 'node:crypto';
 import type { ChannelQuestion } from '../types.ts';
+import { type MailHeaders, mailgunHeaders, postmarkHeaders, rawHeaders } from './auto-reply.ts';
 import type { InboundProvider } from './inbound-auth.ts';
+import { htmlText } from './mail-text.ts';
 
 export interface MailReply {
   sender: string;
   /** Subject and recipient addresses, where the question's reference may be. */
   subject: string;
   to: string;
+  /** The plain part, or the text of the HTML part when the mail has no plain one. */
   text: string;
   /** The provider's message id (or a hash of the request): what makes a repeat a repeat. */
   id: string;
+  /** The mail's own headers, as far as the provider passes them (auto-reply.ts reads them). */
+  headers: MailHeaders;
+}
+
+/** A provider's form fields, decoded (stream-form.ts and inbound.ts). */
+export interface MailFields {
+  get(name: string): string | null;
 }
 
 const REF = /\bQ-[A-HJ-NP-Z2-9]{6}\b/;
@@ -79,10 +88,8 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
-const bodyHash = (raw: Buffer) => `sha256:${createHash('sha256').update(raw).digest('hex')}`;
-
-/** Postmark's inbound JSON. */
-export function postmarkReply(json: unknown, raw: Buffer): MailReply | null {
+/** Postmark's inbound JSON; `bodyHash` names the message when it carries no id. */
+export function postmarkReply(json: unknown, bodyHash: string): MailReply | null {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
   const m = json as Record<string, unknown>;
   const fromFull = m.FromFull as Record<string, unknown> | undefined;
@@ -93,13 +100,14 @@ export function postmarkReply(json: unknown, raw: Buffer): MailReply | null {
     sender,
     subject: str(m.Subject),
     to: `${str(m.OriginalRecipient)} ${str(m.To)}`,
-    text: str(m.StrippedTextReply) || str(m.TextBody),
-    id: id && id.length <= 150 ? `postmark:${id}` : bodyHash(raw),
+    text: str(m.StrippedTextReply) || str(m.TextBody) || htmlText(str(m.HtmlBody)),
+    id: id && id.length <= 150 ? `postmark:${id}` : bodyHash,
+    headers: postmarkHeaders(m.Headers),
   };
 }
 
 /** Mailgun's forwarded form fields. */
-export function mailgunReply(form: URLSearchParams | FormData): MailReply | null {
+export function mailgunReply(form: MailFields): MailReply | null {
   const get = (k: string) => str(form.get(k));
   const sender = bareAddress(get('sender') || get('from'));
   if (!sender.includes('@')) return null;
@@ -107,13 +115,14 @@ export function mailgunReply(form: URLSearchParams | FormData): MailReply | null
     sender,
     subject: get('subject'),
     to: `${get('recipient')} ${get('To')}`,
-    text: get('stripped-text') || get('body-plain'),
+    text: get('stripped-text') || get('body-plain') || htmlText(get('stripped-html') || get('body-html')),
     id: `mailgun:${get('token').slice(0, 150)}`,
+    headers: mailgunHeaders(get('message-headers')),
   };
 }
 
 /** SendGrid Inbound Parse's form fields. */
-export function sendgridReply(form: FormData, raw: Buffer): MailReply | null {
+export function sendgridReply(form: MailFields, bodyHash: string): MailReply | null {
   const get = (k: string) => str(form.get(k));
   let envelopeFrom = '';
   try {
@@ -128,8 +137,9 @@ export function sendgridReply(form: FormData, raw: Buffer): MailReply | null {
     sender,
     subject: get('subject'),
     to: get('to'),
-    text: get('text'),
-    id: messageId ? `sendgrid:${messageId}` : bodyHash(raw),
+    text: get('text') || htmlText(get('html')),
+    id: messageId ? `sendgrid:${messageId}` : bodyHash,
+    headers: rawHeaders(get('headers')),
   };
 }
 

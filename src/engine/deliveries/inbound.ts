@@ -37,11 +37,20 @@ import { atPlace, channelQuestionOf } from './question.ts';
  */
 export const CHANNEL_INBOUND_MAX_BYTES = 1024 * 1024;
 
+/**
+ * The most a plugin that reads its body as a stream (`inboundStream`: e-mail with attachments,
+ * which it drops while reading) may take: above every provider's own maximum message.
+ */
+export const CHANNEL_INBOUND_STREAM_MAX_BYTES = 64 * 1024 * 1024;
+
 /** The cap an instance declares for its door, bounded; null when it declares none. */
 export function inboundMaxBytesOf(instance: ChannelInstance | undefined): number | null {
   const declared = instance?.inbound ? instance.inboundMaxBytes : undefined;
   if (typeof declared !== 'number' || !Number.isInteger(declared) || declared < 1) return null;
-  return Math.min(declared, CHANNEL_INBOUND_MAX_BYTES);
+  return Math.min(
+    declared,
+    instance?.inboundStream === true ? CHANNEL_INBOUND_STREAM_MAX_BYTES : CHANNEL_INBOUND_MAX_BYTES,
+  );
 }
 
 /** Longest provider user id recorded in `answeredBy`. */
@@ -264,8 +273,11 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
     if (!instance?.inbound) return { kind: 'not-found' };
     let event: InboundEvent;
     try {
-      // The plugin verifies the signature first and fails closed.
-      event = await instance.inbound(request);
+      // The plugin verifies the signature first and fails closed. `once` is the store's, so a
+      // token taken on one instance is taken on all.
+      const once = async (key: string, ttlMs: number) =>
+        (await store.seenOnce(`inbound-once:${name}:${key}`, request.now, ttlMs)).first;
+      event = await instance.inbound({ ...request, once });
     } catch (err) {
       logger.error(
         { channel: name, err: err instanceof Error ? err.message : 'unknown' },

@@ -19,6 +19,8 @@ import type { ChannelHarness, Delivered, Signed } from './harness.ts';
 
 const PERSON = 'ana@example.com';
 const INBOUND_ADDRESS = 'reply@in.example.com';
+/** The credentials in Mailgun's route URL (`inbound.basicAuthEnv`). */
+const MAILGUN_BASIC = 'mailgun:contract-route-password';
 
 interface Provider {
   name: 'mailgun' | 'postmark' | 'sendgrid';
@@ -34,8 +36,8 @@ function provider(name: Provider['name']): Provider {
     return {
       name,
       secret: 'key-contract-mailgun-signing',
-      post: (m) => mailgunPost('key-contract-mailgun-signing', m),
-      forge: (m) => mailgunPost('key-wrong', m),
+      post: (m) => mailgunPost('key-contract-mailgun-signing', m, { basic: MAILGUN_BASIC }),
+      forge: (m) => mailgunPost('key-wrong', m, { basic: MAILGUN_BASIC }),
       signed: { bodyFields: ['timestamp', 'token', 'signature'] },
     };
   }
@@ -91,11 +93,15 @@ export function emailHarness(inboundProvider?: Provider['name']): ChannelHarness
           '      notifyOnResolved: true',
           ...(p
             ? [
-                `      inbound: { provider: ${p.name}, secretEnv: INBOUND_SECRET, address: ${INBOUND_ADDRESS} }`,
+                `      inbound: { provider: ${p.name}, secretEnv: INBOUND_SECRET, address: ${INBOUND_ADDRESS}${p.name === 'mailgun' ? ', basicAuthEnv: INBOUND_BASIC' : ''} }`,
               ]
             : []),
         ],
-        env: { SMTP_URL: smtp.url, ...(p ? { INBOUND_SECRET: p.secret } : {}) },
+        env: {
+          SMTP_URL: smtp.url,
+          ...(p ? { INBOUND_SECRET: p.secret } : {}),
+          ...(p?.name === 'mailgun' ? { INBOUND_BASIC: MAILGUN_BASIC } : {}),
+        },
       };
     },
     close: () => smtp.close(),
@@ -146,7 +152,7 @@ export function emailHarness(inboundProvider?: Provider['name']): ChannelHarness
                   ? { body: forged.body, headers }
                   : { body: Buffer.from(garbage), headers };
               }),
-            maxBytes: EMAIL_INBOUND_MAX_BYTES,
+            maxBytes: EMAIL_INBOUND_MAX_BYTES[p.name],
           },
         }
       : {}),
