@@ -171,8 +171,12 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
           linkButton(q.action?.editable ? 'Edit in browser' : 'Details', callbackUrl),
         ]),
       ];
-    default:
+    case 'EXTERNAL':
       return [row([linkButton('Open', q.link ?? callbackUrl)])];
+    default:
+      // A format this build does not know (a newer server's record): its answer page shows it.
+      q.format satisfies never;
+      return [row([linkButton('Open', callbackUrl)])];
   }
 }
 
