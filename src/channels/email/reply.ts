@@ -2,7 +2,7 @@
 // recipients and text; the text cut at the first quoted line or signature; its first line read
 // as the answer for the question's format. Everything here is untrusted input.
 import { createHash } from 'node:crypto';
-import { APPROVAL_NOTE_MAX_CHARS } from '../../domain/limits.ts';
+import { exceedsChars, APPROVAL_NOTE_MAX_CHARS as NOTE_MAX } from '../../domain/limits.ts';
 import { clip } from '../../domain/values.ts';
 import { yesOrNo } from '../../domain/yes-no.ts';
 import type { ChannelQuestion } from '../types.ts';
@@ -65,7 +65,7 @@ function decisionFromLine(line: string): unknown {
   const note = m?.[2]?.trim() ?? '';
   return {
     decision: decision ? 'APPROVED' : 'REJECTED',
-    ...(note !== '' ? { note: clip(note, APPROVAL_NOTE_MAX_CHARS - 1) } : {}),
+    ...(note === '' ? {} : { note: exceedsChars(note, NOTE_MAX) ? clip(note, NOTE_MAX - 1) : note }),
   };
 }
 
