@@ -9,7 +9,7 @@ const STATUSES: readonly QuestionStatus[] = ['PENDING', 'ANSWERED', 'TIMED_OUT',
  * `npm run codegen` has run, until it is described.
  */
 export const FORMAT_NEEDS: Record<AnswerFormat, string> = {
-  TEXT: 'free text (the default)',
+  TEXT: 'free text',
   CONFIRM: 'yes or no',
   SELECT: 'one of the --option values',
   FORM: 'a JSON object valid against --schema',

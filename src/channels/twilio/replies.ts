@@ -1,6 +1,5 @@
 // An inbound text (or WhatsApp button press) as an answer event: which question it names, what
 // it answers, and the TwiML that confirms it or explains what to send instead.
-
 import { answerLine } from '../answer-line.ts';
 import type {
   AnswerHints,

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import type { AnswerFormat, AskInput, Question } from '../../client/index.ts';
 import type { CommandContext } from '../context.ts';
 import { answerText } from '../format.ts';
-import { collect, FORMATS, parseFormat, parseJsonArg, parseWhole } from '../parse.ts';
+import { collect, FORMAT_NEEDS, FORMATS, parseFormat, parseJsonArg, parseWhole } from '../parse.ts';
 
 interface AskOptions {
   format: AnswerFormat;
@@ -59,7 +59,10 @@ export function askCommand(ctx: CommandContext): Command {
     .description('ask a question and wait for the answer (as an agent would)')
     .argument('<text>', 'what to ask')
     .addOption(
-      new Option('--format <format>', FORMATS.map((f) => f.toLowerCase()).join(', '))
+      new Option(
+        '--format <format>',
+        FORMATS.map((f) => `${f.toLowerCase()} (${FORMAT_NEEDS[f]})`).join(', '),
+      )
         .argParser(parseFormat)
         .default('TEXT'),
     )
