@@ -73,9 +73,14 @@ function failingWithPoll(tsconfig: string, sites: readonly string[]): Set<string
   const rootNames = sites.map((f) => path.join(REPO_ROOT, f));
   const program = ts.createProgram({ rootNames, options: parsed.options, host });
   const failing = new Set<string>();
-  for (const d of ts.getPreEmitDiagnostics(program)) {
-    if (d.file && ts.flattenDiagnosticMessageText(d.messageText, '\n').includes('POLL')) {
-      failing.add(path.relative(REPO_ROOT, d.file.fileName).split(path.sep).join('/'));
+  // Only the sites are checked (the rest of the program is read, not judged): far quicker.
+  for (const file of rootNames) {
+    const source = program.getSourceFile(file);
+    if (!source) throw new Error(`${file} was not read`);
+    for (const d of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
+      if (ts.flattenDiagnosticMessageText(d.messageText, '\n').includes('POLL')) {
+        failing.add(path.relative(REPO_ROOT, file).split(path.sep).join('/'));
+      }
     }
   }
   return failing;
@@ -101,10 +106,10 @@ describe('one list of formats', () => {
   it('a new format fails to compile at every surface until it is handled there', () => {
     const failing = failingWithPoll('tsconfig.json', SITES);
     expect(SITES.filter((f) => !failing.has(f))).toEqual([]);
-  }, 240_000);
+  }, 60_000);
 
   it('and in the inbox: its answer control and its name', () => {
     const failing = failingWithPoll('src/inbox/tsconfig.json', INBOX_SITES);
     expect(INBOX_SITES.filter((f) => !failing.has(f))).toEqual([]);
-  }, 240_000);
+  }, 60_000);
 });
