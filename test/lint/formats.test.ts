@@ -4,7 +4,7 @@
 // plugin contract and the SDK's generated types, as `npm run codegen` would write them): every
 // switch and every Record over the formats must fail to compile, naming POLL. The lists that
 // surfaces show are checked against the one list at run time.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -21,8 +21,29 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const channelsAgree: Same<ChannelFormat, AnswerFormat> = true;
 const clientAgrees: Same<ClientFormat, AnswerFormat> = true;
 
-/** Where each surface handles every format; each must fail to compile once POLL exists. */
-const SITES = [
+/**
+ * Every place that handles each format by name: a switch whose default says `… satisfies never`,
+ * or a Record over the formats. Found by reading the sources, so a new site is judged too.
+ */
+function sites(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.tsx?$/.test(entry.name) && !rel.includes('/generated/')) {
+        const text = readFileSync(path.join(REPO_ROOT, rel), 'utf8');
+        if (/format satisfies never|Record<(AnswerFormat|DomainFormat),/.test(text)) found.push(rel);
+      }
+    }
+  };
+  walk('src');
+  return found.sort();
+}
+const SITES = sites();
+
+/** The surfaces issue 38 named: each must be among the sites. */
+const NAMED = [
   'src/domain/answer.ts',
   'src/graphql/types/enums.ts',
   'src/mcp/elicitation.ts',
@@ -37,8 +58,9 @@ const SITES = [
   'src/cli/parse.ts',
   'src/cli/prompt.ts',
   'src/cli/commands/answer.ts',
+  'src/inbox/lib/formats.ts',
+  'src/inbox/components/QuestionCard.tsx',
 ];
-const INBOX_SITES = ['src/inbox/lib/formats.ts', 'src/inbox/components/QuestionCard.tsx'];
 
 /** The three sources that declare the formats, each with POLL added. */
 function withPoll(file: string, text: string): string {
@@ -103,13 +125,19 @@ describe('one list of formats', () => {
     expect(values.sort()).toEqual([...ANSWER_FORMATS].sort());
   });
 
+  it('every surface issue 38 named handles each format by name', () => {
+    expect(NAMED.filter((f) => !SITES.includes(f))).toEqual([]);
+  });
+
   it('a new format fails to compile at every surface until it is handled there', () => {
-    const failing = failingWithPoll('tsconfig.json', SITES);
-    expect(SITES.filter((f) => !failing.has(f))).toEqual([]);
+    const server = SITES.filter((f) => !f.startsWith('src/inbox/'));
+    const failing = failingWithPoll('tsconfig.json', server);
+    expect(server.filter((f) => !failing.has(f))).toEqual([]);
   }, 60_000);
 
   it('and in the inbox: its answer control and its name', () => {
-    const failing = failingWithPoll('src/inbox/tsconfig.json', INBOX_SITES);
-    expect(INBOX_SITES.filter((f) => !failing.has(f))).toEqual([]);
+    const inbox = SITES.filter((f) => f.startsWith('src/inbox/'));
+    const failing = failingWithPoll('src/inbox/tsconfig.json', inbox);
+    expect(inbox.filter((f) => !failing.has(f))).toEqual([]);
   }, 60_000);
 });
