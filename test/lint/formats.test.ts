@@ -1,5 +1,5 @@
 // One list of formats (ANSWER_FORMATS in src/domain/question.ts), and a compiler that finds every
-// surface a new format must reach. Proved by compiling the sources with a sixth format, POLL,
+// surface a new format must reach. Proved by compiling the sources with one more format, POLL,
 // added to the list (and to the two hand-written copies of the type that stand for the wire: the
 // plugin contract and the SDK's generated types, as `npm run codegen` would write them): every
 // switch and every Record over the formats must fail to compile, naming POLL. The lists that
