@@ -1,6 +1,7 @@
 // One yes/no vocabulary (src/domain/yes-no.ts) for every door that reads words: a text reply, a
 // reply mail and the CLI's --answer agree on every word, because they ask the same function.
 import { describe, expect, it } from 'vitest';
+import { modalAnswer } from '../../src/channels/discord/components.ts';
 import { answerFromLine } from '../../src/channels/email/reply.ts';
 import { answerFromReply } from '../../src/channels/twilio/messages.ts';
 import { NO_WORDS, YES_WORDS, yesOrNo } from '../../src/domain/yes-no.ts';
@@ -27,6 +28,14 @@ describe('yes/no words', () => {
       const decision = { decision: yes ? 'APPROVED' : 'REJECTED' };
       expect(answerFromReply(approval, word), word).toEqual(decision);
       expect(answerFromLine(approval, word), word).toEqual(decision);
+    }
+    // A Discord modal's yes/no field (typed text) reads them too.
+    const form = channelQuestion({
+      format: 'FORM',
+      schema: { type: 'object', properties: { urgent: { type: 'boolean' } } },
+    });
+    for (const word of [...YES_WORDS, ...NO_WORDS]) {
+      expect(modalAnswer(form, new Map([['f:0', word]])), word).toEqual({ urgent: YES_WORDS.includes(word) });
     }
     // Texts number the two choices as well: 1 and 2 are theirs alone.
     expect(answerFromReply(channelQuestion({ format: 'CONFIRM' }), '2')).toBe(false);
