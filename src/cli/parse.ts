@@ -3,7 +3,20 @@ import { InvalidArgumentError } from 'commander';
 import type { AnswerFormat, EscalationStepInput, QuestionStatus } from '../client/index.ts';
 
 const STATUSES: readonly QuestionStatus[] = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'];
-const FORMATS: readonly AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'];
+/**
+ * Every format the server's schema names (the SDK's generated AnswerFormat), with what `tai ask`
+ * needs for it. A Record, not a list: a format added to the server fails to compile here once
+ * `npm run codegen` has run, until it is described.
+ */
+export const FORMAT_NEEDS: Record<AnswerFormat, string> = {
+  TEXT: 'free text',
+  CONFIRM: 'yes or no',
+  SELECT: 'one of the --option values',
+  FORM: 'a JSON object valid against --schema',
+  EXTERNAL: 'answered through --link',
+  APPROVAL: 'approve or reject --action',
+};
+export const FORMATS = Object.keys(FORMAT_NEEDS) as AnswerFormat[];
 
 export function parseJsonArg(what: string) {
   return (value: string): unknown => {

@@ -201,7 +201,11 @@ export async function promptAnswer(
       if (text.trim() !== '') answer.note = text;
       return answer;
     }
+    case 'EXTERNAL':
+      throw new Error("an EXTERNAL question is answered on its provider's page, not here");
     default:
-      throw new Error(`a ${q.format} question cannot be answered here`);
+      // A newer server's format: said plainly, not guessed at.
+      q.format satisfies never;
+      throw new Error(`a ${String(q.format)} question cannot be answered here`);
   }
 }

@@ -10,6 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { APPROVAL_NOTE_MAX_CHARS } from '../domain/limits.ts';
+import { ANSWER_FORMATS, type AnswerFormat } from '../domain/question.ts';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
 
@@ -43,7 +44,7 @@ export function clientElicitsForms(ctx: ServerContext): boolean {
 /** The ask_user arguments an elicitation is built from. */
 export interface ElicitableAsk {
   text: string;
-  format?: string | undefined;
+  format?: AnswerFormat | undefined;
   options?: string[] | undefined;
   schema?: Record<string, unknown> | undefined;
   sensitive?: boolean | undefined;
@@ -63,6 +64,20 @@ export interface ElicitableAsk {
 /** The APPROVAL form's fields: a decision, and a note for the record (API.md §15). */
 const DECISION_KEY = 'decision';
 const NOTE_KEY = 'note';
+
+/**
+ * Which formats a form elicitation can carry; some only in part (FORM with a flat schema, APPROVAL
+ * without edits: elicitationRefusal says why not). EXTERNAL is answered on its provider's page.
+ */
+const ELICITABLE: Record<AnswerFormat, boolean> = {
+  TEXT: true,
+  CONFIRM: true,
+  SELECT: true,
+  FORM: true,
+  EXTERNAL: false,
+  APPROVAL: true,
+};
+const ELICITABLE_FORMATS: readonly string[] = ANSWER_FORMATS.filter((f) => ELICITABLE[f]);
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
 
@@ -95,8 +110,8 @@ export function elicitationRefusal(ask: ElicitableAsk, answerer?: string): strin
   if (format === 'APPROVAL' && ask.action?.editable) {
     return 'an APPROVAL whose action is editable cannot be elicited (approve or edit it in the inbox or on its channel)';
   }
-  if (!['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'APPROVAL'].includes(format)) {
-    return `a ${format} question cannot be elicited (TEXT, CONFIRM, SELECT, flat FORM and APPROVAL without edits can)`;
+  if (!ELICITABLE_FORMATS.includes(format)) {
+    return `a ${format} question cannot be elicited (${ELICITABLE_FORMATS.join(', ')} can: FORM with a flat schema, APPROVAL without edits)`;
   }
   const voters = ask.quorum?.voters;
   if (voters && answerer !== undefined && !voters.includes(answerer)) {
@@ -125,8 +140,14 @@ export function elicitParamsOf(ask: ElicitableAsk): { message: string; requested
       };
     case 'APPROVAL':
       return approvalParamsOf(ask);
-    default:
+    case 'TEXT':
       return { message: ask.text, requestedSchema: one({ type: 'string', title: 'Your answer' }) };
+    case 'EXTERNAL':
+      throw new Error('an EXTERNAL question is never elicited (elicitationRefusal refuses it)');
+    default:
+      // ask_user's schema admits only ANSWER_FORMATS: a format added there must be handled here.
+      format satisfies never;
+      throw new Error(`a ${String(format)} question is never elicited`);
   }
 }
 

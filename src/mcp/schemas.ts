@@ -2,6 +2,7 @@
 // unknown argument is refused by name, arguments.ts); the shapes here check types only: every
 // question rule is checked once, by the service, like any ask.
 import { z } from 'zod';
+import { ANSWER_FORMATS, QUESTION_STATUSES } from '../domain/question.ts';
 import { withJsonSchemaOnce } from './schema-json.ts';
 
 /** Longest wait one tool call may ask for: several MCP clients cut a call at about 60 s. */
@@ -10,7 +11,7 @@ export const WAIT_DEFAULT_SECONDS = 45;
 export const LIST_MAX = 100;
 export const LIST_DEFAULT = 20;
 
-const STATUSES = ['PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'] as const;
+const STATUSES = QUESTION_STATUSES;
 
 const waitSeconds = z
   .number()
@@ -25,7 +26,7 @@ const waitSeconds = z
 export const askUserInput = z.strictObject({
   text: z.string().describe('The question, as the person will read it.'),
   format: z
-    .enum(['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'])
+    .enum(ANSWER_FORMATS)
     .optional()
     .describe(
       'How the person answers (default TEXT). CONFIRM answers true/false. APPROVAL (with action) answers {decision: "APPROVED" | "REJECTED", arguments, note}: run answer.arguments only when APPROVED.',

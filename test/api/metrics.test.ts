@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import type { Principal } from '../../src/domain/principal.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
 import { securityHeaders } from '../../src/http/security-headers.ts';
 import { auth, KEYS, startServer, type TestServer } from '../support/server.ts';
@@ -67,7 +68,7 @@ const OPS: Principal = { id: 'ops', roles: ['operator'], restricted: false };
 
 /** Every value a label of ours may take (channel names are the configured ones). */
 const ALLOWED_LABEL_VALUES: Record<string, ReadonlySet<string>> = {
-  format: new Set(['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL']),
+  format: new Set(ANSWER_FORMATS),
   channel: new Set(['none', 'pager', 'broken']),
   outcome: new Set(['answered', 'timed_out', 'cancelled']),
   result: new Set([

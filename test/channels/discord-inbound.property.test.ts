@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { discordPlugin } from '../../src/channels/discord/plugin.ts';
 import type { InboundRequest } from '../../src/channels/types.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { interactionKeys } from '../support/fakes/discord-api.ts';
 import { DISCORD_APP } from '../support/fakes/discord-requests.ts';
@@ -89,7 +90,7 @@ function request(raw: string, headers: InboundRequest['headers']): InboundReques
 const signed = (raw: string) => keys.signer.headers(raw, NOW / 1000);
 
 const ANY_QUESTION = fc.record({
-  format: fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL' as const),
+  format: fc.constantFrom(...ANSWER_FORMATS),
   options: fc.option(fc.array(fc.string(), { maxLength: 4 })),
   schema: fc.option(
     fc.oneof(

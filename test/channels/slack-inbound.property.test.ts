@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { slackPlugin } from '../../src/channels/slack/plugin.ts';
 import type { AnswerFormat, InboundRequest } from '../../src/channels/types.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { click, signSlack, slackRequest } from '../support/fakes/slack-requests.ts';
 
@@ -80,7 +81,7 @@ function request(raw: string, headers: InboundRequest['headers']): InboundReques
 }
 
 const ANY_QUESTION = fc.record({
-  format: fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL' as const),
+  format: fc.constantFrom(...ANSWER_FORMATS),
   options: fc.option(fc.array(fc.string(), { maxLength: 4 })),
   schema: fc.option(
     fc.oneof(
@@ -149,7 +150,7 @@ describe('slack inbound (property)', () => {
   });
 
   it("a button's answerFor is what its answer gives every question of that format, and no other", async () => {
-    const FORMATS: AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'];
+    const FORMATS: readonly AnswerFormat[] = ANSWER_FORMATS;
     const action = {
       name: 'deploy',
       summary: null,

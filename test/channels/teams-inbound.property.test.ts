@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamsPlugin } from '../../src/channels/teams/plugin.ts';
 import type { ChannelInstance, InboundRequest } from '../../src/channels/types.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { type FakeTeams, startFakeTeams } from '../support/fakes/teams-api.ts';
 
@@ -96,7 +97,7 @@ function request(raw: string, auth: string | string[] | undefined): InboundReque
 }
 
 const ANY_QUESTION = fc.record({
-  format: fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL' as const),
+  format: fc.constantFrom(...ANSWER_FORMATS),
   options: fc.option(fc.array(fc.string(), { maxLength: 4 })),
   schema: fc.option(
     fc.oneof(

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telegramPlugin } from '../../src/channels/telegram/plugin.ts';
 import type { ChannelInstance, InboundRequest } from '../../src/channels/types.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { type FakeTelegram, startFakeTelegram } from '../support/fakes/telegram.ts';
 
@@ -66,7 +67,7 @@ const secretHeader = fc.oneof(
   fc.constant([SECRET]),
 );
 const ANY_QUESTION = fc.record({
-  format: fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL' as const),
+  format: fc.constantFrom(...ANSWER_FORMATS),
   options: fc.option(fc.array(fc.string(), { maxLength: 4 })),
 });
 

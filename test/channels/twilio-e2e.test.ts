@@ -193,8 +193,9 @@ describe('twilio channel end to end (redis)', () => {
       `Not understood. Reply "${short} 1" for Yes or "${short} 2" for No.`.replace(/"/g, '&quot;'),
     );
     expect((await question(id)).status).toBe('PENDING');
-    const unknown = await text('Z99 1');
-    expect(message(unknown.twiml)).toBe('There is no open question Z99 for this number.');
+    // O is never issued (it reads as 0), so no earlier question of this number can hold O99.
+    const unknown = await text('O99 1');
+    expect(message(unknown.twiml)).toBe('There is no open question O99 for this number.');
     expect((await question(id)).status).toBe('PENDING');
     // Another number cannot answer this number's question, even with its reference.
     const stranger = await text(`${short} 1`, { from: '+447700900999' });

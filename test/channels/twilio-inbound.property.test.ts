@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { twilioPlugin } from '../../src/channels/twilio/plugin.ts';
 import type { InboundRequest } from '../../src/channels/types.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
 import { signTwilio } from '../support/fakes/twilio.ts';
 
@@ -40,7 +41,7 @@ const signatureHeader = fc.oneof(
   fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }),
 );
 const ANY_QUESTION = fc.record({
-  format: fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL' as const),
+  format: fc.constantFrom(...ANSWER_FORMATS),
   options: fc.option(fc.array(fc.string(), { maxLength: 4 })),
 });
 

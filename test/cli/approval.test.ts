@@ -160,3 +160,47 @@ describe('tai interactions answer --approve / --reject', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ status: 'ANSWERED', decision: 'APPROVED' });
   });
 });
+
+describe('tai interactions ask --format approval', () => {
+  let t: TestServer & { url: string };
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    t = await listening();
+    env = { TAI_URL: t.url, TAI_API_KEY: KEYS.agent };
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('asks with --action (and --schema as the arguments schema); without --action it is a usage error', async () => {
+    const action = JSON.stringify({ name: 'payments.refund', arguments: { amount: 40 }, editable: true });
+    const argsSchema = JSON.stringify({ type: 'object', properties: { amount: { type: 'integer' } } });
+    const r = await runCliInProcess(
+      [
+        'interactions',
+        'ask',
+        'Refund?',
+        '--format',
+        'approval',
+        '--action',
+        action,
+        '--schema',
+        argsSchema,
+      ].concat(['--no-wait', '--json']),
+      { env },
+    );
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      format: 'APPROVAL',
+      action: { name: 'payments.refund', arguments: { amount: 40 }, editable: true },
+    });
+    const missing = await runCliInProcess(['interactions', 'ask', 'Refund?', '--format', 'approval'], {
+      env,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--format approval needs --action');
+    const help = await runCliInProcess(['interactions', 'ask', '--help'], { env });
+    // Commander wraps the help: every format is listed, whatever the line breaks.
+    expect(help.stdout).toMatch(/approval\s+\(approve\s+or\s+reject\s+--action\)/);
+  });
+});

@@ -466,6 +466,9 @@ describe('tai commands (in process)', () => {
         ['no', false],
         [' N ', false],
         ['FALSE', false],
+        // The one vocabulary every door reads (src/domain/yes-no.ts).
+        ['OK', true],
+        ['nope', false],
       ];
       for (const [word, value] of words) {
         const q = await background.pending(agent, { text: `Ship (${word})?`, format: 'CONFIRM' });

@@ -1,8 +1,10 @@
 // No input makes the engine throw anything but a domain error, and a refused input writes
 // nothing (issue: "Bad input gets a clear error and changes nothing").
+
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import type { EngineSet } from '../support/engines.ts';
 import { AGENT, OPS, startEngines } from '../support/engines.ts';
 
@@ -30,7 +32,7 @@ describe('engine under arbitrary input (memory store)', () => {
     fc.record(
       {
         text: fc.oneof(fc.string(), fc.anything()),
-        format: fc.oneof(fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'), fc.anything()),
+        format: fc.oneof(fc.constantFrom(...ANSWER_FORMATS), fc.anything()),
         options: fc.oneof(fc.array(fc.string()), fc.anything()),
         schema: fc.oneof(fc.object(), fc.anything()),
         link: fc.oneof(fc.webUrl(), fc.string(), fc.anything()),

@@ -1,6 +1,7 @@
 // APPROVAL questions in the domain (API.md §15): every limit of the action, the quorum and the
 // answer at and one past it, the digest against a vector computed with sha256sum, and what an
 // answered question decided.
+
 import { describe, expect, it } from 'vitest';
 import { validateAnswer } from '../../src/domain/answer.ts';
 import {
@@ -21,7 +22,7 @@ import {
   QUORUM_MAX,
   QUORUM_VOTERS_MAX,
 } from '../../src/domain/limits.ts';
-import { type ActionSpec, type QuestionRecord, recordOf } from '../../src/domain/question.ts';
+import { type ActionSpec, ANSWER_FORMATS, type QuestionRecord, recordOf } from '../../src/domain/question.ts';
 import { expectBad } from '../support/domain-errors.ts';
 import { specOf } from '../support/fixtures.ts';
 
@@ -76,7 +77,7 @@ describe('validateAskInput: action', () => {
       string,
       object
     >;
-    for (const format of ['TEXT', 'CONFIRM', 'FORM', 'SELECT', 'EXTERNAL']) {
+    for (const format of ANSWER_FORMATS.filter((f) => f !== 'APPROVAL')) {
       bad({ text: 'x', format, action: action(), ...own[format] }, 'input.action');
     }
   });

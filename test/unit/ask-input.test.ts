@@ -12,6 +12,7 @@ import {
   TIMEOUT_MAX_SECONDS,
   TIMEOUT_MIN_SECONDS,
 } from '../../src/domain/limits.ts';
+import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import { expectBad } from '../support/domain-errors.ts';
 
 const ctx: AskContext = {
@@ -545,7 +546,7 @@ describe('validateAskInput: never throws anything but BAD_USER_INPUT', () => {
     const input = fc.record(
       {
         text: fc.oneof(fc.string(), any),
-        format: fc.oneof(fc.constantFrom('TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'), any),
+        format: fc.oneof(fc.constantFrom(...ANSWER_FORMATS), any),
         options: fc.oneof(fc.array(fc.string()), any),
         schema: fc.oneof(fc.constant({ type: 'object' }), fc.dictionary(fc.string(), fc.jsonValue()), any),
         link: fc.oneof(fc.constant(LINK), fc.webUrl(), any),

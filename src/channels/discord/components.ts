@@ -2,6 +2,7 @@
 // message content and components for the answer; the modals for TEXT and flat FORMs; and the
 // message once the question is closed. Every custom_id carries the question id and an option
 // index, never the callback ticket.
+import { yesOrNo } from '../../domain/yes-no.ts';
 import { type FormField, formFields as flatFields } from '../slack/blocks.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -171,8 +172,12 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
           linkButton(q.action?.editable ? 'Edit in browser' : 'Details', callbackUrl),
         ]),
       ];
-    default:
+    case 'EXTERNAL':
       return [row([linkButton('Open', q.link ?? callbackUrl)])];
+    default:
+      // A format this build does not know (a newer server's record): its answer page shows it.
+      q.format satisfies never;
+      return [row([linkButton('Open', callbackUrl)])];
   }
 }
 
@@ -309,9 +314,9 @@ function fieldValue(field: FormField, raw: string): unknown {
     return text !== '' && Number.isFinite(n) ? n : raw;
   }
   if (field.kind === 'boolean') {
-    if (/^(yes|y|true|1)$/i.test(text)) return true;
-    if (/^(no|n|false|0)$/i.test(text)) return false;
-    return raw;
+    // The one yes/no vocabulary (src/domain/yes-no.ts), and the digits a switch shows.
+    const yes = text === '1' ? true : text === '0' ? false : yesOrNo(text);
+    return yes ?? raw;
   }
   if (field.kind === 'enum') {
     const found = field.values.find((v) => String(v) === text);

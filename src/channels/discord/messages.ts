@@ -1,5 +1,6 @@
 // The question's message in Discord: posted with its components, and edited once the question is
 // closed (from Discord or anywhere else) so the buttons give way to a line saying how it ended.
+import { answerLine } from '../answer-line.ts';
 import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
 import { cut, escapeMarkdown, questionMessage, reminderMessage, resolvedMessage } from './components.ts';
 import { type DiscordRest, failure } from './rest.ts';
@@ -60,15 +61,6 @@ export async function showResolved(
   }
 }
 
-function answerText(q: ChannelQuestion): string {
-  if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
-  if (q.format === 'APPROVAL') {
-    return (q.answer as { decision?: unknown } | null)?.decision === 'APPROVED' ? 'Approved' : 'Rejected';
-  }
-  const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
-  return cut(text, 500);
-}
-
 /** The line that replaces the components once the question is closed. */
 export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.status === 'TIMED_OUT') return 'Timed out';
@@ -82,8 +74,8 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
     const userId = by.slice(prefix.length);
     // A user id from Discord renders as the person's name (allowed_mentions keeps it from pinging).
     const who = /^\d{15,25}$/.test(userId) ? `<@${userId}>` : escapeMarkdown(userId);
-    return `Answered by ${who}: ${escapeMarkdown(answerText(q))}`;
+    return `Answered by ${who}: ${escapeMarkdown(answerLine(q))}`;
   }
-  if (by === 'callback') return `Answered on the answer page: ${escapeMarkdown(answerText(q))}`;
+  if (by === 'callback') return `Answered on the answer page: ${escapeMarkdown(answerLine(q))}`;
   return `Answered in the inbox by ${escapeMarkdown(by || 'someone')}`;
 }

@@ -2,6 +2,7 @@
 // pieces, the question's text escaped for HTML, one link per choice for CONFIRM and SELECT
 // (each opens the callback page with that choice selected; the person's click there answers)
 // and one link to the answer page for the rest. The reference goes in the subject.
+import { answerLine } from '../answer-line.ts';
 import type { ChannelQuestion } from '../types.ts';
 
 /** The subject shows the start of the question; the whole text is in the body. */
@@ -67,13 +68,17 @@ export function linksFor(q: ChannelQuestion, callbackUrl: string): { intro: stri
       return { intro: 'Open the page to answer:', links: [{ label: 'Open', url: q.link ?? callbackUrl }] };
     case 'FORM':
       return { intro: 'Fill in your answer on this page:', links: [{ label: 'Answer', url: callbackUrl }] };
-    default:
+    case 'TEXT':
       return {
         intro: q.sensitive
           ? 'This answer is sensitive: type it on this page, never in a reply:'
           : 'Type your answer on this page:',
         links: [{ label: 'Answer', url: callbackUrl }],
       };
+    default:
+      // A format this build does not know (a newer server's record): its answer page shows it.
+      q.format satisfies never;
+      return { intro: 'Answer on this page:', links: [{ label: 'Answer', url: callbackUrl }] };
   }
 }
 
@@ -143,16 +148,6 @@ function page(body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"></head><body style="font-family:system-ui,sans-serif;line-height:1.5">${body}</body></html>`;
 }
 
-function answerText(q: ChannelQuestion): string {
-  if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
-  if (q.format === 'APPROVAL') {
-    const d = (q.answer as { decision?: unknown } | null)?.decision;
-    return d === 'APPROVED' ? 'Approved' : 'Rejected';
-  }
-  const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
-  return [...text].length > 500 ? `${[...text].slice(0, 499).join('')}…` : text;
-}
-
 /** What the follow-up says: who answered what, or how it closed. A sensitive answer: "Answered". */
 export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.status === 'TIMED_OUT') return 'Timed out';
@@ -160,7 +155,7 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.sensitive) return 'Answered';
   const by = q.answeredBy ?? '';
   const prefix = `${channelName}:`;
-  if (by.startsWith(prefix)) return `Answered by ${by.slice(prefix.length)}: ${answerText(q)}`;
-  if (by === 'callback') return `Answered on the answer page: ${answerText(q)}`;
+  if (by.startsWith(prefix)) return `Answered by ${by.slice(prefix.length)}: ${answerLine(q)}`;
+  if (by === 'callback') return `Answered on the answer page: ${answerLine(q)}`;
   return `Answered in the inbox by ${by || 'someone'}`;
 }

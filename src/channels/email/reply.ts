@@ -1,6 +1,9 @@
 // A reply by mail as an answer (API.md §9.1): the provider's payload read into sender, subject,
 // recipients and text; the text cut at the first quoted line or signature; its first line read
 // as the answer for the question's format. Everything here is untrusted input.
+import { exceedsChars, APPROVAL_NOTE_MAX_CHARS as NOTE_MAX } from '../../domain/limits.ts';
+import { clip } from '../../domain/values.ts';
+import { yesOrNo } from '../../domain/yes-no.ts';
 import type { ChannelQuestion } from '../types.ts';
 import { type MailHeaders, mailgunHeaders, postmarkHeaders, rawHeaders } from './auto-reply.ts';
 import type { InboundProvider } from './inbound-auth.ts';
@@ -58,8 +61,22 @@ export function firstLine(text: string): string {
   return '';
 }
 
-const YES = new Set(['yes', 'y', 'approve', 'approved', 'ok', 'confirm']);
-const NO = new Set(['no', 'n', 'reject', 'rejected', 'deny']);
+/**
+ * APPROVAL: the line's first word decides (a yes word approves, a no word rejects: "approve",
+ * "reject", "ok", "no"…), and what follows it on the same line, past a colon, dash or comma, is
+ * the note: "reject: not before Friday". Lines after the first are never read (they are often the
+ * quoted question). A note past the answer's limit is cut, so a long line still decides.
+ */
+function decisionFromLine(line: string): unknown {
+  const m = /^([^\s:,;.!]+)[.!]*(?:[\s:,;.!\u2013\u2014-]+(.*))?$/u.exec(line.trim());
+  const decision = m ? yesOrNo(m[1]!) : undefined;
+  if (decision === undefined) return undefined;
+  const note = m?.[2]?.trim() ?? '';
+  return {
+    decision: decision ? 'APPROVED' : 'REJECTED',
+    ...(note === '' ? {} : { note: exceedsChars(note, NOTE_MAX) ? clip(note, NOTE_MAX - 1) : note }),
+  };
+}
 
 /** The answer the line gives `q`, or undefined when it gives none (sensitive answers never by mail). */
 export function answerFromLine(q: ChannelQuestion, line: string): unknown {
@@ -67,9 +84,9 @@ export function answerFromLine(q: ChannelQuestion, line: string): unknown {
   if (word === '' || q.sensitive) return undefined;
   switch (q.format) {
     case 'CONFIRM':
-      if (YES.has(word.toLowerCase())) return true;
-      if (NO.has(word.toLowerCase())) return false;
-      return undefined;
+      return yesOrNo(word);
+    case 'APPROVAL':
+      return decisionFromLine(line);
     case 'SELECT': {
       const options = q.options ?? [];
       const exact = options.find((o) => o.toLowerCase() === word.toLowerCase());
@@ -79,7 +96,12 @@ export function answerFromLine(q: ChannelQuestion, line: string): unknown {
     }
     case 'TEXT':
       return line;
+    case 'FORM':
+    case 'EXTERNAL':
+      // A JSON object is not typed into a mail: the mail links the answer page for these.
+      return undefined;
     default:
+      q.format satisfies never;
       return undefined;
   }
 }

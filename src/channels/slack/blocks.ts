@@ -150,8 +150,12 @@ function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
       }
       return { type: 'actions', block_id, elements };
     }
-    default:
+    case 'EXTERNAL':
       return { type: 'actions', block_id, elements: [linkButton('Open', q.link ?? callbackUrl)] };
+    default:
+      // A format this build does not know (a newer server's record): its answer page shows it.
+      q.format satisfies never;
+      return { type: 'actions', block_id, elements: [linkButton('Open', callbackUrl)] };
   }
 }
 

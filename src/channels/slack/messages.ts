@@ -1,6 +1,7 @@
 // The question's message in Slack: posted with its buttons, and edited once the question is
 // closed so the buttons give way to a line saying how it ended.
 import type { WebClient } from '@slack/web-api';
+import { answerLine } from '../answer-line.ts';
 import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
 import { messageProblem } from './block-kit.ts';
 import { questionBlocks, resolvedBlocks, SECTION_MAX_CHARS } from './blocks.ts';
@@ -92,16 +93,6 @@ export async function showResolved(
   }
 }
 
-function answerText(q: ChannelQuestion): string {
-  if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
-  if (q.format === 'APPROVAL') {
-    const d = (q.answer as { decision?: unknown } | null)?.decision;
-    return d === 'APPROVED' ? 'Approved' : d === 'REJECTED' ? 'Rejected' : 'Decided';
-  }
-  const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
-  return cut(text, 500);
-}
-
 /** The line that replaces the buttons once the question is closed. */
 export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.status === 'TIMED_OUT') return 'Timed out';
@@ -122,8 +113,8 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
     const who = /^[UW][A-Z0-9]{2,30}$/.test(userId)
       ? `<@${userId}>`
       : escapeMrkdwn(q.answeredByName || userId);
-    return `Answered by ${who}: ${escapeMrkdwn(answerText(q))}`;
+    return `Answered by ${who}: ${escapeMrkdwn(answerLine(q))}`;
   }
-  if (by === 'callback') return `Answered on the answer page: ${escapeMrkdwn(answerText(q))}`;
+  if (by === 'callback') return `Answered on the answer page: ${escapeMrkdwn(answerLine(q))}`;
   return `Answered in the inbox by ${escapeMrkdwn(q.answeredByName || by || 'someone')}`;
 }

@@ -156,8 +156,12 @@ function answerParts(q: ChannelQuestion, callbackUrl: string): { inputs: Obj[]; 
           ...(q.action?.editable ? [openUrl('Edit on the web', callbackUrl)] : []),
         ],
       };
-    default:
+    case 'EXTERNAL':
       return { inputs: [], actions: [openUrl('Open', q.link ?? callbackUrl)] };
+    default:
+      // A format this build does not know (a newer server's record): its answer page shows it.
+      q.format satisfies never;
+      return { inputs: [], actions: [openUrl('Open', callbackUrl)] };
   }
 }
 

@@ -5,6 +5,7 @@
 // after any resolution.
 import { z } from 'zod';
 import { cleanName } from '../../domain/display-name.ts';
+import { answerLine } from '../answer-line.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
 import type {
   ChannelContext,
@@ -62,16 +63,6 @@ function remember(map: Map<string, string>, key: string, value: string): void {
 
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
-function answerText(q: ChannelQuestion): string {
-  if (q.format === 'CONFIRM') return q.answer === true ? 'Yes' : 'No';
-  if (q.format === 'APPROVAL') {
-    const d = (q.answer as { decision?: unknown } | null)?.decision;
-    return d === 'APPROVED' ? 'Approved' : d === 'REJECTED' ? 'Rejected' : 'Decided';
-  }
-  const text = typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null);
-  return cut(text, 500);
-}
-
 /** The line that replaces the card's actions once the question is closed (plain text: a TextRun). */
 export function resolvedLine(
   q: ChannelQuestion,
@@ -86,9 +77,9 @@ export function resolvedLine(
   const prefix = `${channelName}:`;
   if (by.startsWith(prefix)) {
     const userId = by.slice(prefix.length);
-    return `Answered by ${names?.get(userId) ?? userId}: ${answerText(q)}`;
+    return `Answered by ${names?.get(userId) ?? userId}: ${answerLine(q)}`;
   }
-  if (by === 'callback') return `Answered on the answer page: ${answerText(q)}`;
+  if (by === 'callback') return `Answered on the answer page: ${answerLine(q)}`;
   return `Answered in the inbox by ${by || 'someone'}`;
 }
 

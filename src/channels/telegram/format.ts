@@ -1,5 +1,6 @@
 // Telegram messages for a question (API.md §9): HTML parse mode with the question's text escaped,
 // an inline keyboard for CONFIRM/SELECT, ForceReply for TEXT, URL buttons for FORM/EXTERNAL.
+import { answerLine } from '../answer-line.ts';
 import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -103,8 +104,12 @@ export function replyMarkup(q: ChannelQuestion, callbackUrl: string): ReplyMarku
       if (q.action?.editable) keyboard.push([{ text: 'Edit and approve', url: callbackUrl }]);
       return { inline_keyboard: keyboard };
     }
-    default:
+    case 'EXTERNAL':
       return { inline_keyboard: [[{ text: 'Open', url: q.link ?? callbackUrl }]] };
+    default:
+      // A format this build does not know (a newer server's record): its answer page shows it.
+      q.format satisfies never;
+      return { inline_keyboard: [[{ text: 'Open', url: callbackUrl }]] };
   }
 }
 
@@ -142,17 +147,7 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (q.status === 'TIMED_OUT') return 'Timed out';
   if (q.status === 'CANCELLED') return q.cancelReason ? `Cancelled: ${q.cancelReason}` : 'Cancelled';
   if (q.sensitive) return 'Answered';
-  const decision = (q.answer as { decision?: unknown } | null)?.decision;
-  const answer =
-    q.format === 'CONFIRM'
-      ? q.answer === true
-        ? 'Yes'
-        : 'No'
-      : q.format === 'APPROVAL'
-        ? decision === 'APPROVED'
-          ? 'Approved'
-          : 'Rejected'
-        : cutUnits(typeof q.answer === 'string' ? q.answer : JSON.stringify(q.answer ?? null), 500);
+  const answer = answerLine(q);
   const by = q.answeredBy ?? '';
   const prefix = `${channelName}:`;
   if (by.startsWith(prefix))

@@ -1,6 +1,7 @@
 // What a question looks like as a text message, and what a reply means. Every message starts with
 // a short reference ("[K72]") that a reply may start with to name its question.
 import { randomInt } from 'node:crypto';
+import { yesOrNo } from '../../domain/yes-no.ts';
 import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -66,8 +67,11 @@ function instruction(q: ChannelQuestion, callbackUrl: string, room: number): str
       const edit = a?.editable ? ` To change it first: ${callbackUrl}` : ` Details: ${callbackUrl}`;
       return `${cutUnits(what, 200)}\nReply 1 to Approve, 2 to Reject.${edit}`;
     }
-    default:
+    case 'EXTERNAL':
       return `Open: ${q.link ?? callbackUrl}`;
+    default:
+      q.format satisfies never;
+      return `Answer on this page: ${callbackUrl}`;
   }
 }
 
@@ -119,36 +123,11 @@ export function splitReply(body: string): { short: string | null; rest: string }
   return { short: m[1]!.toUpperCase(), rest: body.slice(m[0].length).trim() };
 }
 
-const YES = new Set([
-  '1',
-  'y',
-  'yes',
-  'yep',
-  'yeah',
-  'ok',
-  'okay',
-  'sure',
-  'approve',
-  'approved',
-  'confirm',
-  'true',
-  '👍',
-  '✅',
-]);
-const NO = new Set([
-  '2',
-  'n',
-  'no',
-  'nope',
-  'nah',
-  'deny',
-  'denied',
-  'reject',
-  'decline',
-  'false',
-  '👎',
-  '❌',
-]);
+/** A yes or no word (one vocabulary, src/domain/yes-no.ts), or the option keys 1 and 2 of the message. */
+function yesNoReply(word: string): boolean | undefined {
+  return word === '1' ? true : word === '2' ? false : yesOrNo(word);
+}
+
 /** Carrier keywords Twilio acts on itself (opt-out and help); never read as answers. */
 export const RESERVED = new Set([
   'stop',
@@ -175,7 +154,7 @@ export function answerFromReply(q: ChannelQuestion, text: string): unknown {
   const word = normalized(text);
   switch (q.format) {
     case 'CONFIRM':
-      return YES.has(word) ? true : NO.has(word) ? false : undefined;
+      return yesNoReply(word);
     case 'SELECT': {
       const options = q.options ?? [];
       if (/^\d{1,3}$/.test(word)) return options[Number(word) - 1];
@@ -184,9 +163,16 @@ export function answerFromReply(q: ChannelQuestion, text: string): unknown {
     }
     case 'TEXT':
       return text.trim() === '' || q.sensitive ? undefined : text;
-    case 'APPROVAL':
-      return YES.has(word) ? { decision: 'APPROVED' } : NO.has(word) ? { decision: 'REJECTED' } : undefined;
+    case 'APPROVAL': {
+      const yes = yesNoReply(word);
+      return yes === undefined ? undefined : { decision: yes ? 'APPROVED' : 'REJECTED' };
+    }
+    case 'FORM':
+    case 'EXTERNAL':
+      // The message links the answer page for these: a text cannot carry their JSON.
+      return undefined;
     default:
+      q.format satisfies never;
       return undefined;
   }
 }
@@ -204,7 +190,11 @@ export function howToAnswer(q: ChannelQuestion, short: string): string {
       return q.sensitive
         ? `${short} is sensitive and is not answered by text: use the page linked in its message, and delete your reply.`
         : `Reply "${short}" followed by your answer.`;
+    case 'FORM':
+    case 'EXTERNAL':
+      return `${short} cannot be answered by text: use the link in its message.`;
     default:
+      q.format satisfies never;
       return `${short} cannot be answered by text: use the link in its message.`;
   }
 }

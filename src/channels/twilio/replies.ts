@@ -1,5 +1,6 @@
 // An inbound text (or WhatsApp button press) as an answer event: which question it names, what
 // it answers, and the TwiML that confirms it or explains what to send instead.
+import { answerLine } from '../answer-line.ts';
 import type {
   AnswerHints,
   ChannelQuestion,
@@ -10,6 +11,9 @@ import type {
 } from '../types.ts';
 import { answerFromReply, howToAnswer, refFor, splitReply } from './messages.ts';
 import { twiml } from './twiml.ts';
+
+/** An echoed answer stays short: the confirmation is one SMS segment or little more. */
+const ECHO_MAX = 120;
 
 export function xml(message: string | null): ChannelResponse {
   return { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: twiml(message) };
@@ -26,14 +30,12 @@ function closedText(q: ChannelQuestion, short: string): string {
 }
 
 function recordedText(q: ChannelQuestion, short: string): string {
-  if (q.format === 'APPROVAL' && !q.sensitive) {
-    if (q.status === 'PENDING') return `Your vote on ${short} is recorded.`;
-    const d = (q.answer as { decision?: unknown } | null)?.decision;
-    return `Recorded for ${short}: ${d === 'APPROVED' ? 'Approved' : 'Rejected'}.`;
-  }
-  if (q.sensitive || (q.format !== 'CONFIRM' && q.format !== 'SELECT')) return `Recorded for ${short}.`;
-  const shown = q.format === 'CONFIRM' ? (q.answer === true ? 'Yes' : 'No') : String(q.answer);
-  return `Recorded for ${short}: ${shown}.`;
+  if (q.format === 'APPROVAL' && q.status === 'PENDING' && !q.sensitive)
+    return `Your vote on ${short} is recorded.`;
+  // The person just typed a TEXT answer; FORM and EXTERNAL are not answered by text.
+  const echoed = q.format === 'CONFIRM' || q.format === 'SELECT' || q.format === 'APPROVAL';
+  if (q.sensitive || !echoed) return `Recorded for ${short}.`;
+  return `Recorded for ${short}: ${answerLine(q, ECHO_MAX)}.`;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   WrongDoorError,
 } from '../../client/index.ts';
 import { clip } from '../../domain/values.ts';
+import { yesOrNo } from '../../domain/yes-no.ts';
 import type { CommandContext } from '../context.ts';
 import { answerText } from '../format.ts';
 import { promptAnswer } from '../prompt.ts';
@@ -33,8 +34,6 @@ const JSON_EXAMPLES = '\'{"name":"Ada"}\'';
 /** An error lists at most this many options, each cut to this many characters. */
 const OPTIONS_SHOWN = 10;
 const OPTION_SHOWN_CHARS = 40;
-const YES = new Set(['yes', 'y', 'true']);
-const NO = new Set(['no', 'n', 'false']);
 
 function parsedJson(value: string): { value: unknown } | null {
   try {
@@ -44,11 +43,10 @@ function parsedJson(value: string): { value: unknown } | null {
   }
 }
 
-/** A CONFIRM answer from the words a person types (yes/no, y/n, true/false, any case). */
+/** A CONFIRM answer from the words a person types (yes/no, y/n, true/false, ok…: src/domain/yes-no.ts). */
 function confirmFromFlag(value: string): boolean {
-  const word = value.trim().toLowerCase();
-  if (YES.has(word)) return true;
-  if (NO.has(word)) return false;
+  const yes = yesOrNo(value);
+  if (yes !== undefined) return yes;
   throw new BadUserInputError('--answer for a CONFIRM question must be yes or no (also y, n, true, false)');
 }
 

@@ -4,12 +4,21 @@ import { Command, Option } from 'commander';
 import type { AnswerFormat, AskInput, EscalationStepInput, Question } from '../../client/index.ts';
 import type { CommandContext } from '../context.ts';
 import { answerText } from '../format.ts';
-import { collect, parseEscalationStep, parseFormat, parseJsonArg, parseWhole } from '../parse.ts';
+import {
+  collect,
+  FORMAT_NEEDS,
+  FORMATS,
+  parseEscalationStep,
+  parseFormat,
+  parseJsonArg,
+  parseWhole,
+} from '../parse.ts';
 
 interface AskOptions {
   format: AnswerFormat;
   option?: string[];
   schema?: unknown;
+  action?: unknown;
   link?: string;
   timeout?: number;
   group?: string;
@@ -35,7 +44,12 @@ function askInput(text: string, o: AskOptions): AskInput {
     text,
     format: o.format,
     ...(o.option ? { options: o.option } : {}),
-    ...(o.schema !== undefined ? { schema: o.schema } : {}),
+    ...(o.schema !== undefined
+      ? o.format === 'APPROVAL'
+        ? { argumentsSchema: o.schema }
+        : { schema: o.schema }
+      : {}),
+    ...(o.action !== undefined ? { action: o.action } : {}),
     ...(o.link ? { link: o.link } : {}),
     ...(o.timeout ? { timeoutSeconds: o.timeout } : {}),
     ...(o.group ? { groupId: o.group } : {}),
@@ -57,12 +71,24 @@ export function askCommand(ctx: CommandContext): Command {
     .description('ask a question and wait for the answer (as an agent would)')
     .argument('<text>', 'what to ask')
     .addOption(
-      new Option('--format <format>', 'text, confirm, select, form or external')
+      new Option(
+        '--format <format>',
+        FORMATS.map((f) => `${f.toLowerCase()} (${FORMAT_NEEDS[f]})`).join(', '),
+      )
         .argParser(parseFormat)
         .default('TEXT'),
     )
     .option('--option <option>', 'a SELECT option (repeat it)', collect)
-    .option('--schema <json>', 'FORM (or EXTERNAL) JSON Schema', parseJsonArg('--schema'))
+    .option(
+      '--schema <json>',
+      "FORM (or EXTERNAL) JSON Schema; APPROVAL: the arguments' schema",
+      parseJsonArg('--schema'),
+    )
+    .option(
+      '--action <json>',
+      'APPROVAL: what you propose, {"name", "arguments", "summary"?, "editable"?}',
+      parseJsonArg('--action'),
+    )
     .option('--link <url>', 'EXTERNAL: the link, holding {callback_url}')
     .option('--timeout <seconds>', 'how long the question stays answerable', parseWhole(1, 31_536_000))
     .option('--group <groupId>', 'a label grouping related questions')
@@ -91,6 +117,12 @@ export function askCommand(ctx: CommandContext): Command {
       DEFAULT_RETRY_FOR_SECONDS,
     )
     .action(async (text: string, o: AskOptions, cmd: Command) => {
+      // The SDK reads the action's fields: a missing one is a usage error here, not a crash there.
+      if (o.format === 'APPROVAL' && (typeof o.action !== 'object' || o.action === null)) {
+        cmd.error('error: --format approval needs --action \'{"name":"…","arguments":{…}}\'', {
+          exitCode: 2,
+        });
+      }
       // Every retry is said on stderr, so a server that is down never looks like a silent hang.
       const client = ctx.clientOf(cmd, {
         retry: { giveUpAfterMs: o.retryFor * 1000 },

@@ -1,4 +1,5 @@
 // The enums of API.md §4.
+import type { AnswerFormat as DomainFormat } from '../../domain/question.ts';
 import { builder } from '../builder.ts';
 
 export const AnswerFormat = builder.enumType('AnswerFormat', {
@@ -16,7 +17,8 @@ export const AnswerFormat = builder.enumType('AnswerFormat', {
       description:
         'May the agent do this? The question carries an `action`; the answer is {decision, arguments?, note?}.',
     },
-  } as const,
+    // One description per format of the domain's list: a new format fails to compile here.
+  } as const satisfies Record<DomainFormat, { description: string }>,
 });
 
 export const MediaKind = builder.enumType('MediaKind', {

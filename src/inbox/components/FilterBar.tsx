@@ -2,10 +2,8 @@
 // live in the page, not in the feed's state, so a reconnect's SNAPSHOT keeps them.
 import { memo, useId, useMemo, useRef } from 'react';
 import { type Facets, type Filter, isFiltering, NO_FILTER, type SortOrder } from '../lib/arrange.ts';
-import type { AnswerFormat } from '../lib/model.ts';
+import { FORMAT_CHOICES } from '../lib/formats.ts';
 import { plainId } from './hooks.ts';
-
-const FORMATS: readonly AnswerFormat[] = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL'];
 
 const ORDERS: Record<SortOrder, string> = {
   newest: 'Newest first',
@@ -90,9 +88,9 @@ export function FilterBar({
         <label htmlFor={`${id}-format`}>Format</label>
         <select id={`${id}-format`} value={filter.format} onChange={(e) => set('format')(e.target.value)}>
           <option value="">Any</option>
-          {FORMATS.map((f) => (
-            <option key={f} value={f}>
-              {f}
+          {FORMAT_CHOICES.map((f) => (
+            <option key={f.value} value={f.value}>
+              {f.label}
             </option>
           ))}
         </select>
