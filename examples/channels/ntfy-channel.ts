@@ -2,7 +2,7 @@
 // with the callback URL as the click target, and posts a note when the question is resolved.
 // Load it from a manifest with `plugin: ./examples/channels/ntfy-channel.ts`.
 
-import type { ChannelPlugin, ChannelQuestion, DeliveryReceipt } from 'tai-interactions/channel';
+import type { ChannelPlugin, ChannelQuestion, DeliveryRecord } from 'tai-interactions/channel';
 import { z } from 'zod';
 
 const config = z.strictObject({
@@ -30,7 +30,7 @@ const plugin: ChannelPlugin<typeof config> = {
 
     return {
       // The person taps the notification and answers on the callback page.
-      async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+      async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
         // The choices are part of the question: a SELECT shows its options under the text.
         const options = question.options?.map((o, i) => `${i + 1}. ${o}`).join('\n');
         await publish(

@@ -200,7 +200,7 @@ function keysFinding(config: Config): DoctorFinding {
 }
 
 function receiptKeysFinding(config: Config): DoctorFinding {
-  if (config.receiptKeys === null) {
+  if (config.deliveryKeys === null) {
     return {
       level: 'warn',
       check: 'receipt keys',
@@ -211,7 +211,7 @@ function receiptKeysFinding(config: Config): DoctorFinding {
   return {
     level: 'ok',
     check: 'receipt keys',
-    detail: `${config.receiptKeys.length} key(s) from INTERACTIONS_RECEIPT_KEYS_FILE (the first signs)`,
+    detail: `${config.deliveryKeys.length} key(s) from INTERACTIONS_RECEIPT_KEYS_FILE (the first signs)`,
   };
 }
 

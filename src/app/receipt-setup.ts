@@ -6,11 +6,11 @@ import { createReceiptSigner, type ReceiptSigner } from '../proof/receipt-signer
 import type { Config } from './config.ts';
 
 export async function openReceiptSigner(
-  config: Pick<Config, 'receiptKeys'>,
+  config: Pick<Config, 'deliveryKeys'>,
   logger: Logger,
   issuer: () => string,
 ): Promise<ReceiptSigner> {
-  if (config.receiptKeys) return createReceiptSigner({ keys: config.receiptKeys, issuer });
+  if (config.deliveryKeys) return createReceiptSigner({ keys: config.deliveryKeys, issuer });
   const key = await generateReceiptKey();
   logger.warn(
     { kid: key.kid },

@@ -37,7 +37,7 @@ export function createChannelSet(
   for (const [name, decl] of Object.entries(declarations)) {
     const context: ChannelContext = {
       name,
-      // Looked up when used, never copied into the instance's config or receipts.
+      // Looked up when used, never copied into the instance's config or deliveries.
       secret: (envName) => deps.env[envName] || undefined,
       logger: deps.logger,
       // Every response a plugin reads is bounded, whichever client library reads it.

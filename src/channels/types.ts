@@ -4,7 +4,7 @@
 // A plugin is an adapter at the edge. It turns a question into a provider message (`deliver`),
 // a provider event into a request to the engine (`inbound`), and a resolution into a message
 // edit (`onResolved`). It never touches the store: the engine finds questions, validates and
-// claims answers, records receipts, and calls the plugin back with the outcome.
+// claims answers, records deliveries, and calls the plugin back with the outcome.
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 
@@ -63,7 +63,7 @@ export interface ChannelQuestion {
  * `ref` and `recipient` are indexed by the engine per channel instance, which is how an
  * inbound event can name its question by a short reference or "the latest for this sender".
  */
-export interface DeliveryReceipt {
+export interface DeliveryRecord {
   /** A short reference unique within the channel instance (e.g. a Telegram message id, "K7"). */
   ref?: string;
   /** Who the message went to, as the provider will name the sender of a reply. */
@@ -126,9 +126,9 @@ export interface ChannelResponse {
 /** How an inbound event names its question; the engine resolves it within this channel only. */
 export type QuestionRef =
   | { id: string }
-  /** The `ref` of a receipt this instance returned. */
+  /** The `ref` of a delivery record this instance returned. */
   | { ref: string }
-  /** The latest PENDING question this instance delivered to that `recipient` (receipt.recipient). */
+  /** The latest PENDING question this instance delivered to that `recipient` (delivery.recipient). */
   | { latestFor: string };
 
 /**
@@ -146,20 +146,20 @@ export interface AnswerHints {
 
 /** What the engine did with an `answer` event; `respond` renders it for the provider. */
 export type ClaimOutcome =
-  | { kind: 'recorded'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'recorded'; question: ChannelQuestion; delivery: DeliveryRecord | null }
   /** The question was already answered by this same sender with this same answer (a provider retry). */
-  | { kind: 'duplicate'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'duplicate'; question: ChannelQuestion; delivery: DeliveryRecord | null }
   /** Closed before this event: answered by someone else, timed out or cancelled. */
-  | { kind: 'closed'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'closed'; question: ChannelQuestion; delivery: DeliveryRecord | null }
   /** The answer failed validation (API.md §5.3); nothing changed. `message` is safe to show. */
-  | { kind: 'invalid'; message: string; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'invalid'; message: string; question: ChannelQuestion; delivery: DeliveryRecord | null }
   /** No question of this channel matches the reference. */
   | { kind: 'not-found' };
 
 /** What the engine found for a `show` event (nothing is claimed). */
 export type LookupOutcome =
-  | { kind: 'pending'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
-  | { kind: 'closed'; question: ChannelQuestion; receipt: DeliveryReceipt | null }
+  | { kind: 'pending'; question: ChannelQuestion; delivery: DeliveryRecord | null }
+  | { kind: 'closed'; question: ChannelQuestion; delivery: DeliveryRecord | null }
   | { kind: 'not-found' };
 
 /**
@@ -192,10 +192,10 @@ export type InboundEvent =
       /**
        * Where the event came from, for a provider whose events may name any question but belong
        * to one place (Teams: the Bot Framework channel and the conversation of the activity).
-       * Each key names a field of the question's DeliveryReceipt at this channel, which must hold
+       * Each key names a field of the question's DeliveryRecord at this channel, which must hold
        * the same value: an event from anywhere else answers nothing (no one-step claim either), is
        * answered `not-found`, and the audit log records CALLBACK_REFUSED with `{channel, reason}`,
-       * the reason being the first key that differs (or `receipt` when nothing was delivered here).
+       * the reason being the first key that differs (or `delivery` when nothing was delivered here).
        */
       origin?: Readonly<Record<string, string>>;
       respond(outcome: ClaimOutcome): ChannelResponse | Promise<ChannelResponse>;
@@ -231,7 +231,7 @@ export interface ChannelInstance {
   /** Whether this channel must be told a recipient (Slack, Telegram, Twilio: yes; webhook: no). */
   needsRecipient?: boolean;
   /** Push the question's text (never its media). Throws when the provider refuses or fails. */
-  deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt>;
+  deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord>;
   /** Ask time: a message when this channel cannot address `recipient`, else null. */
   checkRecipient?(recipient: string): string | null;
   /** Absent: the channel takes no inbound requests and its door is the uniform 404. */
@@ -261,14 +261,14 @@ export interface ChannelInstance {
    * An escalation step's REMIND (API.md §18) while the question is still pending: remind the
    * person where `deliver` reached them (Slack: a reply in the message's thread; Telegram: a
    * reply to the message; Twilio: a short SMS with the reference; webhook: a signed
-   * `question.reminded` event). `receipt` is what `deliver` returned; `callbackUrl` is a fresh
+   * `question.reminded` event). `delivery` is what `deliver` returned; `callbackUrl` is a fresh
    * callback URL for the same question. Throws when the provider refuses: the step records the
    * failure and later steps still fire. Absent: the engine delivers the question again, its
    * text marked as a reminder, and records nothing else.
    */
-  remind?(question: ChannelQuestion, receipt: DeliveryReceipt, callbackUrl: string): Promise<void>;
+  remind?(question: ChannelQuestion, delivery: DeliveryRecord, callbackUrl: string): Promise<void>;
   /** After any resolution: edit the message. Best effort; throwing means "retry later". */
-  onResolved?(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void>;
+  onResolved?(question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void>;
   /**
    * One-time provider set-up for `tai channels setup <name>` (e.g. Telegram's setWebhook with the
    * secret token and `inboundUrl`). Returns a line to show the operator; throws with a message

@@ -6,7 +6,7 @@ import { isoTime } from '../domain/question-view.ts';
 import { endpointUrl, envName } from './config-schema.ts';
 import { requestFailure } from './failure-cause.ts';
 import { discardBody } from './response-body.ts';
-import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from './types.ts';
+import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryRecord } from './types.ts';
 
 /** How long one POST may take before delivery counts as failed. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -81,14 +81,14 @@ function createWebhookChannel(cfg: WebhookConfig, ctx: ChannelContext) {
   }
 
   return {
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       const msgId = `msg_${question.id}_asked`;
       await post(msgId, { type: 'question.asked', question: askedView(question), callbackUrl });
       return { messageId: msgId };
     },
     // An escalation REMIND (API.md §18): the same view as `question.asked` and a fresh callback
     // URL, signed like it. Each reminder is a new message (its id carries when it was sent).
-    async remind(question: ChannelQuestion, _receipt: DeliveryReceipt, callbackUrl: string): Promise<void> {
+    async remind(question: ChannelQuestion, _delivery: DeliveryRecord, callbackUrl: string): Promise<void> {
       await post(`msg_${question.id}_reminded_${Date.now()}`, {
         type: 'question.reminded',
         question: askedView(question),

@@ -14,7 +14,7 @@ import { clip } from '../domain/values.ts';
 import { createShortLinks } from './answers/short-links.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
-import { receiptToStore } from './deliveries/stored.ts';
+import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
@@ -173,13 +173,13 @@ export function createAsking(
   }
 
   /**
-   * A question nobody can receive must not wait: a failed delivery closes it. The receipt is
+   * A question nobody can receive must not wait: a failed delivery closes it. The delivery is
    * recorded either way (null: nothing was sent, so its follow-up has no message to edit).
    */
   async function deliver(q: QuestionRecord, callbackUrl: string): Promise<void> {
-    let receipt: unknown;
+    let delivery: unknown;
     try {
-      receipt = await channels.deliver(await shortLinks.forChannel(q), callbackUrl);
+      delivery = await channels.deliver(await shortLinks.forChannel(q), callbackUrl);
       observer.channelDelivery(q.channel!, 'delivered');
     } catch (err) {
       observer.channelDelivery(q.channel!, 'failed');
@@ -187,21 +187,21 @@ export function createAsking(
         { err: err instanceof Error ? err.message : 'unknown', channel: q.channel, questionId: q.id },
         'channel delivery failed',
       );
-      await store.receipts.save(q.id, null);
+      await store.deliveries.save(q.id, null);
       await ctx.claim(q.id, { status: 'CANCELLED', cancelReason: 'channel delivery failed' });
       throw new DomainError(
         'CHANNEL_DELIVERY_FAILED',
         `channel ${q.channel} could not deliver the question: ${deliveryCause(err)}`,
       );
     }
-    const kept = receiptToStore(receipt);
+    const kept = deliveryToStore(delivery);
     if (kept.trimmed) {
       logger.warn(
         { channel: q.channel, questionId: q.id },
-        'channel receipt is not small JSON: kept its keys only',
+        'channel delivery record is not small JSON: kept its keys only',
       );
     }
-    await store.receipts.save(q.id, kept.receipt, clock());
+    await store.deliveries.save(q.id, kept.delivery, clock());
   }
 
   return {

@@ -26,7 +26,7 @@ export interface ChannelPort {
   names(): ReadonlySet<string>;
   /**
    * Push the question's text (never its media) to the person; throws when it cannot. Resolves
-   * with the plugin's DeliveryReceipt, stored with the question; the engine treats it as
+   * with the plugin's DeliveryRecord, stored with the question; the engine treats it as
    * untrusted (anything but small JSON is kept as its `ref` and `recipient` only).
    */
   deliver(question: QuestionRecord, callbackUrl: string): Promise<unknown>;

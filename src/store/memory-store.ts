@@ -8,9 +8,9 @@ import { DELIVERED } from '../domain/escalation.ts';
 import type { ClosedStatus } from '../domain/question.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createQuestion } from './memory-create.ts';
+import { createMemoryDeliveries } from './memory-deliveries.ts';
 import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryPeople } from './memory-people.ts';
-import { createMemoryReceipts } from './memory-receipts.ts';
 import { createMemoryTables, type MemoryTables, record } from './memory-tables.ts';
 import { claimAuditOf, oneStepClaimOf, resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
@@ -127,11 +127,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now, decided) };
   }
 
-  const receipts = createMemoryReceipts(t);
+  const deliveries = createMemoryDeliveries(t);
   return {
     kind: 'memory',
     outbox: t.outbox.outbox,
-    receipts,
+    deliveries,
     links: createMemoryLinks(t),
     people: createMemoryPeople(t.clock),
     audit: t.audit.log,
@@ -159,14 +159,14 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       const e = t.entry(id);
       if (!e) return { kind: 'missing' };
       // Read now, in the same synchronous step as the claim (the read has no await inside).
-      const receipt = receipts.get(id, input.place);
+      const delivery = deliveries.get(id, input.place);
       if (e.resolution || !takesOneStepAnswer(e.spec, input.place, input.format)) {
-        return { kind: 'other', question: record(e), receipt: await receipt };
+        return { kind: 'other', question: record(e), delivery: await delivery };
       }
       const r = claim(id, oneStepClaimOf(input));
       if (r.kind === 'missing') return { kind: 'missing' };
       // Lost here only to its deadline: TIMED_OUT now, as channel-answer.lua answers it.
-      return { kind: r.kind === 'won' ? 'won' : 'other', question: r.question, receipt: await receipt };
+      return { kind: r.kind === 'won' ? 'won' : 'other', question: r.question, delivery: await delivery };
     },
 
     async get(id) {
@@ -174,9 +174,9 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       return e ? record(e) : null;
     },
 
-    async getWithReceipt(id, place) {
+    async getWithDelivery(id, place) {
       const e = t.entry(id);
-      return e ? { question: record(e), receipt: await receipts.get(id, place) } : null;
+      return e ? { question: record(e), delivery: await deliveries.get(id, place) } : null;
     },
 
     async getMany(ids) {

@@ -14,10 +14,10 @@ import type {
 } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
+import type { ChannelDeliveries } from './deliveries.ts';
 import type { ShortLinks } from './links.ts';
 import type { Outbox } from './outbox-port.ts';
 import type { PeopleStore } from './people.ts';
-import type { ChannelReceipts } from './receipts.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
 export const REPLY_GRACE_MS = 60_000;
@@ -202,13 +202,13 @@ export interface ChannelAnswerInput extends OneStepAnswer {
 
 export type ChannelAnswerResult =
   /** Claimed as ANSWERED with the input's answer, exactly as claim() would. */
-  | ({ kind: 'won' } & QuestionWithReceipt)
+  | ({ kind: 'won' } & QuestionWithDelivery)
   /**
    * Not claimed here, nothing changed (unless it was past its deadline: then it is TIMED_OUT
-   * now): the question as it is and `place`'s receipt, as getWithReceipt reads them, for the
+   * now): the question as it is and `place`'s delivery, as getWithDelivery reads them, for the
    * door's full path. Not pending, or not one takesOneStepAnswer accepts.
    */
-  | ({ kind: 'other' } & QuestionWithReceipt)
+  | ({ kind: 'other' } & QuestionWithDelivery)
   | { kind: 'missing' };
 
 export interface ListFilter {
@@ -267,10 +267,10 @@ export interface ReserveOptions {
 /** `limit`: the owner's pending questions and reservations are at the cap; nothing was stored. */
 export type ReserveResult = 'reserved' | 'limit';
 
-export interface QuestionWithReceipt {
+export interface QuestionWithDelivery {
   question: QuestionRecord;
   /** Undefined while nothing is recorded (delivery may still be in flight). */
-  receipt: Awaited<ReturnType<ChannelReceipts['get']>>;
+  delivery: Awaited<ReturnType<ChannelDeliveries['get']>>;
 }
 
 /** The outbox's types live in outbox-port.ts; importers keep reading them from here. */
@@ -281,7 +281,7 @@ export interface QuestionStore {
   /** Follow-ups of resolved questions (enqueued by create's followUps and the claim). */
   readonly outbox: Outbox;
   /** What channels returned on delivery, kept with each question and indexed per channel. */
-  readonly receipts: ChannelReceipts;
+  readonly deliveries: ChannelDeliveries;
   /** Short redirects for channels' long links, each living as long as its question. */
   readonly links: ShortLinks;
   /** Sign-in sessions, logins in flight, principals' names and push subscriptions (API.md §19). */
@@ -306,10 +306,10 @@ export interface QuestionStore {
   vote(id: string, input: VoteInput): Promise<VoteResult>;
   get(id: string): Promise<QuestionRecord | null>;
   /**
-   * The question and what its delivery to `place` recorded (as `receipts.get(id, place)`), in
+   * The question and what its delivery to `place` recorded (as `deliveries.get(id, place)`), in
    * one read: a channel's inbound door needs both for every click.
    */
-  getWithReceipt(id: string, place?: string): Promise<QuestionWithReceipt | null>;
+  getWithDelivery(id: string, place?: string): Promise<QuestionWithDelivery | null>;
   getMany(ids: readonly string[]): Promise<(QuestionRecord | null)[]>;
   /**
    * Each question's status, null where its record is gone: what the engine's sweep of its held

@@ -145,14 +145,14 @@ describe('discord inbound (property)', () => {
           expect(ev.dedupe?.id).toMatch(/^interaction:\d+$/);
           // Answered within the deferral window: nothing is sent to Discord.
           ev.answer(channelQuestion(shape as never));
-          const res = await ev.respond({ kind: 'recorded', question: channelQuestion(), receipt: null });
+          const res = await ev.respond({ kind: 'recorded', question: channelQuestion(), delivery: null });
           expect(res.status).toBe(200);
         }
         if (ev.kind === 'show') {
           const res = await ev.respond({
             kind: 'pending',
             question: channelQuestion(shape as never),
-            receipt: null,
+            delivery: null,
           });
           expect(res.status).toBe(200);
         }

@@ -206,7 +206,7 @@ describe('discord channel: the interactions endpoint', () => {
       answer: true,
       answeredBy: `ops-discord:${DISCORD_USER}`,
     };
-    const res = await ev.respond({ kind: 'recorded', question: done, receipt: null });
+    const res = await ev.respond({ kind: 'recorded', question: done, delivery: null });
     expect(res).toEqual({
       status: 200,
       body: {
@@ -233,7 +233,7 @@ describe('discord channel: the interactions endpoint', () => {
       kind: 'invalid',
       message: 'no such option',
       question,
-      receipt: null,
+      delivery: null,
     });
     expect(refused.body).toEqual({
       type: 4,
@@ -249,7 +249,7 @@ describe('discord channel: the interactions endpoint', () => {
     const question = q({ id: 'q_t', format: 'TEXT' });
     const open = await inboundOf(componentClick('tai:t:q_t'));
     if (open.kind !== 'show') throw new Error(open.kind);
-    const shown = await open.respond({ kind: 'pending', question, receipt: null });
+    const shown = await open.respond({ kind: 'pending', question, delivery: null });
     const body = shown.body as { type: number; data: unknown };
     expect(body.type).toBe(9);
     expect(modalProblem(body.data)).toBeNull();
@@ -272,7 +272,7 @@ describe('discord channel: the interactions endpoint', () => {
     const question = q({ id: 'q_f', format: 'FORM', schema });
     const open = await inboundOf(componentClick('tai:f:q_f'));
     if (open.kind !== 'show') throw new Error(open.kind);
-    const shown = (await open.respond({ kind: 'pending', question, receipt: null })).body as {
+    const shown = (await open.respond({ kind: 'pending', question, delivery: null })).body as {
       data: { components: { components: Record<string, unknown>[] }[] };
     };
     expect(modalProblem(shown.data)).toBeNull();
@@ -298,7 +298,7 @@ describe('discord channel: the interactions endpoint', () => {
     const open = await inboundOf(componentClick('tai:t:q_t'));
     if (open.kind !== 'show') throw new Error(open.kind);
     const closed = q({ id: 'q_t', format: 'TEXT', status: 'TIMED_OUT' });
-    expect((await open.respond({ kind: 'closed', question: closed, receipt: null })).body).toMatchObject({
+    expect((await open.respond({ kind: 'closed', question: closed, delivery: null })).body).toMatchObject({
       type: 7,
       data: { content: 'Ship it?\n\nTimed out', components: [] },
     });
@@ -333,7 +333,7 @@ describe('discord channel: the interactions endpoint', () => {
       answer: true,
       answeredBy: `ops-discord:${DISCORD_USER}`,
     };
-    const res = await ev.respond({ kind: 'recorded', question: done, receipt: null });
+    const res = await ev.respond({ kind: 'recorded', question: done, delivery: null });
     expect(res).toEqual({ status: 202 });
     const edit = discord.callsTo(
       'PATCH',

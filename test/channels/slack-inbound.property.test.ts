@@ -141,7 +141,7 @@ describe('slack inbound (property)', () => {
         if (ev.kind === 'answer') {
           expect(typeof ev.by).toBe('string');
           ev.answer(channelQuestion(shape as never));
-          const res = await ev.respond({ kind: 'recorded', question: channelQuestion(), receipt: null });
+          const res = await ev.respond({ kind: 'recorded', question: channelQuestion(), delivery: null });
           expect(res.status).toBe(200);
         }
       }),

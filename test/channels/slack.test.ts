@@ -337,20 +337,20 @@ describe('slack channel: inbound mapping', () => {
     const ev = await event(click('q_1:1', 'tai_confirm_yes', { response_url: slack.responseUrl }));
     if (ev.kind !== 'answer') throw new Error('expected an answer');
     const before = slack.callsTo('response_url').length;
-    expect(await ev.respond({ kind: 'recorded', question: channelQuestion(), receipt: null })).toEqual({
+    expect(await ev.respond({ kind: 'recorded', question: channelQuestion(), delivery: null })).toEqual({
       status: 200,
     });
-    expect(await ev.respond({ kind: 'duplicate', question: channelQuestion(), receipt: null })).toEqual({
+    expect(await ev.respond({ kind: 'duplicate', question: channelQuestion(), delivery: null })).toEqual({
       status: 200,
     });
     expect(slack.callsTo('response_url')).toHaveLength(before);
     const closed = channelQuestion({ status: 'TIMED_OUT' });
-    expect(await ev.respond({ kind: 'closed', question: closed, receipt: null })).toEqual({ status: 200 });
+    expect(await ev.respond({ kind: 'closed', question: closed, delivery: null })).toEqual({ status: 200 });
     await ev.respond({
       kind: 'invalid',
       message: 'answer must be one of the options',
       question: closed,
-      receipt: null,
+      delivery: null,
     });
     await ev.respond({ kind: 'not-found' });
     expect(
@@ -394,7 +394,7 @@ describe('slack channel: inbound mapping', () => {
     if (ev.kind !== 'show') throw new Error(`expected show, got ${ev.kind}`);
     expect(ev.question).toEqual({ id: 'q_5' });
     const q = channelQuestion({ id: 'q_5', format: 'FORM', schema });
-    expect(await ev.respond({ kind: 'pending', question: q, receipt: null })).toEqual({ status: 200 });
+    expect(await ev.respond({ kind: 'pending', question: q, delivery: null })).toEqual({ status: 200 });
     const open = slack.callsTo('views.open').at(-1)!;
     expect(open.args.trigger_id).toBe('1234.5678.abcd');
     const view = open.args.view as {
@@ -411,7 +411,7 @@ describe('slack channel: inbound mapping', () => {
       ['f:size', 'static_select', true],
     ]);
     const before = slack.callsTo('response_url').length;
-    await ev.respond({ kind: 'closed', question: { ...q, status: 'ANSWERED' }, receipt: null });
+    await ev.respond({ kind: 'closed', question: { ...q, status: 'ANSWERED' }, delivery: null });
     expect(slack.callsTo('response_url').slice(before)[0]!.args.text).toBe(
       'This question was already answered.',
     );
@@ -426,7 +426,7 @@ describe('slack channel: inbound mapping', () => {
       schema: { type: 'object', properties: { tier: { enum: ['', 'gold'] } } },
     });
     const before = slack.callsTo('response_url').length;
-    await ev.respond({ kind: 'pending', question: q, receipt: null });
+    await ev.respond({ kind: 'pending', question: q, delivery: null });
     const open = slack.callsTo('views.open').at(-1)!;
     expect(JSON.stringify(open.args.view)).toContain('"text":"\\"\\"","emoji":false},"value":"0"');
     expect(slack.callsTo('response_url').length).toBe(before);
@@ -438,7 +438,7 @@ describe('slack channel: inbound mapping', () => {
     slack.failNext('views.open', 'expired_trigger_id');
     const before = slack.callsTo('response_url').length;
     const q = channelQuestion({ id: 'q_5', format: 'FORM', schema });
-    expect(await ev.respond({ kind: 'pending', question: q, receipt: null })).toEqual({ status: 200 });
+    expect(await ev.respond({ kind: 'pending', question: q, delivery: null })).toEqual({ status: 200 });
     const told = slack.callsTo('response_url').slice(before)[0]!;
     expect(told.args).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(told.args.text).toBe(
@@ -455,7 +455,7 @@ describe('slack channel: inbound mapping', () => {
     await ev.respond({
       kind: 'pending',
       question: channelQuestion({ id: 'q_7', format: 'FORM', schema: long }),
-      receipt: null,
+      delivery: null,
     });
     expect(slack.callsTo('views.open').length).toBe(opened);
     expect(slack.callsTo('response_url').slice(before)[0]!.args.text).toMatch(
@@ -480,9 +480,9 @@ describe('slack channel: inbound mapping', () => {
     expect(ev.question).toEqual({ id: 'q_5' });
     const q = channelQuestion({ id: 'q_5', format: 'FORM', schema });
     expect(ev.answer(q)).toEqual({ name: 'Ana', qty: 3, price: 2.5, rush: true, size: 'L' });
-    expect(await ev.respond({ kind: 'recorded', question: q, receipt: null })).toEqual({ status: 200 });
+    expect(await ev.respond({ kind: 'recorded', question: q, delivery: null })).toEqual({ status: 200 });
     expect(
-      await ev.respond({ kind: 'invalid', message: 'answer.qty must be >= 5', question: q, receipt: null }),
+      await ev.respond({ kind: 'invalid', message: 'answer.qty must be >= 5', question: q, delivery: null }),
     ).toEqual({
       status: 200,
       body: {

@@ -142,7 +142,7 @@ describe('teams inbound (property)', () => {
           expect(typeof ev.by).toBe('string');
           expect(ev.dedupe?.id).toMatch(/^activity:/);
           ev.answer(channelQuestion(shape as never));
-          const res = await ev.respond({ kind: 'recorded', question: channelQuestion(), receipt: null });
+          const res = await ev.respond({ kind: 'recorded', question: channelQuestion(), delivery: null });
           expect(res.status).toBe(200);
         }
       }),

@@ -123,6 +123,6 @@ describe('originMismatch', () => {
     expect(originMismatch({ channelId: 'webchat', conversation: 'c2' }, receipt)).toBe('channelId');
     expect(originMismatch({ channelId: 'msteams', conversation: 'c2' }, receipt)).toBe('conversation');
     expect(originMismatch({ missing: 'x' }, receipt)).toBe('missing');
-    expect(originMismatch({ conversation: 'c1' }, null)).toBe('receipt');
+    expect(originMismatch({ conversation: 'c1' }, null)).toBe('delivery');
   });
 });

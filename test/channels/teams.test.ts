@@ -328,9 +328,9 @@ describe('teams channel: incoming activities', () => {
     if (ev.kind !== 'answer') throw new Error(ev.kind);
     const before = teams.callsTo('POST', SENDS).length;
     const question = q({ id: 'q_1', status: 'ANSWERED', answer: false, answeredBy: 'ops' });
-    expect(await ev.respond({ kind: 'recorded', question, receipt: null })).toEqual({ status: 200 });
+    expect(await ev.respond({ kind: 'recorded', question, delivery: null })).toEqual({ status: 200 });
     expect(teams.callsTo('POST', SENDS)).toHaveLength(before);
-    expect(await ev.respond({ kind: 'closed', question, receipt: null })).toEqual({ status: 200 });
+    expect(await ev.respond({ kind: 'closed', question, delivery: null })).toEqual({ status: 200 });
     const said = teams.callsTo('POST', SENDS).at(-1)!;
     expect(said.body).toMatchObject({
       type: 'message',

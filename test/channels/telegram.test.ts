@@ -4,7 +4,7 @@ import { telegramPlugin } from '../../src/channels/telegram/plugin.ts';
 import type {
   ChannelQuestion,
   ClaimOutcome,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
 } from '../../src/channels/types.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
@@ -47,10 +47,10 @@ async function delivered(q: ChannelQuestion) {
   return { receipt, args: call.args, markup: call.args.reply_markup as Keyboard & Record<string, unknown> };
 }
 
-const recorded = (q: ChannelQuestion, receipt: DeliveryReceipt | null = null): ClaimOutcome => ({
+const recorded = (q: ChannelQuestion, receipt: DeliveryRecord | null = null): ClaimOutcome => ({
   kind: 'recorded',
   question: q,
-  receipt,
+  delivery: receipt,
 });
 
 async function answerEvent(update: unknown): Promise<Extract<InboundEvent, { kind: 'answer' }>> {
@@ -225,17 +225,17 @@ describe('telegram channel: inbound', () => {
   it('a refused press is acknowledged with the reason', async () => {
     const q = channelQuestion({ status: 'ANSWERED', answer: true, answeredBy: 'tg:1' });
     const cases: [ClaimOutcome, string][] = [
-      [{ kind: 'closed', question: q, receipt: null }, 'This question was already answered.'],
+      [{ kind: 'closed', question: q, delivery: null }, 'This question was already answered.'],
       [
-        { kind: 'closed', question: { ...q, status: 'TIMED_OUT' }, receipt: null },
+        { kind: 'closed', question: { ...q, status: 'TIMED_OUT' }, delivery: null },
         'This question timed out.',
       ],
       [
-        { kind: 'invalid', message: 'not one of the options', question: q, receipt: null },
+        { kind: 'invalid', message: 'not one of the options', question: q, delivery: null },
         'Not accepted: not one of the options',
       ],
       [{ kind: 'not-found' }, 'This question is no longer available.'],
-      [{ kind: 'duplicate', question: q, receipt: null }, 'Recorded'],
+      [{ kind: 'duplicate', question: q, delivery: null }, 'Recorded'],
     ];
     for (const [outcome, text] of cases) {
       const ev = await answerEvent(buttonPress(CHAT, 503, 'tai:1'));
@@ -247,7 +247,7 @@ describe('telegram channel: inbound', () => {
   it('a refusal notice is cut to the 200 characters answerCallbackQuery allows', async () => {
     const ev = await answerEvent(buttonPress(CHAT, 506, 'tai:1'));
     const message = 'm'.repeat(300);
-    await ev.respond({ kind: 'invalid', message, question: channelQuestion(), receipt: null });
+    await ev.respond({ kind: 'invalid', message, question: channelQuestion(), delivery: null });
     const text = String(tg.callsTo('answerCallbackQuery').at(-1)!.args.text);
     expect(text).toHaveLength(200);
     expect(text.endsWith('…')).toBe(true);
@@ -272,10 +272,10 @@ describe('telegram channel: inbound', () => {
     expect((await ev.respond(recorded(channelQuestion({ format: 'TEXT' })))).status).toBe(200);
     // A reply to some unrelated message, or to a button question, is ordinary chat: nothing is said.
     await ev.respond({ kind: 'not-found' });
-    await ev.respond({ kind: 'invalid', message: 'no answer', question: channelQuestion(), receipt: null });
+    await ev.respond({ kind: 'invalid', message: 'no answer', question: channelQuestion(), delivery: null });
     expect(tg.callsTo('sendMessage').length).toBe(sends);
     const closed = channelQuestion({ format: 'TEXT', status: 'CANCELLED' });
-    await ev.respond({ kind: 'closed', question: closed, receipt: null });
+    await ev.respond({ kind: 'closed', question: closed, delivery: null });
     expect(tg.callsTo('sendMessage').at(-1)!.args).toMatchObject({
       chat_id: CHAT,
       text: 'This question was cancelled.',
@@ -301,7 +301,7 @@ describe('telegram channel: inbound', () => {
       kind: 'invalid',
       message: 'this reply does not answer the question',
       question: q,
-      receipt: null,
+      delivery: null,
     });
     expect(tg.callsTo('sendMessage').at(-1)!.args).toMatchObject({
       chat_id: CHAT,
@@ -318,7 +318,7 @@ describe('telegram channel: inbound', () => {
       kind: 'invalid',
       message: 'this reply does not answer the question',
       question: q,
-      receipt: null,
+      delivery: null,
     });
     expect(String(tg.callsTo('sendMessage').at(-1)!.args.text)).toMatch(
       /^Not recorded: this answer is sensitive\./,

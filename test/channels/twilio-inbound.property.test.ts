@@ -101,8 +101,8 @@ describe('twilio inbound (property)', () => {
           ev.answer(q, { pendingForRecipient: pending });
           for (const outcome of [
             { kind: 'not-found' } as const,
-            { kind: 'invalid', message: 'x', question: q, receipt: null } as const,
-            { kind: 'recorded', question: q, receipt: { short: 'K72' } } as const,
+            { kind: 'invalid', message: 'x', question: q, delivery: null } as const,
+            { kind: 'recorded', question: q, delivery: { short: 'K72' } } as const,
           ]) {
             const res = await ev.respond(outcome);
             expect(res.status).toBe(200);

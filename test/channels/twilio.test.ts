@@ -11,7 +11,7 @@ import type {
   ChannelQuestion,
   ChannelResponse,
   ClaimOutcome,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
 } from '../../src/channels/types.ts';
 import { channelContext, channelQuestion } from '../support/fakes/channel-context.ts';
@@ -56,7 +56,7 @@ async function reply(body: string, extra: Record<string, string> = {}, mode = {}
 }
 
 const sms = (q: Partial<ChannelQuestion> = {}) => channelQuestion({ recipient: PHONE, ...q });
-const receiptFor = (short: string): DeliveryReceipt => ({
+const receiptFor = (short: string): DeliveryRecord => ({
   ref: `${PHONE}#${short}`,
   recipient: PHONE,
   short,
@@ -279,10 +279,10 @@ describe('twilio channel: delivery', () => {
 });
 
 describe('twilio channel: replies', () => {
-  const outcome = (q: ChannelQuestion, r: DeliveryReceipt | null = receiptFor('K72')): ClaimOutcome => ({
+  const outcome = (q: ChannelQuestion, r: DeliveryRecord | null = receiptFor('K72')): ClaimOutcome => ({
     kind: 'recorded',
     question: q,
-    receipt: r,
+    delivery: r,
   });
 
   it('CONFIRM by "1" and by "yes" (and their kin) answers the latest question to that number', async () => {
@@ -352,7 +352,7 @@ describe('twilio channel: replies', () => {
       kind: 'invalid',
       message: 'no answer',
       question: sms(),
-      receipt: receiptFor('K72'),
+      delivery: receiptFor('K72'),
     });
     expect(body(res)).toContain(
       'Not understood. Reply &quot;K72 1&quot; for Yes or &quot;K72 2&quot; for No.',
@@ -364,7 +364,7 @@ describe('twilio channel: replies', () => {
       kind: 'invalid',
       message: 'x',
       question: q,
-      receipt: receiptFor('B34'),
+      delivery: receiptFor('B34'),
     });
     expect(body(selRes)).toContain('a number from 1 to 2, e.g. &quot;B34 1&quot;');
     const form = await reply('anything');
@@ -379,7 +379,7 @@ describe('twilio channel: replies', () => {
       kind: 'invalid',
       message: 'no answer',
       question: q,
-      receipt: receiptFor('C56'),
+      delivery: receiptFor('C56'),
     });
     expect(body(res)).toContain(
       'Several questions are waiting for your answer. Reply &quot;C56&quot; followed by your answer.',
@@ -396,13 +396,13 @@ describe('twilio channel: replies', () => {
       kind: 'invalid',
       message: 'answer too long',
       question: sms(),
-      receipt: receiptFor('K72'),
+      delivery: receiptFor('K72'),
     });
     expect(body(bad)).toContain('Not accepted for K72: answer too long');
     const closed = await ev.respond({
       kind: 'closed',
       question: sms({ status: 'TIMED_OUT' }),
-      receipt: receiptFor('K72'),
+      delivery: receiptFor('K72'),
     });
     expect(body(closed)).toContain('K72 timed out; your reply was not recorded.');
     expect(body(await ev.respond({ kind: 'not-found' }))).toContain(

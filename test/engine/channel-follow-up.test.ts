@@ -2,7 +2,7 @@
 // sent, retried with backoff while the receipt is not yet recorded or the edit throws, and given
 // up after a bounded number of attempts.
 import { describe, expect, it } from 'vitest';
-import type { ChannelInstance, ChannelQuestion, DeliveryReceipt } from '../../src/channels/types.ts';
+import type { ChannelInstance, ChannelQuestion, DeliveryRecord } from '../../src/channels/types.ts';
 import {
   createChannelFollowUp,
   MAX_CHANNEL_FOLLOW_UP_ATTEMPTS,
@@ -14,7 +14,7 @@ import { specOf } from '../support/fixtures.ts';
 
 function setup(onResolved: ChannelInstance['onResolved']) {
   const store = createMemoryStore();
-  const edits: { q: ChannelQuestion; receipt: DeliveryReceipt | null }[] = [];
+  const edits: { q: ChannelQuestion; receipt: DeliveryRecord | null }[] = [];
   const instance: ChannelInstance = {
     deliver: async () => ({}),
     onResolved: async (q, receipt) => {
@@ -55,7 +55,7 @@ describe('channel follow-up', () => {
   it('edits with the stored receipt', async () => {
     const s = setup(undefined);
     const id = await s.resolved();
-    await s.store.receipts.save(id, { ts: '1.2' });
+    await s.store.deliveries.save(id, { ts: '1.2' });
     expect(await s.handler(s.item(id), await s.store.get(id), 'ch')).toEqual({ kind: 'done' });
     expect(s.edits).toHaveLength(1);
     expect(s.edits[0]!.receipt).toEqual({ ts: '1.2' });
@@ -65,7 +65,7 @@ describe('channel follow-up', () => {
   it('a failed delivery (receipt null) is done without any edit', async () => {
     const s = setup(undefined);
     const id = await s.resolved();
-    await s.store.receipts.save(id, null);
+    await s.store.deliveries.save(id, null);
     expect(await s.handler(s.item(id), await s.store.get(id), 'ch')).toEqual({ kind: 'done' });
     expect(s.edits).toHaveLength(0);
   });
@@ -85,7 +85,7 @@ describe('channel follow-up', () => {
       throw new Error('slack chat.update failed: ratelimited');
     });
     const id = await s.resolved();
-    await s.store.receipts.save(id, { ts: '1' });
+    await s.store.deliveries.save(id, { ts: '1' });
     const q = await s.store.get(id);
     const before = s.item(id, MAX_CHANNEL_FOLLOW_UP_ATTEMPTS - 2);
     expect(await s.handler(before, q, 'ch')).toMatchObject({

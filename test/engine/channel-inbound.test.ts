@@ -93,8 +93,8 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     it('by ref, and by the latest pending question for the sender, within the channel only', async () => {
       const older = await ask('sms', { recipient: '+15550001' });
       const newer = await ask('sms', { recipient: '+15550001' });
-      const saved = await set.stores[0]!.receipts.get(older.id);
-      const ref = (saved!.receipt as { ref: string }).ref;
+      const saved = await set.stores[0]!.deliveries.get(older.id);
+      const ref = (saved!.delivery as { ref: string }).ref;
       // The same ref in another channel names nothing.
       nextEvent = answerEvent({ ref }, 'from b');
       expect(await engine().channelInbound('sms-b', request())).toMatchObject({ kind: 'response' });
@@ -136,7 +136,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
 
       nextEvent = answerEvent({ id: q.id }, 'yes');
       await engine().channelInbound('sms', request());
-      expect(outcomes.at(-1)).toMatchObject({ kind: 'recorded', receipt: { sid: expect.any(String) } });
+      expect(outcomes.at(-1)).toMatchObject({ kind: 'recorded', delivery: { sid: expect.any(String) } });
       await engine().channelInbound('sms', request());
       expect(outcomes.at(-1)).toMatchObject({ kind: 'duplicate' });
       nextEvent = answerEvent({ id: q.id }, 'no');

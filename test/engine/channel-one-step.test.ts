@@ -155,8 +155,8 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         ...(c.state === 'expired' ? { createdAt: now - 2000, timeoutAt: now - 1000 } : {}),
       });
       expect((await store.create(spec, { maxPending: 1000, retentionMs: 60_000 })).kind).toBe('created');
-      await store.receipts.save(spec.id, RECEIPT, now);
-      if (c.place === 'reroute') await store.receipts.save(spec.id, { ...RECEIPT, ts: '2.2' }, now, 'chat');
+      await store.deliveries.save(spec.id, RECEIPT, now);
+      if (c.place === 'reroute') await store.deliveries.save(spec.id, { ...RECEIPT, ts: '2.2' }, now, 'chat');
       const closeWith = (by: string) =>
         store.claim(spec.id, {
           status: 'ANSWERED',
@@ -185,7 +185,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
           ? {
               kind: outcome.kind,
               ...('message' in outcome ? { message: outcome.message } : {}),
-              receipt: outcome.receipt,
+              delivery: outcome.delivery,
               question: {
                 status: outcome.question.status,
                 answer: outcome.question.answer,
@@ -234,7 +234,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         click: CLICKS[0]!,
       });
       const oneStep = vi.spyOn(store, 'channelAnswer');
-      const read = vi.spyOn(store, 'getWithReceipt');
+      const read = vi.spyOn(store, 'getWithDelivery');
       const get = vi.spyOn(store, 'get');
       const claim = vi.spyOn(store, 'claim');
       nextEvent = click(id, CLICKS[0]!, true);
@@ -244,7 +244,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       });
       expect(outcomes.at(-1)).toMatchObject({
         kind: 'recorded',
-        receipt: RECEIPT,
+        delivery: RECEIPT,
         question: { status: 'ANSWERED', answer: true, answeredBy: `chat:${SENDER}`, answeredByName: 'ana' },
       });
       expect(oneStep).toHaveBeenCalledTimes(1);

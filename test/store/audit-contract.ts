@@ -124,8 +124,8 @@ export function auditContract(name: string, make: () => Promise<AuditHarness>): 
         answer: { answer: { ok: 1 }, answeredBy: 'callback', now, retentionMs: 60_000 },
       });
       expect(r.kind).toBe('won');
-      expect(await store.receipts.save(chan.id, { ref: 'm1' }, now)).toBe(true);
-      expect(await store.receipts.save(failed.id, null)).toBe(true);
+      expect(await store.deliveries.save(chan.id, { ref: 'm1' }, now)).toBe(true);
+      expect(await store.deliveries.save(failed.id, null)).toBe(true);
       await store.claim(chan.id, {
         status: 'ANSWERED',
         answer: 'hunter-reply',

@@ -1,8 +1,8 @@
 // The store's one-step channel answer (channelAnswer, API.md §9), one suite run unchanged against
 // the memory and Redis stores: a pending CONFIRM (or an APPROVAL's reject) delivered to the
 // clicking channel is claimed exactly as claim() claims it, with its audit entry and follow-up,
-// and returned with that channel's receipt; 100 clicks at once make one winner; every other
-// question comes back unchanged, as getWithReceipt reads it; a late click times the question out.
+// and returned with that channel's delivery; 100 clicks at once make one winner; every other
+// question comes back unchanged, as getWithDelivery reads it; a late click times the question out.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jcsDigest } from '../../src/domain/digest.ts';
 import type { QuestionSpec } from '../../src/domain/question.ts';
@@ -47,9 +47,9 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
       const r = await store.create(spec, { ...opts, ...(followUps ? { followUps } : {}) });
       expect(r.kind).toBe('created');
       if (spec.channel) {
-        expect(await store.receipts.save(spec.id, { recipient: 'C1', channel: 'C1', ts: '1.1' }, 1000)).toBe(
-          true,
-        );
+        expect(
+          await store.deliveries.save(spec.id, { recipient: 'C1', channel: 'C1', ts: '1.1' }, 1000),
+        ).toBe(true);
       }
       return spec;
     }
@@ -62,11 +62,11 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
       return events.filter((e) => e.question.id !== sentinel.id);
     }
 
-    it('claims a pending CONFIRM of the clicking channel as claim() would, with its receipt, entry and follow-up', async () => {
+    it('claims a pending CONFIRM of the clicking channel as claim() would, with its delivery, entry and follow-up', async () => {
       const spec = await delivered({}, [`channel:${PLACE}`]);
       const now = Date.now();
       const r = await store.channelAnswer(spec.id, yes(now));
-      const stored = await store.getWithReceipt(spec.id, PLACE);
+      const stored = await store.getWithDelivery(spec.id, PLACE);
       expect(r).toEqual({ kind: 'won', ...stored });
       expect(stored?.question).toMatchObject({
         status: 'ANSWERED',
@@ -75,8 +75,8 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
         answeredAt: now,
         closedAt: null,
       });
-      expect(stored?.receipt).toEqual({
-        receipt: { recipient: 'C1', channel: 'C1', ts: '1.1' },
+      expect(stored?.delivery).toEqual({
+        delivery: { recipient: 'C1', channel: 'C1', ts: '1.1' },
         deliveredAt: 1000,
       });
       expect(await store.pendingIds({})).not.toContain(spec.id);
@@ -111,7 +111,7 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
       const after = await store.get(spec.id);
       expect(after).toEqual(winner.question);
       for (const r of results.filter((x) => x.kind !== 'won')) {
-        expect(r).toEqual({ kind: 'other', question: after, receipt: winner.receipt });
+        expect(r).toEqual({ kind: 'other', question: after, delivery: winner.delivery });
       }
       const entries = (await allEntries(store)).filter((e) => e.questionId === spec.id);
       expect(entries.map((e) => e.type)).toEqual(['ASKED', 'DELIVERED', 'ANSWERED']);
@@ -146,7 +146,7 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
       });
     });
 
-    it('leaves every other question unchanged and hands it back as getWithReceipt reads it', async () => {
+    it('leaves every other question unchanged and hands it back as getWithDelivery reads it', async () => {
       const reroute = [{ afterSeconds: 60, action: 'REROUTE' as const, channel: PLACE, recipient: 'C2' }];
       const cases: [string, Partial<QuestionSpec>, Partial<ChannelAnswerInput>?][] = [
         ['another channel', { channel: 'pager' }],
@@ -166,10 +166,10 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
       ];
       for (const [what, over, input] of cases) {
         const spec = await delivered(over);
-        const before = await store.getWithReceipt(spec.id, PLACE);
+        const before = await store.getWithDelivery(spec.id, PLACE);
         const r = await store.channelAnswer(spec.id, { ...yes(), ...input });
         expect(r, what).toEqual({ kind: 'other', ...before });
-        expect(await store.getWithReceipt(spec.id, PLACE), what).toEqual(before);
+        expect(await store.getWithDelivery(spec.id, PLACE), what).toEqual(before);
       }
       const cancelled = await delivered();
       await store.claim(cancelled.id, {
@@ -178,7 +178,7 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
         now: Date.now(),
         retentionMs: 60_000,
       });
-      const closed = await store.getWithReceipt(cancelled.id, PLACE);
+      const closed = await store.getWithDelivery(cancelled.id, PLACE);
       expect(closed?.question.status).toBe('CANCELLED');
       expect(await store.channelAnswer(cancelled.id, yes())).toEqual({ kind: 'other', ...closed });
       const entries = (await allEntries(store)).filter((e) => e.type === 'ANSWERED');
@@ -190,7 +190,7 @@ export function channelAnswerContract(name: string, make: () => Promise<StoreHar
       const spec = await delivered({ createdAt: Date.now() - 2000, timeoutAt: Date.now() - 1000 });
       const now = Date.now();
       const r = await store.channelAnswer(spec.id, yes(now));
-      const stored = await store.getWithReceipt(spec.id, PLACE);
+      const stored = await store.getWithDelivery(spec.id, PLACE);
       expect(r).toEqual({ kind: 'other', ...stored });
       expect(stored?.question).toMatchObject({
         status: 'TIMED_OUT',

@@ -163,26 +163,26 @@ for (const [name, make] of makers) {
 
     it('keeps a REROUTE place’s receipt beside the first, indexed within that channel', async () => {
       const spec = await ask({ createdAt: Date.now(), timeoutAt: Date.now() + 60_000 });
-      expect(await store.receipts.save(spec.id, { ref: 'S1', recipient: 'U1' }, 1)).toBe(true);
-      expect(await store.receipts.save(spec.id, { ref: 'K7', recipient: '+1555' }, 2, 'oncall-sms')).toBe(
+      expect(await store.deliveries.save(spec.id, { ref: 'S1', recipient: 'U1' }, 1)).toBe(true);
+      expect(await store.deliveries.save(spec.id, { ref: 'K7', recipient: '+1555' }, 2, 'oncall-sms')).toBe(
         true,
       );
-      expect(await store.receipts.get(spec.id)).toEqual({
-        receipt: { ref: 'S1', recipient: 'U1' },
+      expect(await store.deliveries.get(spec.id)).toEqual({
+        delivery: { ref: 'S1', recipient: 'U1' },
         deliveredAt: 1,
       });
-      expect(await store.receipts.get(spec.id, 'ops')).toEqual({
-        receipt: { ref: 'S1', recipient: 'U1' },
+      expect(await store.deliveries.get(spec.id, 'ops')).toEqual({
+        delivery: { ref: 'S1', recipient: 'U1' },
         deliveredAt: 1,
       });
-      expect(await store.receipts.get(spec.id, 'oncall-sms')).toEqual({
-        receipt: { ref: 'K7', recipient: '+1555' },
+      expect(await store.deliveries.get(spec.id, 'oncall-sms')).toEqual({
+        delivery: { ref: 'K7', recipient: '+1555' },
         deliveredAt: 2,
       });
-      expect(await store.receipts.get(spec.id, 'elsewhere')).toBeUndefined();
-      expect(await store.receipts.byRef('oncall-sms', 'K7')).toBe(spec.id);
-      expect(await store.receipts.latestFor('oncall-sms', '+1555', 2)).toEqual({ id: spec.id, pending: 1 });
-      expect(await store.receipts.latestFor('oncall-sms', '+1555', 1)).toBeNull();
+      expect(await store.deliveries.get(spec.id, 'elsewhere')).toBeUndefined();
+      expect(await store.deliveries.byRef('oncall-sms', 'K7')).toBe(spec.id);
+      expect(await store.deliveries.latestFor('oncall-sms', '+1555', 2)).toEqual({ id: spec.id, pending: 1 });
+      expect(await store.deliveries.latestFor('oncall-sms', '+1555', 1)).toBeNull();
     });
   });
 }

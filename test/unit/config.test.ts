@@ -62,7 +62,7 @@ describe('defaults', () => {
       doorPolicy: DEFAULT_DOOR_POLICY,
       logLevel: 'info',
       reaperIntervalMs: 1000,
-      receiptKeys: null,
+      deliveryKeys: null,
       mcpStateKey: null,
       auditRetentionDays: 400,
       rateLimitPerMinute: 120,

@@ -147,10 +147,10 @@ describe('parseReceiptKeySet', () => {
       expect((err as Error).message).not.toContain(secret);
     }
     const good = JSON.stringify({ keys: [key('k1')] });
-    expect(loadConfig({ INTERACTIONS_RECEIPT_KEYS_FILE: '/k.json' }, () => good).receiptKeys?.[0]?.kid).toBe(
+    expect(loadConfig({ INTERACTIONS_RECEIPT_KEYS_FILE: '/k.json' }, () => good).deliveryKeys?.[0]?.kid).toBe(
       'k1',
     );
-    expect(loadConfig({}).receiptKeys).toBeNull();
+    expect(loadConfig({}).deliveryKeys).toBeNull();
     expect(() =>
       loadConfig({ INTERACTIONS_RECEIPT_KEYS_FILE: '/missing.json' }, () => {
         throw Object.assign(new Error('gone'), { code: 'ENOENT' });

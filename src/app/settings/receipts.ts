@@ -5,7 +5,7 @@ import { ConfigError, optionalPath, readSettingFile, settingsArea } from './fiel
 
 export interface ReceiptSettings {
   /** The signing keys, the signing one first; null: generate one at start. */
-  readonly receiptKeys: readonly ReceiptJwk[] | null;
+  readonly deliveryKeys: readonly ReceiptJwk[] | null;
 }
 
 const VARIABLE = 'INTERACTIONS_RECEIPT_KEYS_FILE';
@@ -14,10 +14,10 @@ export const receiptSettings = settingsArea({
   env: { INTERACTIONS_RECEIPT_KEYS_FILE: optionalPath },
   read: (e, io): ReceiptSettings => {
     const path = e.INTERACTIONS_RECEIPT_KEYS_FILE;
-    if (path === null) return { receiptKeys: null };
+    if (path === null) return { deliveryKeys: null };
     const text = readSettingFile(VARIABLE, path, io.readFile);
     try {
-      return { receiptKeys: Object.freeze(parseReceiptKeySet(text)) };
+      return { deliveryKeys: Object.freeze(parseReceiptKeySet(text)) };
     } catch (err) {
       // The parser's messages name the key by position and kid, never its material.
       throw new ConfigError(VARIABLE, (err as Error).message);

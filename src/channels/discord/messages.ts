@@ -1,17 +1,17 @@
 // The question's message in Discord: posted with its components, and edited once the question is
 // closed (from Discord or anywhere else) so the buttons give way to a line saying how it ended.
 import { answerLine } from '../answer-line.ts';
-import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import type { ChannelQuestion, DeliveryRecord } from '../types.ts';
 import { cut, escapeMarkdown, questionMessage, reminderMessage, resolvedMessage } from './components.ts';
 import { type DiscordRest, failure } from './rest.ts';
 
-/** Posts the question; the receipt names the message (channel + message id) for the later edit. */
+/** Posts the question; the delivery record names the message (channel + message id) for the later edit. */
 export async function postQuestion(
   rest: DiscordRest,
   channelId: string,
   question: ChannelQuestion,
   callbackUrl: string,
-): Promise<DeliveryReceipt> {
+): Promise<DeliveryRecord> {
   const bot = rest.bot();
   let res: { id?: unknown; channel_id?: unknown };
   try {

@@ -8,7 +8,7 @@ import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
@@ -58,7 +58,7 @@ function createDiscordChannel(cfg: DiscordConfig, ctx: ChannelContext) {
       return RECIPIENT.test(recipient) ? null : 'must be a Discord channel id';
     },
 
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       const recipient = question.recipient ?? cfg.defaultRecipient;
       if (!recipient) throw new Error('no recipient and no defaultRecipient');
       return postQuestion(rest, recipient, question, callbackUrl);
@@ -83,17 +83,17 @@ function createDiscordChannel(cfg: DiscordConfig, ctx: ChannelContext) {
     },
 
     // An escalation REMIND (API.md §18): a reply to the question's message, with its components.
-    async remind(question: ChannelQuestion, receipt: DeliveryReceipt, callbackUrl: string): Promise<void> {
-      const { channel, message } = receipt;
+    async remind(question: ChannelQuestion, delivery: DeliveryRecord, callbackUrl: string): Promise<void> {
+      const { channel, message } = delivery;
       if (typeof channel !== 'string' || typeof message !== 'string') {
-        throw new Error('the delivery receipt names no discord message');
+        throw new Error('the delivery record names no discord message');
       }
       await postReminder(rest, { channel, message }, question, callbackUrl);
     },
 
-    async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
-      const channel = receipt?.channel;
-      const message = receipt?.message;
+    async onResolved(question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void> {
+      const channel = delivery?.channel;
+      const message = delivery?.message;
       if (typeof channel !== 'string' || typeof message !== 'string') return;
       await showResolved(rest, { channel, message }, question, resolvedLine(question, ctx.name));
     },

@@ -10,7 +10,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import { envName } from '../config-schema.ts';
 import { addressedBy, recipientOf } from '../recipients.ts';
-import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import type { ChannelContext, ChannelPlugin, ChannelQuestion, DeliveryRecord } from '../types.ts';
 import { ADDRESS_MESSAGE, isEmailAddress } from './address.ts';
 import { EMAIL_INBOUND_MAX_BYTES, emailInbound } from './inbound.ts';
 import { type Mail, questionMail, resolvedLine, resolvedMail } from './message.ts';
@@ -66,8 +66,8 @@ const config = z.strictObject({
 type EmailConfig = z.output<typeof config>;
 
 /** Headers that thread a mail under the question's first mail, when its Message-ID is known. */
-function threadOf(receipt: DeliveryReceipt | null): Record<string, string> {
-  const messageId = typeof receipt?.messageId === 'string' ? receipt.messageId : '';
+function threadOf(delivery: DeliveryRecord | null): Record<string, string> {
+  const messageId = typeof delivery?.messageId === 'string' ? delivery.messageId : '';
   return /^<[^<>\s]{1,250}>$/.test(messageId) ? { 'In-Reply-To': messageId, References: messageId } : {};
 }
 
@@ -157,7 +157,7 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
   return {
     ...addressedBy((r) => (isEmailAddress(r) ? null : ADDRESS_MESSAGE), cfg.defaultRecipient),
 
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       const to = recipientOf(question, cfg.defaultRecipient);
       const ref = newRef();
       const messageId = await send(to, questionMail(question, callbackUrl, ref), {}, replyTo(ref));
@@ -179,21 +179,21 @@ function createEmailChannel(cfg: EmailConfig, ctx: ChannelContext) {
      * An escalation step's REMIND (API.md §18): the question again, with the fresh links, under
      * the same reference (so a reply to either mail names it), threaded under the first mail.
      */
-    async remind(question: ChannelQuestion, receipt: DeliveryReceipt, callbackUrl: string): Promise<void> {
-      const to = receipt.recipient;
-      const ref = receipt.ref;
+    async remind(question: ChannelQuestion, delivery: DeliveryRecord, callbackUrl: string): Promise<void> {
+      const to = delivery.recipient;
+      const ref = delivery.ref;
       if (typeof to !== 'string' || typeof ref !== 'string')
-        throw new Error('the receipt names no email message');
+        throw new Error('the delivery record names no email message');
       const mail = questionMail(question, callbackUrl, ref);
-      await send(to, { ...mail, subject: `Reminder: ${mail.subject}` }, threadOf(receipt), replyTo(ref));
+      await send(to, { ...mail, subject: `Reminder: ${mail.subject}` }, threadOf(delivery), replyTo(ref));
     },
 
-    async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
+    async onResolved(question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void> {
       if (!cfg.notifyOnResolved) return;
-      const to = receipt?.recipient;
-      const ref = receipt?.ref;
+      const to = delivery?.recipient;
+      const ref = delivery?.ref;
       if (typeof to !== 'string' || typeof ref !== 'string') return;
-      await send(to, resolvedMail(question, ref, resolvedLine(question, ctx.name)), threadOf(receipt));
+      await send(to, resolvedMail(question, ref, resolvedLine(question, ctx.name)), threadOf(delivery));
     },
 
     async close(): Promise<void> {

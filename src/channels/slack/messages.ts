@@ -2,7 +2,7 @@
 // closed so the buttons give way to a line saying how it ended.
 import type { WebClient } from '@slack/web-api';
 import { answerLine } from '../answer-line.ts';
-import type { ChannelQuestion, DeliveryReceipt } from '../types.ts';
+import type { ChannelQuestion, DeliveryRecord } from '../types.ts';
 import { messageProblem } from './block-kit.ts';
 import { questionBlocks, resolvedBlocks, SECTION_MAX_CHARS } from './blocks.ts';
 import { cut, escapedCut, escapeMrkdwn } from './escape.ts';
@@ -18,13 +18,13 @@ function blocksField(blocks: unknown[]): never {
   return JSON.stringify(blocks) as never;
 }
 
-/** Posts the question; the receipt names the message (channel + ts) for the later edit. */
+/** Posts the question; the delivery record names the message (channel + ts) for the later edit. */
 export async function postQuestion(
   client: WebClient,
   recipient: string,
   question: ChannelQuestion,
   callbackUrl: string,
-): Promise<DeliveryReceipt> {
+): Promise<DeliveryRecord> {
   const blocks = questionBlocks(question, callbackUrl);
   // Slack would refuse the whole message: say why here rather than send it.
   const problem = messageProblem(blocks);

@@ -8,7 +8,7 @@ import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
 } from '../types.ts';
 import { verifiedInbound } from '../verified-inbound.ts';
@@ -49,7 +49,7 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
     // A link button's URL; a longer link arrives as the server's short redirect.
     linkMaxChars: BLOCK_KIT_LIMITS.buttonUrl,
 
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       return postQuestion(web(), recipientOf(question, cfg.defaultRecipient), question, callbackUrl);
     },
 
@@ -69,17 +69,17 @@ function createSlackChannel(cfg: SlackConfig, ctx: ChannelContext) {
       },
     ),
 
-    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
-      const { channel, ts } = receipt;
+    async remind(question: ChannelQuestion, delivery: DeliveryRecord): Promise<void> {
+      const { channel, ts } = delivery;
       if (typeof channel !== 'string' || typeof ts !== 'string') {
-        throw new Error('the delivery receipt names no slack message');
+        throw new Error('the delivery record names no slack message');
       }
       await postReminder(web(), { channel, ts }, question);
     },
 
-    async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
-      const channel = receipt?.channel;
-      const ts = receipt?.ts;
+    async onResolved(question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void> {
+      const channel = delivery?.channel;
+      const ts = delivery?.ts;
       if (typeof channel !== 'string' || typeof ts !== 'string') return;
       const line = resolvedLine(question, ctx.name);
       await showResolved(web(), { channel, ts }, question, line);

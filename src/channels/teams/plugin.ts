@@ -13,7 +13,7 @@ import type {
   ChannelQuestion,
   ChannelResponse,
   ClaimOutcome,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
@@ -145,7 +145,7 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
       return RECIPIENT.test(recipient) ? null : 'must be a Teams conversation id (19:…, a:…)';
     },
 
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       const recipient = question.recipient ?? cfg.defaultRecipient;
       if (!recipient) throw new Error('no recipient and no defaultRecipient');
       const serviceUrl = serviceUrlOf(recipient);
@@ -220,20 +220,20 @@ function createTeamsChannel(cfg: TeamsConfig, ctx: ChannelContext) {
     // An escalation REMIND (API.md §18): a plain-text reply to the question's card, in its
     // thread in a channel; the card above keeps its inputs, and the reply is never a card that
     // would stay live after the card is replaced.
-    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
-      const { conversation, activity, serviceUrl } = receipt;
+    async remind(question: ChannelQuestion, delivery: DeliveryRecord): Promise<void> {
+      const { conversation, activity, serviceUrl } = delivery;
       if (
         typeof conversation !== 'string' ||
         typeof activity !== 'string' ||
         typeof serviceUrl !== 'string'
       ) {
-        throw new Error('the delivery receipt names no teams message');
+        throw new Error('the delivery record names no teams message');
       }
       await connector.reply(serviceUrl, conversation, activity, textActivity(reminderLine(question)));
     },
 
-    async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
-      const { conversation, activity, serviceUrl } = receipt ?? {};
+    async onResolved(question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void> {
+      const { conversation, activity, serviceUrl } = delivery ?? {};
       if (typeof conversation !== 'string' || typeof activity !== 'string' || typeof serviceUrl !== 'string')
         return;
       const line = resolvedLine(question, ctx.name, names);

@@ -11,7 +11,7 @@ import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
 } from '../types.ts';
 import { verifiedInbound } from '../verified-inbound.ts';
@@ -104,7 +104,7 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
     inboundMaxBytes: TELEGRAM_INBOUND_MAX_BYTES,
     linkMaxChars: LINK_MAX_CHARS,
 
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       const recipient = recipientOf(question, cfg.defaultRecipient);
       const client = api();
       let sent: { message_id: number; chat: { id: number } };
@@ -149,10 +149,10 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
     ),
 
     // An escalation REMIND (API.md §18): a reply to the question's message, which keeps its buttons.
-    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
-      const { chatId, messageId } = receipt;
+    async remind(question: ChannelQuestion, delivery: DeliveryRecord): Promise<void> {
+      const { chatId, messageId } = delivery;
       if (typeof chatId !== 'string' || typeof messageId !== 'number') {
-        throw new Error('the delivery receipt names no telegram message');
+        throw new Error('the delivery record names no telegram message');
       }
       const line = `Reminder: still waiting for an answer to "${question.text}"`;
       try {
@@ -166,9 +166,9 @@ function createTelegramChannel(cfg: TelegramConfig, ctx: ChannelContext) {
       }
     },
 
-    async onResolved(question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
-      const chatId = receipt?.chatId;
-      const messageId = receipt?.messageId;
+    async onResolved(question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void> {
+      const chatId = delivery?.chatId;
+      const messageId = delivery?.messageId;
       if (typeof chatId !== 'string' || typeof messageId !== 'number') return;
       const line = cutUnits(resolvedLine(question, ctx.name), 600);
       const text = messageHtml(question.text, null, `\n\n<i>${escapeHtml(line)}</i>`, line.length + 2);

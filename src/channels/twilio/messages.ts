@@ -27,7 +27,7 @@ export function newShortRef(): string {
   return `${LETTERS[randomInt(LETTERS.length)]}${DIGITS[randomInt(DIGITS.length)]}${DIGITS[randomInt(DIGITS.length)]}`;
 }
 
-/** The receipt's ref: scoped to the number, so a sender can only ever name their own questions. */
+/** The delivery's ref: scoped to the number, so a sender can only ever name their own questions. */
 export function refFor(recipient: string, short: string): string {
   return `${recipient}#${short.toUpperCase()}`;
 }

@@ -9,7 +9,7 @@ import type {
   ChannelContext,
   ChannelPlugin,
   ChannelQuestion,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
   InboundRequest,
 } from '../types.ts';
@@ -94,7 +94,7 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
     ),
     linkMaxChars: LINK_MAX_CHARS,
 
-    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryReceipt> {
+    async deliver(question: ChannelQuestion, callbackUrl: string): Promise<DeliveryRecord> {
       const recipient = recipientOf(question, cfg.defaultRecipient);
       const sid = rest.accountSid();
       const to = address(recipient);
@@ -116,10 +116,10 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
 
     // An escalation REMIND (API.md §18): a short SMS naming the question by its reference, so a
     // reply like "K7 yes" still finds it.
-    async remind(question: ChannelQuestion, receipt: DeliveryReceipt): Promise<void> {
-      const { recipient: to, short } = receipt;
+    async remind(question: ChannelQuestion, delivery: DeliveryRecord): Promise<void> {
+      const { recipient: to, short } = delivery;
       if (typeof to !== 'string' || typeof short !== 'string') {
-        throw new Error('the delivery receipt names no twilio message');
+        throw new Error('the delivery record names no twilio message');
       }
       const text = question.text.length > 80 ? `${question.text.slice(0, 79)}…` : question.text;
       const params = new URLSearchParams({
@@ -186,8 +186,8 @@ function createTwilioChannel(cfg: TwilioConfig, ctx: ChannelContext) {
      * Texts cannot be edited, so nothing is sent; the quick-reply template made for the message
      * is deleted so templates do not pile up in the account (a press after this still arrives).
      */
-    async onResolved(_question: ChannelQuestion, receipt: DeliveryReceipt | null): Promise<void> {
-      const contentSid = receipt?.contentSid;
+    async onResolved(_question: ChannelQuestion, delivery: DeliveryRecord | null): Promise<void> {
+      const contentSid = delivery?.contentSid;
       if (typeof contentSid !== 'string' || !/^HX[0-9a-fA-F]{32}$/.test(contentSid)) return;
       await rest.remove('Content delete', `${contentRoot}/v1/Content/${contentSid}`);
     },

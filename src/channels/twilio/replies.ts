@@ -6,7 +6,7 @@ import type {
   ChannelQuestion,
   ChannelResponse,
   ClaimOutcome,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
 } from '../types.ts';
 import { answerFromReply, howToAnswer, refFor, splitReply } from './messages.ts';
@@ -19,8 +19,8 @@ export function xml(message: string | null): ChannelResponse {
   return { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: twiml(message) };
 }
 
-function shortOf(receipt: DeliveryReceipt | null): string | null {
-  return typeof receipt?.short === 'string' ? receipt.short : null;
+function shortOf(delivery: DeliveryRecord | null): string | null {
+  return typeof delivery?.short === 'string' ? delivery.short : null;
 }
 
 function closedText(q: ChannelQuestion, short: string): string {
@@ -70,7 +70,7 @@ export function replyEvent(sender: string, text: string, messageSid: string): In
             : 'There is no open question for this number.',
         );
       }
-      const ref = shortOf(outcome.receipt) ?? short ?? 'the question';
+      const ref = shortOf(outcome.delivery) ?? short ?? 'the question';
       switch (outcome.kind) {
         case 'recorded':
         case 'duplicate':

@@ -1,7 +1,7 @@
 // The `channel:<name>` follow-up (performed by the outbox worker): after any resolution, the
 // channel edits the message it sent, e.g. "Answered by …". Best effort: a throw is retried with
 // backoff and given up after MAX_CHANNEL_FOLLOW_UP_ATTEMPTS; it never changes the outcome.
-import type { DeliveryReceipt } from '../../channels/types.ts';
+import type { DeliveryRecord } from '../../channels/types.ts';
 import type { QuestionStore } from '../../store/types.ts';
 import { defaultBackoffMs, type FollowUpHandler } from '../outbox/worker.ts';
 import type { NameOf } from '../people/names.ts';
@@ -30,28 +30,28 @@ export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandle
     if (!instance.onResolved) return { kind: 'done' };
     const last = item.attempt + 1 >= MAX_CHANNEL_FOLLOW_UP_ATTEMPTS;
     const own = name === question.channel;
-    const recorded = await deps.store.receipts.get(question.id, name);
+    const recorded = await deps.store.deliveries.get(question.id, name);
     // A REROUTE place the ladder never reached (the answer came first): nothing to edit there.
     if (recorded === undefined && !own) return { kind: 'done' };
     if (recorded === undefined) {
       // Delivery may still be in flight (the question was resolved while it was being sent).
       return last
-        ? { kind: 'drop', reason: 'no delivery receipt was recorded' }
+        ? { kind: 'drop', reason: 'no delivery record was recorded' }
         : {
             kind: 'retry',
             at: clock() + backoff(item.attempt),
-            reason: 'no delivery receipt yet',
+            reason: 'no delivery record yet',
             // Our own delivery is still under way: the channel is not failing.
             targetOk: true,
           };
     }
     // Delivery failed: no message was sent, so there is nothing to edit.
-    if (recorded.receipt === null) return { kind: 'done' };
+    if (recorded.delivery === null) return { kind: 'done' };
     try {
       const answererName = question.answeredBy && deps.nameOf ? await deps.nameOf(question.answeredBy) : null;
       await instance.onResolved(
         channelQuestionOf(atPlace(question, name), answererName),
-        recorded.receipt as DeliveryReceipt,
+        recorded.delivery as DeliveryRecord,
       );
       return { kind: 'done' };
     } catch (err) {

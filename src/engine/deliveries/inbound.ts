@@ -14,7 +14,7 @@ import type {
   AnswerHints,
   ChannelInstance,
   ChannelResponse,
-  DeliveryReceipt,
+  DeliveryRecord,
   InboundEvent,
   InboundRequest,
   QuestionRef,
@@ -22,7 +22,7 @@ import type {
 import { oneStepAnswer } from '../../domain/channel-answer.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
-import type { QuestionWithReceipt } from '../../store/types.ts';
+import type { QuestionWithDelivery } from '../../store/types.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
 import type { Answerer, RecordAnswer } from '../answers/record.ts';
 import { type EngineContext, MAX_ID_CHARS } from '../context.ts';
@@ -79,20 +79,20 @@ function isPlaceOf(q: QuestionRecord, name: string): boolean {
   return q.channel === name || (q.escalation ?? []).some((s) => s.action === 'REROUTE' && s.channel === name);
 }
 
-/** A question found for an event, with what the engine may tell the plugin and its receipt there. */
+/** A question found for an event, with what the engine may tell the plugin and its delivery there. */
 interface Found {
   q: QuestionRecord;
   hints: AnswerHints;
-  receipt: DeliveryReceipt | null;
+  delivery: DeliveryRecord | null;
 }
 
-function receiptOf(found: QuestionWithReceipt): DeliveryReceipt | null {
-  return (found.receipt?.receipt as DeliveryReceipt | null | undefined) ?? null;
+function deliveryOf(found: QuestionWithDelivery): DeliveryRecord | null {
+  return (found.delivery?.delivery as DeliveryRecord | null | undefined) ?? null;
 }
 
-/** The question and its receipt at place `name`, if the question went there. */
-function foundAt(name: string, found: QuestionWithReceipt, hints: AnswerHints): Found | null {
-  return isPlaceOf(found.question, name) ? { q: found.question, hints, receipt: receiptOf(found) } : null;
+/** The question and its delivery at place `name`, if the question went there. */
+function foundAt(name: string, found: QuestionWithDelivery, hints: AnswerHints): Found | null {
+  return isPlaceOf(found.question, name) ? { q: found.question, hints, delivery: deliveryOf(found) } : null;
 }
 
 type AnswerEvent = Extract<InboundEvent, { kind: 'answer' }>;
@@ -117,7 +117,7 @@ function responseOf(
   q: QuestionRecord,
   name: string,
   by: Answerer,
-  receipt: DeliveryReceipt | null,
+  delivery: DeliveryRecord | null,
 ): Parameters<AnswerEvent['respond']>[0] {
   switch (o.kind) {
     case 'recorded':
@@ -125,19 +125,19 @@ function responseOf(
       return {
         kind: 'recorded',
         question: channelQuestionOf(atPlace(o.question, name), by.name ?? null),
-        receipt,
+        delivery,
       };
     case 'repeat':
-      return { kind: 'duplicate', question: channelQuestionOf(atPlace(o.question, name)), receipt };
+      return { kind: 'duplicate', question: channelQuestionOf(atPlace(o.question, name)), delivery };
     case 'closed':
-      return { kind: 'closed', question: channelQuestionOf(atPlace(o.question, name)), receipt };
+      return { kind: 'closed', question: channelQuestionOf(atPlace(o.question, name)), delivery };
     case 'invalid':
     case 'forbidden':
       return {
         kind: 'invalid',
         message: o.error.message,
         question: channelQuestionOf(atPlace(q, name)),
-        receipt,
+        delivery,
       };
     case 'notFound':
       return { kind: 'not-found' };
@@ -158,22 +158,22 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
     const hints: AnswerHints = {};
     if ('id' in ref && shortString(ref.id, MAX_ID_CHARS)) id = ref.id;
     else if ('ref' in ref && shortString(ref.ref, MAX_REF_CHARS)) {
-      id = await store.receipts.byRef(name, ref.ref);
+      id = await store.deliveries.byRef(name, ref.ref);
       // A reference may be reused by a newer question: it must have gone out before the reply.
       if (id !== null && deliveredBy !== undefined) {
-        const at = (await store.receipts.get(id, name))?.deliveredAt ?? null;
+        const at = (await store.deliveries.get(id, name))?.deliveredAt ?? null;
         if (at !== null && at > deliveredBy) id = null;
       }
     } else if ('latestFor' in ref && shortString(ref.latestFor, MAX_REF_CHARS)) {
-      const latest = await store.receipts.latestFor(name, ref.latestFor, deliveredBy);
+      const latest = await store.deliveries.latestFor(name, ref.latestFor, deliveredBy);
       if (latest) {
         id = latest.id;
         hints.pendingForRecipient = latest.pending;
       }
     }
     if (id === null) return null;
-    // The question and this place's receipt in one read: every click needs both.
-    const found = await store.getWithReceipt(id, name);
+    // The question and this place's delivery in one read: every click needs both.
+    const found = await store.getWithDelivery(id, name);
     return found ? foundAt(name, found, hints) : null;
   }
 
@@ -205,7 +205,7 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
     if (r.kind === 'other') return { found: foundAt(name, r, {}) };
     await answers.counted(r.question, by);
     const question = channelQuestionOf(atPlace(r.question, name), by.name ?? null);
-    return { response: await event.respond({ kind: 'recorded', question, receipt: receiptOf(r) }) };
+    return { response: await event.respond({ kind: 'recorded', question, delivery: deliveryOf(r) }) };
   }
 
   /**
@@ -242,9 +242,9 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
       found = await find(name, event.question, seenAt);
     }
     if (!found) return event.respond({ kind: 'not-found' });
-    const { q, hints, receipt } = found;
+    const { q, hints, delivery } = found;
     // From somewhere the question was not delivered to (origin.ts): refused, on the record.
-    if (await refusedOrigin(ctx, name, q, receipt, event.origin, by.id)) {
+    if (await refusedOrigin(ctx, name, q, delivery, event.origin, by.id)) {
       return event.respond({ kind: 'not-found' });
     }
     let given: unknown;
@@ -254,7 +254,7 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
       given = undefined;
     }
     const o = await answers.record(q, by, given, given === undefined ? { unreadable: NOT_AN_ANSWER } : {});
-    return event.respond(responseOf(o, q, name, by, receipt));
+    return event.respond(responseOf(o, q, name, by, delivery));
   }
 
   async function show(
@@ -263,9 +263,9 @@ export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
   ): Promise<ChannelResponse> {
     const found = await find(name, event.question);
     if (!found) return event.respond({ kind: 'not-found' });
-    const { q, receipt } = found;
+    const { q, delivery } = found;
     const kind = q.status === 'PENDING' ? 'pending' : 'closed';
-    return event.respond({ kind, question: channelQuestionOf(atPlace(q, name)), receipt });
+    return event.respond({ kind, question: channelQuestionOf(atPlace(q, name)), delivery });
   }
 
   return async function channelInbound(name: string, request: InboundRequest): Promise<ChannelInboundResult> {

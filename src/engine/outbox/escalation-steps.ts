@@ -8,12 +8,12 @@
 //            plugin without it, a new delivery whose text says it is a reminder. Subscribed
 //            inbox users are pushed through `push` (Web Push, §19) when one is wired.
 //   REROUTE  the question is delivered to the step's channel and recipient as well; its
-//            receipt is kept for that place, whose inbound door then answers the question too.
+//            delivery record is kept for that place, whose inbound door then answers the question too.
 //
 // A step fires at most once: a question no longer PENDING is skipped, a step already recorded
 // (a worker that died after recording, before its ack) is not performed again. A failure is
 // recorded as the outcome, never retried, and never stops the next step.
-import type { DeliveryReceipt } from '../../channels/types.ts';
+import type { DeliveryRecord } from '../../channels/types.ts';
 import { DELIVERED, type EscalationStep, outcomeOf } from '../../domain/escalation.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { QuestionStore } from '../../store/types.ts';
@@ -21,7 +21,7 @@ import { createShortLinks } from '../answers/short-links.ts';
 import { callbackUrlFor, mintTicket } from '../answers/tickets.ts';
 import { deliveryCause } from '../asking.ts';
 import { atPlace, channelQuestionOf } from '../deliveries/question.ts';
-import { receiptToStore } from '../deliveries/stored.ts';
+import { deliveryToStore } from '../deliveries/stored.ts';
 import type { Logger } from '../logger.ts';
 import type { ChannelPort, EngineObserver } from '../ports.ts';
 import { followUpChannels } from './follow-ups.ts';
@@ -67,26 +67,26 @@ export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandle
     return callbackUrlFor(deps.publicBaseUrl, t.ticket);
   }
 
-  /** One new delivery to `place`, its receipt kept for that place. */
+  /** One new delivery to `place`, its delivery record kept for that place. */
   async function deliverTo(q: QuestionRecord, place: string, text: string): Promise<void> {
     const url = await callbackUrl(q);
     const there = await shortLinks.forChannel(atPlace(q, place));
-    const receipt = await channels.deliver({ ...there, text }, url);
-    await store.receipts.save(q.id, receiptToStore(receipt).receipt, clock(), place);
+    const delivery = await channels.deliver({ ...there, text }, url);
+    await store.deliveries.save(q.id, deliveryToStore(delivery).delivery, clock(), place);
   }
 
   /** Every place the question reached: its own channel, then REROUTE places that delivered. */
   async function remind(q: QuestionRecord): Promise<string[]> {
     const failures: string[] = [];
     for (const place of followUpChannels(q)) {
-      const recorded = await store.receipts.get(q.id, place);
+      const recorded = await store.deliveries.get(q.id, place);
       // Never reached there (delivery failed, or a REROUTE not fired yet): nothing to remind.
-      if (!recorded?.receipt) continue;
+      if (!recorded?.delivery) continue;
       const instance = channels.instance?.(place);
       try {
         if (instance?.remind) {
           const view = channelQuestionOf(await shortLinks.forChannel(atPlace(q, place)));
-          await instance.remind(view, recorded.receipt as DeliveryReceipt, await callbackUrl(q));
+          await instance.remind(view, recorded.delivery as DeliveryRecord, await callbackUrl(q));
         } else {
           await deliverTo(q, place, reminderText(q.text));
         }

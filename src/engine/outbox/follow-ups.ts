@@ -8,7 +8,7 @@ type FollowUpFields = Pick<QuestionSpec, 'channel' | 'escalation'> & { notify?: 
 /**
  * The channels whose messages are edited after the resolution: the question's own and every
  * channel a REROUTE step may deliver it to (API.md §18: every place is edited; a channel the
- * ladder never reached has no receipt there, and its follow-up does nothing).
+ * ladder never reached has no delivery record there, and its follow-up does nothing).
  */
 export function followUpChannels(q: Pick<QuestionSpec, 'channel' | 'escalation'>): string[] {
   const names = new Set<string>();

@@ -1,13 +1,13 @@
 -- ARGV: prefix, id, place (the channel instance the click came through), format, resolution
 --       (JSON), now, retentionMs, actor (answeredBy), auditDetail (JSON: the answer's audit facts)
--- A channel click in one round trip (API.md §9): the question and place's receipt, and, when it
+-- A channel click in one round trip (API.md §9): the question and place's delivery, and, when it
 -- is still pending and takes a one-step answer for `format` (mirrors takesOneStepAnswer in
 -- src/domain/channel-answer.ts: delivered to place itself, of that format, not sensitive, no
 -- quorum, an APPROVAL with its action), its claim through the one resolve(). claim.lua's
 -- deadline rule: past it, the question times out here instead. Anything else is returned
 -- untouched for the door's full path.
 -- Replies: {'missing'}; {'won', spec, res, chan, rc, rd, prc, prd}; {'other', spec, st, res,
--- chan, rc, rd, prc, prd}, the last five being receiptFieldsOf(place) (redis/receipts.ts).
+-- chan, rc, rd, prc, prd}, the last five being deliveryFieldsOf(place) (redis/deliveries.ts).
 local id, place, format, res, now, retention = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local q = qkey(id)
 local cur = redis.call('HMGET', q, 'spec', 'st', 'res', 'to', 'chan', 'rc', 'rd', 'rc:' .. place, 'rd:' .. place)

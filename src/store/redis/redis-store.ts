@@ -12,12 +12,12 @@ import { claimAuditOf, oneStepClaimOf, resolutionOf } from '../resolution.ts';
 import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
+import { createRedisDeliveries, deliveryFieldsOf, deliveryFrom } from './deliveries.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisPeople } from './people.ts';
-import { createRedisReceipts, receiptFieldsOf, receiptFrom } from './receipts.ts';
 import { createArgs, createResult, fromTriple, listPage } from './script-io.ts';
 import { createScriptRunner, type Reply } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -89,7 +89,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
   return reportingUnavailable<RedisQuestionStore>({
     kind: 'redis',
     outbox: reportingUnavailable(createRedisOutbox(run)),
-    receipts: reportingUnavailable(createRedisReceipts(redis, prefix, run)),
+    deliveries: reportingUnavailable(createRedisDeliveries(redis, prefix, run)),
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
     people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
     audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
@@ -207,16 +207,16 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
       const won = reply[0] === 'won';
-      // won: spec, res, then the receipt fields; other: spec, status, res, then the receipt fields.
+      // won: spec, res, then the delivery fields; other: spec, status, res, then the delivery fields.
       const question = won
         ? decodeRecord(reply[1] as string, 'ANSWERED', reply[2] as string)
         : fromTriple(reply, 1);
-      const receipt = receiptFrom(reply.slice(won ? 3 : 4) as (string | null)[], input.place);
+      const delivery = deliveryFrom(reply.slice(won ? 3 : 4) as (string | null)[], input.place);
       if (won && waitReplicas > 0 && !redis.isCluster) {
         // As claim(): a won claim is acknowledged once its replicas hold it.
         await (redis as Redis).wait(waitReplicas, REPLICA_WAIT_TIMEOUT_MS);
       }
-      return { kind: won ? 'won' : 'other', question, receipt };
+      return { kind: won ? 'won' : 'other', question, delivery };
     },
 
     async get(id) {
@@ -224,11 +224,14 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
       return spec && st ? decodeRecord(spec, st, res) : null;
     },
 
-    async getWithReceipt(id, place) {
-      const fields = await redis.hmget(`${prefix}q:${id}`, 'spec', 'st', 'res', ...receiptFieldsOf(place));
+    async getWithDelivery(id, place) {
+      const fields = await redis.hmget(`${prefix}q:${id}`, 'spec', 'st', 'res', ...deliveryFieldsOf(place));
       const [spec, st, res] = fields;
       if (!spec || !st) return null;
-      return { question: decodeRecord(spec, st, res ?? null), receipt: receiptFrom(fields.slice(3), place) };
+      return {
+        question: decodeRecord(spec, st, res ?? null),
+        delivery: deliveryFrom(fields.slice(3), place),
+      };
     },
 
     getMany: (ids) => readRecords(redis, prefix, ids),

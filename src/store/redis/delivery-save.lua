@@ -1,9 +1,9 @@
--- ARGV: prefix, id, receipt (JSON; 'null' = delivery failed), ref, recipient ('' = none),
+-- ARGV: prefix, id, delivery (JSON; 'null' = delivery failed), ref, recipient ('' = none),
 --       recipientIndexDepth, deliveredAt (epoch ms; '' = not told), now (epoch ms, the audit
 --       entry's at), place ('' = the question's own channel; else the channel a REROUTE step
 --       delivered to)
--- The receipt and its indexes in one step; index keys live as long as the question does. Its
--- audit entry too: DELIVERED, or DELIVERY_FAILED for the null receipt. Another place's receipt
+-- The delivery and its indexes in one step; index keys live as long as the question does. Its
+-- audit entry too: DELIVERED, or DELIVERY_FAILED for the null delivery. Another place's delivery
 -- is kept beside the first, in rc:<channel> and rd:<channel>.
 local q = qkey(ARGV[2])
 local cur = redis.call('HMGET', q, 'chan', 'ca')

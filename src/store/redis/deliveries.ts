@@ -1,43 +1,47 @@
-// Delivery receipts on Redis (contract: ../receipts.ts): the receipt is a field of the
+// Delivery deliveries on Redis (contract: ../deliveries.ts): the delivery is a field of the
 // question's hash (`rd`: when it was delivered); `chref:<channel>:<ref>` and the sorted set
 // `chto:<channel>:<recipient>` index it, each written by the same script and expiring with the
 // question.
 
 import {
-  type ChannelReceipts,
-  encodeReceipt,
+  type ChannelDeliveries,
+  deliveryKeys,
+  encodeDelivery,
   RECIPIENT_INDEX_DEPTH,
-  receiptKeys,
-  type StoredReceipt,
-} from '../receipts.ts';
+  type StoredDelivery,
+} from '../deliveries.ts';
 import type { RedisClient } from './client.ts';
 import type { ScriptRunner } from './scripts.ts';
 
-/** The receipt fields of a question's hash, in the order `receiptFieldsOf` names them. */
-export function receiptFieldsOf(place: string | undefined): string[] {
+/** The delivery fields of a question's hash, in the order `deliveryFieldsOf` names them. */
+export function deliveryFieldsOf(place: string | undefined): string[] {
   return ['chan', 'rc', 'rd', `rc:${place ?? ''}`, `rd:${place ?? ''}`];
 }
 
-/** What `receiptFieldsOf(place)` read: the receipt of `place`, undefined while none is recorded. */
-export function receiptFrom(
+/** What `deliveryFieldsOf(place)` read: the delivery of `place`, undefined while none is recorded. */
+export function deliveryFrom(
   [chan, rc, rd, prc, prd]: (string | null | undefined)[],
   place: string | undefined,
-): { receipt: StoredReceipt | null; deliveredAt: number | null } | undefined {
+): { delivery: StoredDelivery | null; deliveredAt: number | null } | undefined {
   // Another place than the question's own channel: what its REROUTE delivery recorded.
   const other = place !== undefined && place !== chan;
   const text = other ? prc : rc;
   const at = other ? prd : rd;
   if (text === null || text === undefined) return undefined;
-  return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: at ? Number(at) : null };
+  return { delivery: JSON.parse(text) as StoredDelivery | null, deliveredAt: at ? Number(at) : null };
 }
 
-export function createRedisReceipts(redis: RedisClient, prefix: string, run: ScriptRunner): ChannelReceipts {
+export function createRedisDeliveries(
+  redis: RedisClient,
+  prefix: string,
+  run: ScriptRunner,
+): ChannelDeliveries {
   return {
-    async save(id, receipt, deliveredAt, place) {
-      const { ref, recipient } = receiptKeys(receipt);
+    async save(id, delivery, deliveredAt, place) {
+      const { ref, recipient } = deliveryKeys(delivery);
       const args = [
         id,
-        encodeReceipt(receipt),
+        encodeDelivery(delivery),
         ref ?? '',
         recipient ?? '',
         RECIPIENT_INDEX_DEPTH,
@@ -45,11 +49,11 @@ export function createRedisReceipts(redis: RedisClient, prefix: string, run: Scr
         deliveredAt ?? Date.now(),
         place ?? '',
       ];
-      return Number(await run('receiptSave', args)) === 1;
+      return Number(await run('deliverySave', args)) === 1;
     },
 
     async get(id, place) {
-      return receiptFrom(await redis.hmget(`${prefix}q:${id}`, ...receiptFieldsOf(place)), place);
+      return deliveryFrom(await redis.hmget(`${prefix}q:${id}`, ...deliveryFieldsOf(place)), place);
     },
 
     async byRef(channel, ref) {
@@ -60,7 +64,7 @@ export function createRedisReceipts(redis: RedisClient, prefix: string, run: Scr
     },
 
     async latestFor(channel, recipient, deliveredBy) {
-      const found = (await run('receiptLatest', [channel, recipient, deliveredBy ?? ''])) as
+      const found = (await run('deliveryLatest', [channel, recipient, deliveredBy ?? ''])) as
         | [string, number]
         | null;
       return found ? { id: found[0], pending: Number(found[1]) } : null;

@@ -1,20 +1,21 @@
-// Delivery receipts in the memory store (contract: receipts.ts). Entries live exactly as long as
+// Delivery deliveries in the memory store (contract: deliveries.ts). Entries live exactly as long as
 // their question: every read goes through the question's own liveness check.
-import type { MemoryTables } from './memory-tables.ts';
+
 import {
-  type ChannelReceipts,
-  encodeReceipt,
+  type ChannelDeliveries,
+  deliveryKeys,
+  encodeDelivery,
   RECIPIENT_INDEX_DEPTH,
-  receiptKeys,
-  type StoredReceipt,
-} from './receipts.ts';
+  type StoredDelivery,
+} from './deliveries.ts';
+import type { MemoryTables } from './memory-tables.ts';
 
 const indexKey = (channel: string, key: string): string => `${channel}\n${key}`;
-/** Where a receipt is kept: the question's own channel under its id, another place beside it. */
+/** Where a delivery is kept: the question's own channel under its id, another place beside it. */
 const slotOf = (id: string, place: string | null): string => (place === null ? id : `${id}\n${place}`);
 
-export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
-  const receipts = new Map<string, string>();
+export function createMemoryDeliveries(t: MemoryTables): ChannelDeliveries {
+  const deliveries = new Map<string, string>();
   const delivered = new Map<string, number>();
   const refs = new Map<string, string>();
   const recipients = new Map<string, string[]>();
@@ -23,9 +24,9 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
   function live(id: string | undefined): string | null {
     if (id === undefined) return null;
     if (t.entry(id)) return id;
-    for (const k of [...receipts.keys()]) {
+    for (const k of [...deliveries.keys()]) {
       if (k === id || k.startsWith(`${id}\n`)) {
-        receipts.delete(k);
+        deliveries.delete(k);
         delivered.delete(k);
       }
     }
@@ -33,16 +34,16 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
   }
 
   return {
-    async save(id, receipt, deliveredAt, place) {
+    async save(id, delivery, deliveredAt, place) {
       const e = t.entry(id);
       const own = place === undefined || place === e?.spec.channel;
       const channel = own ? e?.spec.channel : place;
       if (!e || !channel) return false;
       const slot = slotOf(id, own ? null : channel);
-      receipts.set(slot, encodeReceipt(receipt));
-      // Its audit entry in the same step, as receipt-save.lua writes it.
+      deliveries.set(slot, encodeDelivery(delivery));
+      // Its audit entry in the same step, as delivery-save.lua writes it.
       t.audit.append(
-        receipt === null ? 'DELIVERY_FAILED' : 'DELIVERED',
+        delivery === null ? 'DELIVERY_FAILED' : 'DELIVERED',
         id,
         null,
         `channel:${channel}`,
@@ -50,7 +51,7 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
         t.clock(),
       );
       if (deliveredAt !== undefined) delivered.set(slot, deliveredAt);
-      const { ref, recipient } = receiptKeys(receipt);
+      const { ref, recipient } = deliveryKeys(delivery);
       if (ref !== null) refs.set(indexKey(channel, ref), id);
       if (recipient !== null) {
         const k = indexKey(channel, recipient);
@@ -63,9 +64,12 @@ export function createMemoryReceipts(t: MemoryTables): ChannelReceipts {
     async get(id, place) {
       if (!live(id)) return undefined;
       const slot = slotOf(id, place === undefined || place === t.entry(id)?.spec.channel ? null : place);
-      const text = receipts.get(slot);
+      const text = deliveries.get(slot);
       if (text === undefined) return undefined;
-      return { receipt: JSON.parse(text) as StoredReceipt | null, deliveredAt: delivered.get(slot) ?? null };
+      return {
+        delivery: JSON.parse(text) as StoredDelivery | null,
+        deliveredAt: delivered.get(slot) ?? null,
+      };
     },
 
     async byRef(channel, ref) {
