@@ -31,8 +31,12 @@ const CHANNELS = [
   {
     plugin: 'email',
     config:
-      "{ smtpUrlEnv: IN_SMTP, from: 'ops@example.com', inbound: { provider: mailgun, secretEnv: IN_SECRET } }",
-    env: { IN_SMTP: 'smtp://127.0.0.1:2525', IN_SECRET: 'mailgun-signing-key-value' },
+      "{ smtpUrlEnv: IN_SMTP, from: 'ops@example.com', inbound: { provider: mailgun, secretEnv: IN_SECRET, basicAuthEnv: IN_BASIC } }",
+    env: {
+      IN_SMTP: 'smtp://127.0.0.1:2525',
+      IN_SECRET: 'mailgun-signing-key-value',
+      IN_BASIC: 'mailgun:route-password-value',
+    },
     secret: ['inbound.secretEnv', 'IN_SECRET'],
   },
   {
