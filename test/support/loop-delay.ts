@@ -30,14 +30,14 @@ export async function loopDelayDuring(run: () => Promise<unknown>): Promise<numb
 }
 
 /**
- * The smallest of up to `tries` measurements, stopping at the first one within `boundMs`. Other
+ * The smallest of up to `tries` (default 5) measurements, stopping at the first one within `boundMs`. Other
  * processes on a busy machine can pause this whole process, which the probe cannot tell from a
  * block; code that blocks the loop blocks it on every try, so the minimum still catches it.
  */
 export async function leastLoopDelay(
   run: () => Promise<unknown>,
   boundMs: number,
-  tries = 3,
+  tries = 5,
 ): Promise<number> {
   let least = Number.POSITIVE_INFINITY;
   for (let i = 0; i < tries && least >= boundMs; i++) {
