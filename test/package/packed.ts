@@ -4,7 +4,7 @@
 // package.json without its clone-only `prepare` script), then `npm pack`. .ci/node-lines packs
 // once for its Node 22 and 24 runs and passes the file in TAI_PACKED_TARBALL.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -42,6 +42,7 @@ export async function packedTarball(tmp: string): Promise<string> {
 
 export async function packFromCopy(tmp: string): Promise<string> {
   const copy = path.join(tmp, 'source');
+  rmSync(copy, { recursive: true, force: true });
   for (const entry of SOURCES) {
     if (!existsSync(path.join(REPO, entry))) throw new Error(`${entry} is missing: run npm run build first`);
     cpSync(path.join(REPO, entry), path.join(copy, entry), { recursive: true });

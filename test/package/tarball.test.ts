@@ -109,11 +109,13 @@ describe('the package installed as a project dependency', () => {
     for (const version of found) expect(version).toBe(locked);
   });
 
-  it('ships a package.json without the clone-only prepare script, so no install warns about scripts', () => {
+  it('ships a package.json without the clone-only prepare script and devDependencies; no install warns about scripts', () => {
     const pkg = JSON.parse(
       readFileSync(path.join(consumer, 'node_modules/tai-interactions/package.json'), 'utf8'),
-    ) as { scripts?: Record<string, string> };
+    ) as { scripts?: Record<string, string>; devDependencies?: unknown };
     expect(pkg.scripts?.prepare).toBeUndefined();
+    // The shipped shrinkwrap has no devDependencies; neither has the manifest (npm ci agrees).
+    expect(pkg.devDependencies).toBeUndefined();
     expect(pkg.scripts?.build).toBeDefined();
     expect(consumerLog).not.toMatch(/install-scripts|prepare/);
     expect(globalLog).not.toMatch(/install-scripts|prepare/);
