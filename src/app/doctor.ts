@@ -1,7 +1,8 @@
 // `tai-interactions doctor`: checks a deployment from the same settings and manifest as
 // `npm start` (the environment and the working directory), one finding per line: what is fine,
 // what will bite later (warn), and what keeps the server from working (fail). It changes
-// nothing: Redis gets PING and INFO, the public URL a GET /health, and no provider is called.
+// nothing: Redis gets PING and INFO, the public URL (or, unset, the local listener) a GET
+// /health, an e-mail channel's SMTP server a login (no mail), and no other provider is called.
 import { Redis } from 'ioredis';
 import { DISCARD_MAX_BYTES, readCapped } from '../channels/response-body.ts';
 import { VERSION } from '../domain/version.ts';
@@ -17,6 +18,7 @@ import {
   loadManifestSettings,
   type ManifestSettings,
 } from './config.ts';
+import { checkSmtp } from './doctor-smtp.ts';
 import { ManifestError } from './manifest.ts';
 import { MIN_REDIS, redisTarget } from './store-setup.ts';
 
@@ -31,7 +33,7 @@ export interface DoctorFinding {
 }
 
 export interface DoctorOptions {
-  /** Bound on each network check (Redis connect, the public URL's /health). */
+  /** Bound on each network check (Redis connect, the public URL's /health, an SMTP login). */
   timeoutMs?: number;
 }
 
@@ -141,6 +143,7 @@ async function publicUrlFinding(
         (channelCount > 0 ? ', and the channels cannot be delivered to or answered' : ''),
     };
   }
+  if (config.publicBaseUrlDefaulted) return defaultedUrlFinding(config, channelCount, timeoutMs);
   const base = config.publicBaseUrl;
   const local = /^http:\/\//.test(base);
   const note = local ? ' (http on loopback: providers outside this machine cannot reach it)' : '';
@@ -175,6 +178,45 @@ async function publicUrlFinding(
       detail: `${base} is set, but ${base}/health did not answer from here (is the server running, and the URL routed to it?)${note}`,
     };
   }
+}
+
+/** GET `${base}/health`: the version when this server answers there, else what answered. */
+async function healthAt(base: string, timeoutMs: number): Promise<{ version?: string; status?: number }> {
+  const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+  const body = (await readCapped(res, DISCARD_MAX_BYTES)).bytes.toString('utf8');
+  if (res.status !== 200 || !/"status"\s*:\s*"ok"/.test(body)) return { status: res.status };
+  return { version: /"version"\s*:\s*"([^"]+)"/.exec(body)?.[1] ?? 'unknown', status: 200 };
+}
+
+/**
+ * No INTERACTIONS_PUBLIC_BASE_URL, on loopback: the server links to its own listener, which
+ * only this machine can open. Said as unset (a warning; a failure with channels), and whether
+ * a server answers on the port these settings (or `--port`) give.
+ */
+async function defaultedUrlFinding(
+  config: Config,
+  channelCount: number,
+  timeoutMs: number,
+): Promise<DoctorFinding> {
+  const base = config.publicBaseUrl!;
+  let here: string;
+  try {
+    const { version, status } = await healthAt(base, timeoutMs);
+    here =
+      version === undefined
+        ? `; ${base}/health answered ${status}, not this server's health`
+        : `; a server answers there (version ${version})`;
+  } catch {
+    here = `; no server answers at ${base} (not started, or on another port: doctor --port <port>)`;
+  }
+  return {
+    level: channelCount > 0 ? 'fail' : 'warn',
+    check: 'public URL',
+    detail:
+      `INTERACTIONS_PUBLIC_BASE_URL is not set: links use ${base}, which only this machine can open` +
+      (channelCount > 0 ? ', so the channels cannot be answered' : '') +
+      here,
+  };
 }
 
 function keysFinding(config: Config): DoctorFinding {
@@ -236,12 +278,29 @@ function mcpStateKeyFinding(config: Config): DoctorFinding {
   };
 }
 
-async function channelFindings(config: Config, settings: ManifestSettings): Promise<DoctorFinding[]> {
+async function channelFindings(
+  config: Config,
+  settings: ManifestSettings,
+  env: Env,
+  timeoutMs: number,
+): Promise<DoctorFinding[]> {
   const declared = settings.manifest.channels;
   const names = Object.keys(declared);
   if (names.length === 0) return [{ level: 'ok', check: 'channels', detail: 'none configured' }];
   const quiet = { info() {}, warn() {}, error() {} };
   const made = manifestChannels(settings, { logger: quiet, publicBaseUrl: config.publicBaseUrl });
+  // Each e-mail channel's SMTP server, all at once (each bounded by the timeout).
+  const smtp = new Map(
+    await Promise.all(
+      names
+        .filter((name) => declared[name]!.plugin === 'email')
+        .map(async (name) => {
+          const urlEnv = (declared[name]!.config as { smtpUrlEnv?: unknown }).smtpUrlEnv;
+          const url = typeof urlEnv === 'string' ? env[urlEnv] : undefined;
+          return [name, url ? await checkSmtp(url, timeoutMs) : null] as const;
+        }),
+    ),
+  );
   try {
     return names.map((name) => {
       const decl = declared[name]!;
@@ -253,6 +312,9 @@ async function channelFindings(config: Config, settings: ManifestSettings): Prom
       ];
       if (instance?.inbound) parts.push(`inbound door /api/interactions/channels/${name}`);
       if (instance?.setup) parts.push(`after a URL change run \`tai-interactions channels setup ${name}\``);
+      const mail = smtp.get(name);
+      if (mail) parts.push(mail.detail);
+      if (mail && !mail.ok) return { level: 'fail', check: `channel ${name}`, detail: parts.join('; ') };
       if (config.publicBaseUrl === null) {
         return {
           level: 'fail',
@@ -314,7 +376,7 @@ export async function runDoctor(env: Env, cwd: string, o: DoctorOptions = {}): P
   findings.push(
     redis,
     publicUrl,
-    ...(await channelFindings(config, settings)),
+    ...(await channelFindings(config, settings, env, timeoutMs)),
     keysFinding(config),
     receiptKeysFinding(config),
     mcpStateKeyFinding(config),

@@ -10,7 +10,7 @@ import {
 } from './config.ts';
 import { ManifestError } from './manifest.ts';
 import { createLogger, createServer, StartupError } from './server.ts';
-import { baseUrlNotices } from './start-notices.ts';
+import { baseUrlNotices, holdStartWarnings } from './start-notices.ts';
 
 /** In a terminal, log lines are made readable; anywhere else they stay JSON for the collector. */
 async function logDestination(): Promise<DestinationStream | undefined> {
@@ -39,7 +39,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel, await logDestination());
+  // `npm start -- --verbose` / `tai-interactions serve --verbose`: every start warning in full.
+  const held = holdStartWarnings(
+    createLogger(config.logLevel, await logDestination()),
+    process.argv.includes('--verbose'),
+  );
+  const logger = held.logger;
   for (const warning of [...configWarnings(config), ...baseUrlNotices(config, manifest)])
     logger.warn(warning);
   let server: Awaited<ReturnType<typeof createServer>>;
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const url = await server.listen();
+  held.release();
   logger.info({ url, store: server.store.kind, version: VERSION }, 'tai-interactions is listening');
   if (manifest.manifest.modules.inbox !== false) {
     logger.info(

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VERSION } from '../../src/domain/version.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
+import { startFakeSmtp } from '../support/fakes/smtp.ts';
+import { freePort } from '../support/fixtures.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tai-doctor-'));
@@ -130,6 +132,83 @@ describe('doctor against a public URL that streams without end', () => {
     } finally {
       endless.closeAllConnections();
       await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
+  });
+});
+
+describe('doctor without a public URL, with --port, and with an e-mail channel', () => {
+  it('says an unset public URL is unset, and whether a server answers on the port --port gives', async () => {
+    const port = new URL(base).port;
+    const r = await runCliInProcess(['doctor', '--timeout', '3', '--port', port]);
+    expect(r.stdout).toMatch(/^ok {4}settings: listens on 127\.0\.0\.1:(\d+)/m);
+    expect(r.stdout).toContain(`settings: listens on 127.0.0.1:${port}`);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^warn {2}public URL: INTERACTIONS_PUBLIC_BASE_URL is not set: links use http://127\\.0\\.0\\.1:${port}, which only this machine can open; a server answers there \\(version ${VERSION.replace(/\./g, '\\.')}\\)$`,
+        'm',
+      ),
+    );
+    expect(r.stdout).not.toMatch(/is set/);
+    expect(r.code).toBe(0);
+  });
+
+  it('says nothing answers on a wrong port, and refuses a port that is not one', async () => {
+    const closed = await freePort();
+    const r = await runCliInProcess(['doctor', '--timeout', '3', '--port', String(closed)]);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^warn {2}public URL: INTERACTIONS_PUBLIC_BASE_URL is not set: .*; no server answers at http://127\\.0\\.0\\.1:${closed} \\(not started, or on another port: doctor --port <port>\\)$`,
+        'm',
+      ),
+    );
+    for (const port of ['0', '65536', 'http', '40 00']) {
+      const bad = await runCliInProcess(['doctor', '--port', port]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--port must be a whole number from 1 to 65535');
+      expect(bad.stdout).toBe('');
+    }
+    const edge = await runCliInProcess(['doctor', '--timeout', '1', '--port', '65535']);
+    expect(edge.stdout).toContain('settings: listens on 127.0.0.1:65535');
+  });
+
+  it("connects to an e-mail channel's SMTP server: a closed port and a refused login fail, a good one passes", async () => {
+    const mailManifest = path.join(dir, 'mail.yaml');
+    writeFileSync(
+      mailManifest,
+      'channels:\n  ops-mail:\n    plugin: email\n    config: { smtpUrlEnv: DOCTOR_SMTP_URL, from: tai@example.com, defaultRecipient: oncall@example.com }\n',
+    );
+    const smtp = await startFakeSmtp('doctor', 'smtp-pass-value');
+    try {
+      const closed = await freePort();
+      const doctor = (url: string) =>
+        runCliInProcess(['doctor', '--timeout', '3'], {
+          env: {
+            INTERACTIONS_MANIFEST: mailManifest,
+            INTERACTIONS_PUBLIC_BASE_URL: base,
+            DOCTOR_SMTP_URL: url,
+          },
+        });
+      const refused = await doctor(`smtp://doctor:smtp-pass-value@127.0.0.1:${closed}`);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(
+        new RegExp(
+          `^FAIL {2}channel ops-mail: .*SMTP at 127\\.0\\.0\\.1:${closed}: cannot connect \\(ECONNREFUSED\\)$`,
+          'm',
+        ),
+      );
+      const wrongLogin = await doctor(smtp.url.replace('smtp-pass-value', 'wrong-pass-value'));
+      expect(wrongLogin.code).toBe(1);
+      expect(wrongLogin.stdout).toMatch(
+        /^FAIL {2}channel ops-mail: .*: the login was refused \(SMTP 535\)$/m,
+      );
+      const good = await doctor(smtp.url);
+      expect(good.stdout).toMatch(
+        /^ok {4}channel ops-mail: .*SMTP at 127\.0\.0\.1:\d+ answers and accepts the login$/m,
+      );
+      for (const out of [refused.stdout, wrongLogin.stdout, good.stdout])
+        expect(out).not.toMatch(/pass-value/);
+    } finally {
+      await smtp.close();
     }
   });
 });

@@ -1,14 +1,15 @@
-// The package as a person gets it. Built once per run from a copy of the checkout (the
-// checkout's own lib/ is never touched, so a server running from it keeps running), packed, and
+// The package as a person gets it. Built once per run from a copy of the checkout, packed
+// (test/package/packed.ts; .ci/node-lines packs once for its Node 22 and 24 runs), and
 // served by a loopback registry as a published version (test/support/local-registry.ts). Then,
 // in empty folders with nothing of the repository: (1) `npm install -g --prefix <tmp>
 // tai-interactions` and the installed `tai-interactions` runs `--version`, `serve` (health, the
 // inbox), `mcp` against that server and `doctor`; (2) `npm install tai-interactions` as a
 // project dependency prints no EBADENGINE on this Node, installs the locked tree, and plain
-// `node` and plain `tsc` (node16 resolution) use the SDK and its declarations.
+// `node` and plain `tsc` (node16 resolution) use the SDK and its declarations; (3) the README's
+// five-minute start (five-minute-start.ts). No install warns about engines or install scripts.
 // Installs use the npm cache first (`--prefer-offline`): what `npm ci` fetched is reused, and
 // with the shrinkwrap npm needs no registry metadata but ours.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -16,49 +17,32 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/fixtures.ts';
 import { type LocalRegistry, startLocalRegistry } from '../support/local-registry.ts';
+import { fiveMinuteStart, outputUntil } from './five-minute-start.ts';
+import { packedTarball, REPO } from './packed.ts';
 
 const run = promisify(execFile);
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'];
 const TSC = path.join(REPO, 'node_modules/typescript/bin/tsc');
 const VERSION = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string })
   .version;
-/** What the package is built and packed from: everything `files` ships, and what builds it. */
-const SOURCES = [
-  'package.json',
-  'package-lock.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'README.md',
-  'CHANGELOG.md',
-  'interactions.example.yaml',
-  'src',
-  'bin',
-  'scripts',
-  'schema',
-  'docs',
-  'examples',
-  'dist/inbox',
-];
 
 let tmp = '';
 let registry: LocalRegistry | null = null;
 let globalBin = '';
 let consumer = '';
 let consumerLog = '';
+let globalLog = '';
 let empty = '';
 
 /** The environment of a person's shell: none of the test runner's settings for the server. */
@@ -75,27 +59,13 @@ function npm(args: string[], cwd: string) {
   return run('npm', args, { cwd, maxBuffer: 16 * 1024 * 1024, env: cleanEnv() });
 }
 
-/** A copy of the sources, built and packed there: the checkout's lib/ is left alone. */
-async function packFromCopy(): Promise<string> {
-  const copy = path.join(tmp, 'source');
-  for (const entry of SOURCES) {
-    if (!existsSync(path.join(REPO, entry))) throw new Error(`${entry} is missing: run npm run build first`);
-    cpSync(path.join(REPO, entry), path.join(copy, entry), { recursive: true });
-  }
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
-  await run(process.execPath, ['scripts/build-server.mjs'], { cwd: copy });
-  // What `prepack` does: the runtime tree of package-lock.json as npm-shrinkwrap.json.
-  await run(process.execPath, ['scripts/shrinkwrap.mjs'], { cwd: copy });
-  const { stdout } = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], copy);
-  return path.join(tmp, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
-}
-
 async function installGlobally(): Promise<void> {
   const prefix = path.join(tmp, 'global');
-  await npm(
+  const { stdout, stderr } = await npm(
     ['install', '-g', '--prefix', prefix, `--registry=${registry!.url}`, ...NPM_FLAGS, 'tai-interactions'],
     empty,
   );
+  globalLog = stdout + stderr;
   globalBin = path.join(prefix, 'bin');
 }
 
@@ -113,7 +83,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'tai-package-'));
   empty = path.join(tmp, 'empty');
   mkdirSync(empty);
-  registry = await startLocalRegistry(await packFromCopy());
+  registry = await startLocalRegistry(await packedTarball(tmp));
   await Promise.all([installGlobally(), installAsDependency()]);
 }, 900_000);
 
@@ -126,6 +96,7 @@ afterAll(async () => {
 describe('the package installed as a project dependency', () => {
   it('prints no EBADENGINE on this Node and installs the tree npm-shrinkwrap.json locks', () => {
     expect(consumerLog).not.toMatch(/EBADENGINE/);
+    expect(globalLog).not.toMatch(/EBADENGINE/);
     // The Node-20 pins reach the consumer: every copy of the helper is the locked release.
     const pkg = path.join(consumer, 'node_modules/tai-interactions');
     const lock = JSON.parse(readFileSync(path.join(pkg, 'npm-shrinkwrap.json'), 'utf8')) as {
@@ -136,6 +107,18 @@ describe('the package installed as a project dependency', () => {
     const found = findPackages(path.join(consumer, 'node_modules'), '@whatwg-node/promise-helpers');
     expect(found.length).toBeGreaterThan(0);
     for (const version of found) expect(version).toBe(locked);
+  });
+
+  it('ships a package.json without the clone-only prepare script and devDependencies; no install warns about scripts', () => {
+    const pkg = JSON.parse(
+      readFileSync(path.join(consumer, 'node_modules/tai-interactions/package.json'), 'utf8'),
+    ) as { scripts?: Record<string, string>; devDependencies?: unknown };
+    expect(pkg.scripts?.prepare).toBeUndefined();
+    // The shipped shrinkwrap has no devDependencies; neither has the manifest (npm ci agrees).
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(pkg.scripts?.build).toBeDefined();
+    expect(consumerLog).not.toMatch(/install-scripts|prepare/);
+    expect(globalLog).not.toMatch(/install-scripts|prepare/);
   });
 
   it('ships compiled JavaScript and declarations, not sources', () => {
@@ -181,6 +164,8 @@ describe('the package installed as a project dependency', () => {
     expect(second.stdout.trim()).toBe(VERSION);
   }, 60_000);
 });
+
+fiveMinuteStart({ registryUrl: () => registry!.url, tmp: () => tmp, npmFlags: NPM_FLAGS, cleanEnv });
 
 describe('the package installed globally, run from an empty folder', () => {
   const bin = (): string => path.join(globalBin, 'tai-interactions');
@@ -288,19 +273,5 @@ function tsconfigFor(files: string[]): string {
       typeRoots: [path.join(REPO, 'node_modules/@types')],
     },
     files,
-  });
-}
-
-/** Resolves with the output so far once it matches `pattern`; rejects if the process exits first. */
-function outputUntil(child: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (pattern.test(out)) resolve(out);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}): ${out.slice(0, 2000)}`)));
   });
 }

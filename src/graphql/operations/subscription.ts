@@ -16,19 +16,31 @@ function once<T>(
   run: (signal: AbortSignal) => Promise<T | null>,
   outer: AbortSignal,
 ): AsyncIterableIterator<T> {
+  // The request's signal may come from the fetch implementation Yoga was given, not Node's own
+  // (the graphql-sse stream's requests do): Node 24's AbortSignal.any refuses such a signal
+  // ("signals[1] is not of type AbortSignal"), so the outer signal is followed by hand.
   const controller = new AbortController();
-  const signal = AbortSignal.any([controller.signal, outer]);
+  const signal = controller.signal;
+  const onOuterAbort = (): void => controller.abort(outer.reason);
+  if (outer.aborted) controller.abort(outer.reason);
+  else outer.addEventListener('abort', onOuterAbort, { once: true });
+  const settle = (): void => outer.removeEventListener('abort', onOuterAbort);
   let started = false;
   const finished: IteratorReturnResult<undefined> = { done: true, value: undefined };
   const iterator: AsyncIterableIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
       if (started || signal.aborted) return finished;
       started = true;
-      const value = await run(signal);
-      return value === null || controller.signal.aborted ? finished : { done: false, value };
+      try {
+        const value = await run(signal);
+        return value === null || signal.aborted ? finished : { done: false, value };
+      } finally {
+        settle();
+      }
     },
     async return(): Promise<IteratorResult<T>> {
       started = true;
+      settle();
       controller.abort();
       return finished;
     },
