@@ -3,8 +3,10 @@
 // the store's one claim guard. This file wires the parts and owns the engine's lifecycle
 // (the one subscription to the store of this process, which also wakes the outbox worker and
 // the escalation alarm; the reaper; the live feeds).
+
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
+import type { PolicyRule } from '../domain/policy/rule.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnswerHere } from './answers/answer-here.ts';
@@ -22,6 +24,7 @@ import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
+import { createRuleSet } from './policies/rule-set.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -55,6 +58,8 @@ export interface EngineDeps {
   /** The manifest's `escalationPolicies` (API.md §18), checked when it was read. */
   escalationPolicies?: Readonly<Record<string, readonly EscalationStep[]>>;
   observer?: EngineObserver;
+  /** The manifest's policy rules (API.md §20), checked and compiled when it was read. */
+  policies?: readonly PolicyRule[];
   /** Signs decision receipts; without it no receipt is given. */
   receipts?: ReceiptPort;
   /** Called once for each question this process stored (Web Push, API.md §19); never awaited. */
@@ -92,6 +97,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     webhooks: new Set(deps.webhooks ?? []),
     escalationPolicies: new Map(Object.entries(deps.escalationPolicies ?? {})),
     observer: deps.observer ?? NO_OBSERVER,
+    policies: createRuleSet(deps.policies ?? []),
     waiters: createWaiterRegistry(),
     announced: createAnnounced(),
     ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),

@@ -116,6 +116,8 @@ export interface ClaimInput {
   /** Who cancelled (for the audit entry; answers name answeredBy). */
   actor?: string | null;
   cancelReason?: string | null;
+  /** A rule's decision (API.md §20): its audit entry is DECIDED_BY_POLICY with these facts, not ANSWERED. */
+  policy?: { ruleId: string; version: string; effect: string; actionDigest: string } | null;
   now: number;
   retentionMs: number;
 }

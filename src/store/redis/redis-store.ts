@@ -111,6 +111,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         hasReply ? '1' : '0',
         audit.actor ?? '',
         JSON.stringify(audit.detail),
+        audit.type ?? '',
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
       // WAIT covers every earlier write of this connection, the claim's among them.
