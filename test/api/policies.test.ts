@@ -1,0 +1,103 @@
+// Policy rules through GraphQL (API.md §20), from the manifest, on both stores: an ALLOW rule
+// approves a refund of 50 at once with a receipt naming the rule, 150 is asked of a person, a
+// SHADOW rule shows on Question.policyShadow, and auditors see DECIDED_BY_POLICY.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifestSettings } from '../../src/app/config.ts';
+import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'policies-api-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const manifest = join(dir, 'interactions.json');
+writeFileSync(
+  manifest,
+  JSON.stringify({
+    policies: [
+      {
+        id: 'small-refunds',
+        effect: 'ALLOW',
+        match: {
+          action: 'payments.refund',
+          askers: ['agent'],
+          arguments: { type: 'object', properties: { amount: { type: 'number', maximum: 50 } } },
+        },
+      },
+      { id: 'watch-refunds', effect: 'DENY', mode: 'SHADOW', match: { action: 'payments.*' } },
+    ],
+  }),
+);
+
+const FIELDS = `id status answer answeredBy decision receipt
+  policy { ruleId version effect } policyShadow { ruleId version effect }`;
+const ASK = `mutation($i: AskUserInput!) { askUser(input: $i, holdSeconds: 0) { status answer question { ${FIELDS} } } }`;
+const refund = (amount: number) => ({
+  text: 'Refund?',
+  format: 'APPROVAL',
+  action: { name: 'payments.refund', arguments: { amount } },
+});
+
+for (const store of ['memory', 'redis'] as const) {
+  describe(`policies through GraphQL (${store})`, () => {
+    let t: TestServer;
+    beforeAll(async () => {
+      const settings = await loadManifestSettings({ INTERACTIONS_MANIFEST: manifest }, dir);
+      t = await startServer({ store, plugins: { manifest: settings } });
+    });
+    afterAll(() => t.close());
+
+    async function gql(who: Who, query: string, variables: Record<string, unknown> = {}) {
+      const r = await t.server.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...auth(who), 'content-type': 'application/json' },
+        payload: { query, variables },
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: checked field by field.
+      return r.json() as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+    }
+
+    it('approves a refund of 50 at once, with a receipt naming the rule; the shadow rule is recorded', async () => {
+      const r = await gql('agent', ASK, { i: refund(50) });
+      expect(r.errors).toBeUndefined();
+      const { status, answer, question } = r.data.askUser;
+      expect(status).toBe('ANSWERED');
+      expect(answer).toEqual({ decision: 'APPROVED', arguments: { amount: 50 } });
+      expect(question).toMatchObject({
+        answeredBy: 'policy:small-refunds',
+        decision: 'APPROVED',
+        policy: { ruleId: 'small-refunds', effect: 'ALLOW' },
+        policyShadow: [{ ruleId: 'watch-refunds', effect: 'DENY' }],
+      });
+      expect(question.policy.version).toMatch(/^sha256:[0-9a-f]{64}$/);
+      const payload = JSON.parse(Buffer.from(question.receipt.split('.')[1], 'base64url').toString('utf8'));
+      expect(payload.outcome).toMatchObject({
+        decision: 'APPROVED',
+        via: 'policy',
+        policy: { id: 'small-refunds', version: question.policy.version },
+      });
+
+      const log = await gql(
+        'admin',
+        `query($id: ID!) { auditLog(filter: { questionId: $id }) { edges { node { type actor via detail } } } }`,
+        { id: question.id },
+      );
+      expect(log.errors).toBeUndefined();
+      const nodes = log.data.auditLog.edges.map((e: { node: unknown }) => e.node);
+      expect(nodes.map((n: { type: string }) => n.type)).toEqual(['ASKED', 'DECIDED_BY_POLICY']);
+      expect(nodes[1]).toMatchObject({
+        actor: 'policy:small-refunds',
+        via: 'policy',
+        detail: { ruleId: 'small-refunds' },
+      });
+    });
+
+    it('asks a person for 150', async () => {
+      const r = await gql('agent', ASK, { i: refund(150) });
+      expect(r.data.askUser.status).toBe('PENDING');
+      expect(r.data.askUser.question.policy).toBeNull();
+      expect(r.data.askUser.question.policyShadow).toHaveLength(1);
+    });
+  });
+}
