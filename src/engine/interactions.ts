@@ -25,6 +25,7 @@ import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
 import { createRuleSet } from './policies/rule-set.ts';
+import { createPolicyAdmin } from './policies/store-rules.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -134,6 +135,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   // A step is moved into the outbox when it falls due, not at the reaper's next poll.
   const escalationAlarm = createEscalationAlarm({ clock, due: () => reaper.escalateNow() });
   const waiting = createWaiting(ctx);
+  const policyRules = createPolicyAdmin(ctx);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
@@ -209,6 +211,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
         },
       });
       reaper.start();
+      await policyRules.start();
     },
 
     async stop() {
@@ -216,6 +219,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       waiters.release();
       feeds.close();
       reaper.stop();
+      policyRules.stop();
       escalationAlarm.clear();
       announced.clear();
       unlisten?.();
@@ -239,6 +243,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
+    policyRules,
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
     audit: createAuditReader(store),

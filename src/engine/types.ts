@@ -9,6 +9,7 @@ import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
+import type { PolicyAdmin } from './policies/store-rules.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
 import type { CancelSignal } from './waiting/waiters.ts';
@@ -151,6 +152,8 @@ export interface Interactions {
   callbackPage(ticket: string, choice?: string): Promise<CallbackPage>;
   /** The signed decision receipt of a resolved question (API.md §16); null while pending or unsigned. */
   receipt(question: QuestionRecord): Promise<string | null>;
+  /** Policy rules (API.md §20): listed for admins and auditors, put and deleted by admins. */
+  policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
   nameOf(principalId: string): Promise<string | null>;
   /** The audit log (API.md §17), for admins and auditors: pages and exports. */
