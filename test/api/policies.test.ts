@@ -55,7 +55,10 @@ for (const store of ['memory', 'redis'] as const) {
         payload: { query, variables },
       });
       // biome-ignore lint/suspicious/noExplicitAny: checked field by field.
-      return r.json() as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+      return r.json() as {
+        data?: any;
+        errors?: { message: string; extensions?: { code?: string; field?: string } }[];
+      };
     }
 
     it('approves a refund of 50 at once, with a receipt naming the rule; the shadow rule is recorded', async () => {
@@ -98,6 +101,58 @@ for (const store of ['memory', 'redis'] as const) {
       expect(r.data.askUser.status).toBe('PENDING');
       expect(r.data.askUser.question.policy).toBeNull();
       expect(r.data.askUser.question.policyShadow).toHaveLength(1);
+    });
+
+    it('admins put and delete store rules through GraphQL; manifest rules stay; others are refused', async () => {
+      const PUT = `mutation($i: PolicyRuleInput!) { putPolicyRule(input: $i) { id version source mode match { action arguments } createdBy } }`;
+      const put = await gql('admin', PUT, {
+        i: {
+          id: 'deny-big',
+          effect: 'DENY',
+          match: {
+            action: 'payments.refund',
+            arguments: { type: 'object', properties: { amount: { minimum: 1000 } } },
+          },
+        },
+      });
+      expect(put.errors).toBeUndefined();
+      expect(put.data.putPolicyRule).toMatchObject({
+        id: 'deny-big',
+        version: '1',
+        source: 'store',
+        mode: 'ENFORCE',
+        createdBy: 'admin',
+      });
+      const r = await gql('agent', ASK, { i: refund(5000) });
+      expect(r.data.askUser).toMatchObject({
+        status: 'ANSWERED',
+        question: { answeredBy: 'policy:deny-big', decision: 'REJECTED' },
+      });
+
+      const list = await gql('admin', '{ policies { id source version } }');
+      expect(list.data.policies.map((p: { id: string }) => p.id).sort()).toEqual([
+        'deny-big',
+        'small-refunds',
+        'watch-refunds',
+      ]);
+      expect((await gql('agent', '{ policies { id } }')).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(
+        (await gql('ops', PUT, { i: { id: 'x', effect: 'ALLOW', match: { action: 'x' } } })).errors?.[0]
+          ?.extensions?.code,
+      ).toBe('FORBIDDEN');
+
+      const bad = await gql('admin', PUT, {
+        i: { id: 'broken', effect: 'ALLOW', match: { action: 'x', arguments: { type: 'nope' } } },
+      });
+      expect(bad.errors?.[0]?.extensions).toMatchObject({
+        code: 'BAD_USER_INPUT',
+        field: 'input.match.arguments',
+      });
+      const DELETE = 'mutation($id: ID!) { deletePolicyRule(id: $id) }';
+      const manifestDelete = await gql('admin', DELETE, { id: 'small-refunds' });
+      expect(manifestDelete.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect((await gql('admin', DELETE, { id: 'deny-big' })).data.deletePolicyRule).toBe(true);
+      expect((await gql('admin', DELETE, { id: 'deny-big' })).data.deletePolicyRule).toBe(false);
     });
   });
 }
