@@ -29,6 +29,12 @@ writeFileSync(
   }),
 );
 
+interface GqlResponse {
+  // biome-ignore lint/suspicious/noExplicitAny: checked field by field.
+  data?: any;
+  errors?: { message: string; extensions?: { code?: string; field?: string } }[];
+}
+
 const FIELDS = `id status answer answeredBy decision receipt
   policy { ruleId version effect } policyShadow { ruleId version effect }`;
 const ASK = `mutation($i: AskUserInput!) { askUser(input: $i, holdSeconds: 0) { status answer question { ${FIELDS} } } }`;
@@ -54,11 +60,7 @@ for (const store of ['memory', 'redis'] as const) {
         headers: { ...auth(who), 'content-type': 'application/json' },
         payload: { query, variables },
       });
-      // biome-ignore lint/suspicious/noExplicitAny: checked field by field.
-      return r.json() as {
-        data?: any;
-        errors?: { message: string; extensions?: { code?: string; field?: string } }[];
-      };
+      return r.json() as GqlResponse;
     }
 
     it('approves a refund of 50 at once, with a receipt naming the rule; the shadow rule is recorded', async () => {
