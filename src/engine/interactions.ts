@@ -25,6 +25,7 @@ import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
 import { createRuleSet } from './policies/rule-set.ts';
+import { policyShadowReport } from './policies/shadow-report.ts';
 import { createPolicyAdmin } from './policies/store-rules.ts';
 import {
   type ChannelDetail,
@@ -244,6 +245,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     policyRules,
+    policyShadowReport: (p, ruleId) => policyShadowReport(store, p, ruleId),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
     audit: createAuditReader(store),

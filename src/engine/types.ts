@@ -3,6 +3,7 @@
 import type { InboundRequest } from '../channels/types.ts';
 import type { DeadLetterList } from '../domain/dead-letter.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
+import type { ShadowReport } from '../domain/policy/shadow.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
@@ -154,6 +155,8 @@ export interface Interactions {
   receipt(question: QuestionRecord): Promise<string | null>;
   /** Policy rules (API.md §20): listed for admins and auditors, put and deleted by admins. */
   policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
+  /** How people's decisions compared with a SHADOW rule (admins and auditors). */
+  policyShadowReport(p: Principal, ruleId: unknown): Promise<ShadowReport>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
   nameOf(principalId: string): Promise<string | null>;
   /** The audit log (API.md §17), for admins and auditors: pages and exports. */

@@ -156,5 +156,17 @@ for (const store of ['memory', 'redis'] as const) {
       expect((await gql('admin', DELETE, { id: 'deny-big' })).data.deletePolicyRule).toBe(true);
       expect((await gql('admin', DELETE, { id: 'deny-big' })).data.deletePolicyRule).toBe(false);
     });
+
+    it('policyShadowReport through GraphQL (admin), refused for agents', async () => {
+      const REPORT =
+        'query($id: ID!) { policyShadowReport(ruleId: $id) { ruleId agreements disagreements pending undecided } }';
+      const r = await gql('admin', REPORT, { id: 'watch-refunds' });
+      expect(r.errors).toBeUndefined();
+      expect(r.data.policyShadowReport).toMatchObject({ ruleId: 'watch-refunds' });
+      expect(r.data.policyShadowReport.pending).toBeGreaterThanOrEqual(1);
+      expect((await gql('agent', REPORT, { id: 'watch-refunds' })).errors?.[0]?.extensions?.code).toBe(
+        'FORBIDDEN',
+      );
+    });
   });
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
 import { manifestPolicyRule, type PolicyRule } from '../../src/domain/policy/rule.ts';
+import type { Principal } from '../../src/domain/principal.ts';
 import { AGENT, AGENT2, type EngineSet, OPS, type StoreKind, startEngines } from '../support/engines.ts';
 
 const rules: PolicyRule[] = [
@@ -28,7 +29,10 @@ const rules: PolicyRule[] = [
     ask: { quorum: { approvals: 2 } },
   },
   { id: 'try-deploys', effect: 'ALLOW', mode: 'SHADOW', match: { action: 'deploy.*' } },
+  { id: 'watch-restarts', effect: 'DENY', mode: 'SHADOW', match: { action: 'ops.restart' } },
 ].map((r, i) => manifestPolicyRule(r, `policies[${i}]`));
+
+const OPS_AUDITOR: Principal = { id: 'aud', roles: ['auditor'], restricted: false };
 
 const approval = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   text: `may I ${name}?`,
@@ -132,6 +136,47 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       const r = await engine().ask(AGENT, { text: 'delete github?', format: 'CONFIRM' }, { holdSeconds: 0 });
       expect(r.status).toBe('PENDING');
       expect(r.question.policy).toBeUndefined();
+    });
+
+    it('policyShadowReport counts agreements, disagreements, pending and undecided', async () => {
+      const restart = async () =>
+        (await engine().ask(AGENT, approval('ops.restart', {}), { holdSeconds: 0 })).question.id;
+      const [agree, disagree, cancelled] = [await restart(), await restart(), await restart()];
+      await restart();
+      await engine().answer(OPS, agree, { decision: 'REJECTED' });
+      await engine().answer(OPS, disagree, { decision: 'APPROVED' });
+      await engine().cancel(AGENT, cancelled);
+      expect(await engine().policyShadowReport(OPS_AUDITOR, 'watch-restarts')).toEqual({
+        ruleId: 'watch-restarts',
+        agreements: 1,
+        disagreements: 1,
+        pending: 1,
+        undecided: 1,
+      });
+      await expect(engine().policyShadowReport(OPS, 'watch-restarts')).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+    });
+
+    it('an edited approval disagrees with a SHADOW ALLOW, an unedited one agrees', async () => {
+      const before = await engine().policyShadowReport(OPS_AUDITOR, 'try-deploys');
+      const schema = { type: 'object', properties: { tag: { type: 'string' } } };
+      const ask = async () =>
+        (
+          await engine().ask(
+            AGENT,
+            approval('deploy.dev', { tag: 'v1' }, { editable: true, argumentsSchema: schema }),
+            {
+              holdSeconds: 0,
+            },
+          )
+        ).question.id;
+      const [edited, plain] = [await ask(), await ask()];
+      await engine().answer(OPS, edited, { decision: 'APPROVED', arguments: { tag: 'v2' } });
+      await engine().answer(OPS, plain, { decision: 'APPROVED' });
+      const after = await engine().policyShadowReport(OPS_AUDITOR, 'try-deploys');
+      expect(after.disagreements - before.disagreements).toBe(1);
+      expect(after.agreements - before.agreements).toBe(1);
     });
   });
 }

@@ -7,7 +7,7 @@ import { AskResult } from '../types/ask-result.ts';
 import { AuditConnection, AuditFilter } from '../types/audit.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
 import { OutboxDeadLetters } from '../types/dead-letter.ts';
-import { PolicyRuleType } from '../types/policy.ts';
+import { PolicyRuleType, PolicyShadowReportType } from '../types/policy.ts';
 import { Question } from '../types/question.ts';
 import { QuestionConnection } from '../types/question-connection.ts';
 import { QuestionFilter } from '../types/question-filter.ts';
@@ -92,6 +92,13 @@ builder.queryFields((t) => ({
     description: 'Every policy rule: the manifest’s and the store’s. Needs the admin or auditor role.',
     authScopes: { auditor: true },
     resolve: (_root, _args, ctx) => ctx.engine.policyRules.list(ctx.principal),
+  }),
+  policyShadowReport: t.field({
+    type: PolicyShadowReportType,
+    description: 'How often people agreed with a SHADOW rule. Needs the admin or auditor role.',
+    authScopes: { auditor: true },
+    args: { ruleId: t.arg.id({ required: true }) },
+    resolve: (_root, { ruleId }, ctx) => ctx.engine.policyShadowReport(ctx.principal, String(ruleId)),
   }),
   auditLog: t.field({
     type: AuditConnection,

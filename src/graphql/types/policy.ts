@@ -7,6 +7,7 @@ import type {
   PolicyMatch,
   PolicyRule,
 } from '../../domain/policy/rule.ts';
+import type { ShadowReport } from '../../domain/policy/shadow.ts';
 import type { PolicyRef } from '../../domain/question.ts';
 import { builder } from '../builder.ts';
 import { DateTime, JSONObjectScalar } from '../scalars.ts';
@@ -165,5 +166,19 @@ export const PolicyRuleInput = builder.inputType('PolicyRuleInput', {
     match: t.field({ type: PolicyMatchInput, required: true, description: 'What it applies to.' }),
     ask: t.field({ type: PolicyAskInput, description: 'ASK rules only.' }),
     expiresAt: t.field({ type: DateTime, description: 'When it stops applying.' }),
+  }),
+});
+
+export const PolicyShadowReportType = builder.objectRef<ShadowReport>('PolicyShadowReport').implement({
+  description:
+    'How people decided the questions a SHADOW rule watched, over the questions still kept: an ALLOW agrees with an unedited approval, a DENY with a rejection.',
+  fields: (t) => ({
+    ruleId: t.exposeString('ruleId', { description: 'The rule.' }),
+    agreements: t.exposeInt('agreements', { description: 'People decided as the rule would have.' }),
+    disagreements: t.exposeInt('disagreements', {
+      description: 'People decided otherwise (an edited approval disagrees with ALLOW).',
+    }),
+    pending: t.exposeInt('pending', { description: 'Not decided yet.' }),
+    undecided: t.exposeInt('undecided', { description: 'Timed out or cancelled: nobody decided.' }),
   }),
 });
