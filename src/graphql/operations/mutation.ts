@@ -90,14 +90,14 @@ builder.mutationFields((t) => ({
     description:
       'Creates or replaces a store policy rule (a new version), audited as POLICY_CHANGED. Admins only.',
     authScopes: { admin: true },
-    args: { input: t.arg({ type: PolicyRuleInput, required: true }) },
+    args: { input: t.arg({ type: PolicyRuleInput, required: true, description: 'The rule, as a whole.' }) },
     resolve: (_root, { input }, ctx) => ctx.engine.policyRules.put(ctx.principal, input),
   }),
   deletePolicyRule: t.boolean({
     description:
       'Deletes a store policy rule; false when there was none. A manifest rule is BAD_USER_INPUT. Admins only.',
     authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The store rule’s id.' }) },
     resolve: (_root, { id }, ctx) => ctx.engine.policyRules.delete(ctx.principal, String(id)),
   }),
 }));

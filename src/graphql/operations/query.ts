@@ -97,7 +97,7 @@ builder.queryFields((t) => ({
     type: PolicyShadowReportType,
     description: 'How often people agreed with a SHADOW rule. Needs the admin or auditor role.',
     authScopes: { auditor: true },
-    args: { ruleId: t.arg.id({ required: true }) },
+    args: { ruleId: t.arg.id({ required: true, description: 'The SHADOW rule’s id.' }) },
     resolve: (_root, { ruleId }, ctx) => ctx.engine.policyShadowReport(ctx.principal, String(ruleId)),
   }),
   auditLog: t.field({
