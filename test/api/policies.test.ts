@@ -49,7 +49,7 @@ for (const store of ['memory', 'redis'] as const) {
     let t: TestServer;
     beforeAll(async () => {
       const settings = await loadManifestSettings({ INTERACTIONS_MANIFEST: manifest }, dir);
-      t = await startServer({ store, plugins: { manifest: settings } });
+      t = await startServer({ store, plugins: { manifest: settings, metrics: true } });
     });
     afterAll(() => t.close());
 
@@ -167,6 +167,16 @@ for (const store of ['memory', 'redis'] as const) {
       expect((await gql('agent', REPORT, { id: 'watch-refunds' })).errors?.[0]?.extensions?.code).toBe(
         'FORBIDDEN',
       );
+    });
+
+    it('counts rule decisions by effect and mode in the metrics, without rule ids', async () => {
+      await gql('agent', ASK, { i: refund(10) });
+      const r = await t.server.inject({ method: 'GET', url: '/metrics', headers: auth('ops') });
+      expect(r.body).toMatch(
+        /tai_interactions_policy_decisions_total\{effect="allow",mode="enforce"\} [1-9]/,
+      );
+      expect(r.body).toMatch(/tai_interactions_policy_decisions_total\{effect="deny",mode="shadow"\} [1-9]/);
+      expect(r.body).not.toContain('small-refunds');
     });
   });
 }
