@@ -23,6 +23,16 @@ export const AUDIT_ENTRY_TYPES = [
 
 export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];
 
+/**
+ * The status a question left PENDING with, from the entry that records it: a rule's decision
+ * (DECIDED_BY_POLICY) is an answer, as its receipt says. Null for entries that resolve nothing.
+ */
+export function resolvedStatusOf(type: string): 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED' | null {
+  if (type === 'ANSWERED' || type === 'DECIDED_BY_POLICY') return 'ANSWERED';
+  if (type === 'TIMED_OUT' || type === 'CANCELLED') return type;
+  return null;
+}
+
 /** Small facts about an entry: digests, formats, channel names, decisions — never a value or a secret. */
 export type AuditDetail = Record<string, string | number | boolean | null>;
 

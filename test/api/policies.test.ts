@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifestSettings } from '../../src/app/config.ts';
+import { verifyAuditExport } from '../../src/client/index.ts';
 import { auth, startServer, type TestServer, type Who } from '../support/server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'policies-api-'));
@@ -177,6 +178,22 @@ for (const store of ['memory', 'redis'] as const) {
       );
       expect(r.body).toMatch(/tai_interactions_policy_decisions_total\{effect="deny",mode="shadow"\} [1-9]/);
       expect(r.body).not.toContain('small-refunds');
+    });
+
+    it('the audit export with rule decisions and rule changes still verifies, receipts included', async () => {
+      const r = await t.server.inject({
+        method: 'GET',
+        url: '/api/interactions/audit?receipts=true',
+        headers: auth('admin'),
+      });
+      expect(r.statusCode).toBe(200);
+      const lines = r.body.trimEnd().split('\n');
+      expect(r.body).toContain('DECIDED_BY_POLICY');
+      expect(r.body).toContain('POLICY_CHANGED');
+      const jwks = (await t.server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json();
+      const summary = await verifyAuditExport(lines, { jwks });
+      expect(summary.receipts).toBeGreaterThanOrEqual(3);
+      expect(summary.count).toBe(lines.filter((l) => l.includes('"hash"') && !l.includes('"head"')).length);
     });
   });
 }
