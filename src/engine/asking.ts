@@ -284,7 +284,8 @@ export function createAsking(
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
         followUps: followUpsOf(spec),
         escalationDue: spec.escalation ? dueTimesOf(spec.createdAt, spec.escalation) : null,
-        askFollowUps: ctx.askFollowUps ? await ctx.askFollowUps() : null,
+        // A question a rule decides is pushed to nobody (API.md §20).
+        askFollowUps: ctx.askFollowUps && ruled.kind !== 'decided' ? await ctx.askFollowUps() : null,
         ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
       });
       if (created.kind === 'limit' && created.limit === 'outbox') throw outboxFull(quota);

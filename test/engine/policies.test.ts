@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
 import { manifestPolicyRule, type PolicyRule } from '../../src/domain/policy/rule.ts';
 import type { Principal } from '../../src/domain/principal.ts';
-import { AGENT, AGENT2, type EngineSet, OPS, type StoreKind, startEngines } from '../support/engines.ts';
+import { createInteractions } from '../../src/engine/interactions.ts';
+import { createMemoryStore } from '../../src/store/memory-store.ts';
+import {
+  AGENT,
+  AGENT2,
+  type EngineSet,
+  OPS,
+  SETTINGS,
+  type StoreKind,
+  startEngines,
+} from '../support/engines.ts';
 
 const rules: PolicyRule[] = [
   {
@@ -180,3 +190,25 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     });
   });
 }
+
+describe('a question a rule decided is pushed to nobody', () => {
+  it('enqueues no push for it, while a question asked of a person gets one', async () => {
+    const store = createMemoryStore();
+    const engine = createInteractions({
+      store,
+      settings: SETTINGS,
+      policies: rules,
+      askFollowUps: async () => ['push'],
+    });
+    await engine.start();
+    try {
+      const now = () => Date.now() + 60_000;
+      await engine.ask(AGENT, approval('payments.refund', { amount: 5 }), { holdSeconds: 0 });
+      expect((await store.outbox.stats(now())).items).toBe(0);
+      await engine.ask(AGENT, approval('payments.refund', { amount: 500 }), { holdSeconds: 0 });
+      expect((await store.outbox.stats(now())).items).toBe(1);
+    } finally {
+      await engine.stop();
+    }
+  });
+});
