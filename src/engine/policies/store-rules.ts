@@ -128,10 +128,26 @@ export function createPolicyAdmin(ctx: EngineContext): PolicyAdmin {
     },
     refresh,
     async start() {
-      await refresh();
-      timer = setInterval(() => {
-        poll().catch((err: unknown) => ctx.logger.warn({ err }, 'policy rules could not be read'));
-      }, POLICY_POLL_MS);
+      // A store that cannot be read now does not stop the start: until the poll reads the
+      // store's rules, asks are decided by the manifest's alone (a store DENY not yet read
+      // cannot override a manifest ALLOW meanwhile). One warning per outage.
+      let failing = false;
+      const readNow = (read: () => Promise<void>) =>
+        read().then(
+          () => {
+            failing = false;
+          },
+          (err: unknown) => {
+            if (!failing)
+              ctx.logger.warn(
+                { err: err instanceof Error ? err.message : 'unknown' },
+                'store policy rules could not be read',
+              );
+            failing = true;
+          },
+        );
+      await readNow(refresh);
+      timer = setInterval(() => void readNow(poll), POLICY_POLL_MS);
       timer.unref?.();
     },
     stop() {
