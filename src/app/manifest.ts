@@ -12,7 +12,9 @@ import { loadChannelPlugin, PluginLoadError } from '../channels/registry.ts';
 import type { ChannelPlugin } from '../channels/types.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { checkEscalationSteps, type EscalationStep } from '../domain/escalation.ts';
+import type { PolicyRule } from '../domain/policy/rule.ts';
 import { builtinVerifiers } from '../verifiers/registry.ts';
+import { manifestPolicies } from './manifest-policies.ts';
 
 export const DEFAULT_MANIFEST_FILE = 'interactions.yaml';
 export const MANIFEST_MAX_BYTES = 1024 * 1024;
@@ -58,6 +60,8 @@ export interface Manifest {
   webhooks: Record<string, WebhookDeclaration>;
   /** Named escalation ladders an ask may name (API.md §18). */
   escalationPolicies: Record<string, EscalationStep[]>;
+  /** Policy rules (API.md §20), checked and compiled at start; reloaded only by a restart. */
+  policies: PolicyRule[];
 }
 
 export interface LoadManifestInput {
@@ -115,6 +119,8 @@ function manifestSchema(knownVerifiers: readonly string[]) {
     webhooks: z.record(instanceName, z.strictObject({ url: endpointUrl, secretEnv: envName })).optional(),
     // Checked step by step below, against the channels this manifest declares.
     escalationPolicies: z.record(instanceName, z.array(z.unknown())).optional(),
+    // Checked rule by rule below (domain/policy), against the channels and escalation policies.
+    policies: z.array(z.unknown()).max(10_000).optional(),
   });
 }
 
@@ -260,6 +266,7 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
       channels: {},
       webhooks: {},
       escalationPolicies: {},
+      policies: [],
     };
   }
   const schema = manifestSchema(knownVerifiers);
@@ -298,12 +305,22 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
     webhooks[name] = { url: hook.url, secretEnv: hook.secretEnv };
   }
 
+  const channelNames = new Set(Object.keys(channels));
+  const escalationPolicies = policiesOf(file, raw.escalationPolicies ?? {}, channelNames);
+  const policies = manifestPolicies(
+    raw.policies ?? [],
+    channelNames,
+    new Set(Object.keys(escalationPolicies)),
+  );
+  if (!Array.isArray(policies)) throw new ManifestError(file, policies.keyPath, policies.message);
+
   return {
     file,
     modules: { ...DEFAULT_MODULES, ...raw.modules },
     verifiers: raw.verifiers ?? [...knownVerifiers],
     channels,
     webhooks,
-    escalationPolicies: policiesOf(file, raw.escalationPolicies ?? {}, new Set(Object.keys(channels))),
+    escalationPolicies,
+    policies,
   };
 }

@@ -204,7 +204,7 @@ export async function createServer(
       verifiers: verifierPort(createVerifierRegistry(verifiers), config),
       ...(channels ? { channels } : {}),
       webhooks: Object.keys(webhookEndpoints),
-      ...(manifest ? { escalationPolicies: manifest.escalationPolicies } : {}),
+      ...(manifest ? { escalationPolicies: manifest.escalationPolicies, policies: manifest.policies } : {}),
       settings: engineSettingsOf(config),
       receipts,
     });

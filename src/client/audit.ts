@@ -3,7 +3,7 @@
 // decision receipts it carries against the entries of their questions. Reads line by line: an
 // export of any size is checked in little memory. The first problem, by line, is reported.
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
-import { type AuditEntry, type AuditHead, auditHashOf } from '../domain/audit.ts';
+import { type AuditEntry, type AuditHead, auditHashOf, resolvedStatusOf } from '../domain/audit.ts';
 import { type VerifyReceiptOptions, verifyReceipt } from './receipts.ts';
 
 export class AuditVerificationError extends Error {
@@ -57,7 +57,6 @@ interface Gap extends Problem {
 }
 
 const MAX_JWKS_BYTES = 1024 * 1024;
-const RESOLUTIONS = new Set(['ANSWERED', 'TIMED_OUT', 'CANCELLED']);
 
 function isEntry(v: unknown): v is AuditEntry {
   const e = v as AuditEntry;
@@ -280,7 +279,7 @@ export async function verifyAuditExport(
       }
     }
     if (e.questionId) questions.add(e.questionId);
-    if (e.questionId && RESOLUTIONS.has(e.type)) resolutions.set(e.questionId, e);
+    if (e.questionId && resolvedStatusOf(e.type) !== null) resolutions.set(e.questionId, e);
     last = e;
     lastLine = n;
   }
@@ -358,7 +357,7 @@ export async function verifyAuditExport(
       );
     const digest = e.detail?.answerDigest;
     if (
-      claims.outcome.status !== e.type ||
+      claims.outcome.status !== resolvedStatusOf(e.type) ||
       (digest !== undefined && claims.outcome.answerDigest !== digest)
     ) {
       throw new AuditVerificationError(`${where}: it says otherwise than entry seq ${e.seq}`, r.line, e.seq);

@@ -16,9 +16,22 @@ export const AUDIT_ENTRY_TYPES = [
   'TIMED_OUT',
   'CANCELLED',
   'CALLBACK_REFUSED',
+  // API.md §20: a rule decided a question (instead of ANSWERED); a rule was put or deleted.
+  'DECIDED_BY_POLICY',
+  'POLICY_CHANGED',
 ] as const;
 
 export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];
+
+/**
+ * The status a question left PENDING with, from the entry that records it: a rule's decision
+ * (DECIDED_BY_POLICY) is an answer, as its receipt says. Null for entries that resolve nothing.
+ */
+export function resolvedStatusOf(type: string): 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED' | null {
+  if (type === 'ANSWERED' || type === 'DECIDED_BY_POLICY') return 'ANSWERED';
+  if (type === 'TIMED_OUT' || type === 'CANCELLED') return type;
+  return null;
+}
 
 /** Small facts about an entry: digests, formats, channel names, decisions — never a value or a secret. */
 export type AuditDetail = Record<string, string | number | boolean | null>;
@@ -82,12 +95,14 @@ export function chainAuditEntry(d: AuditDraft, prev: string | null): AuditEntry 
 
 /**
  * The door a change came through, from who made it: `callback` (a callback URL), `mcp` (an MCP
- * client's own user), `channel:<name>` (a channel user of the question's channel) or `api` (a
+ * client's own user), `policy` (a rule, API.md §20), `channel:<name>` (a channel user of the question's channel) or `api` (a
  * key). Mirrors audit_via in common.lua and the receipt's via.
  */
 export function auditViaOf(actor: string | null, channel: string | null): string | null {
   if (actor === null) return null;
   if (actor === 'callback') return 'callback';
+  // Decided by a rule (API.md §20): answeredBy `policy:<id>`.
+  if (actor.startsWith('policy:')) return 'policy';
   // Put to the asker's own user by its MCP client (elicitation, API.md §13.1), as in receipts.
   if (actor.startsWith('mcp:')) return 'mcp';
   if (channel !== null && channel !== '' && actor.startsWith(`${channel}:`)) return `channel:${channel}`;

@@ -29,6 +29,8 @@ export interface ReceiptOutcomeClaims {
   via?: string;
   /** When it left PENDING. */
   at: string;
+  /** Decided by a policy rule (API.md §20): the rule and the version that decided. */
+  policy?: { id: string; version: string };
   /** Questions with a quorum: every vote cast, oldest first (notes are left out). */
   votes?: { by: string; decision: Decision; at: string }[];
 }
@@ -52,6 +54,7 @@ export function receiptIdOf(questionId: string): string {
 function viaOf(q: QuestionRecord): string | undefined {
   if (q.answeredBy === null) return undefined;
   if (q.answeredBy === 'callback') return 'callback';
+  if (q.answeredBy.startsWith('policy:')) return 'policy';
   // Put to the asker's own user by its MCP client (elicitation, API.md §13.1).
   if (q.answeredBy.startsWith('mcp:')) return 'mcp';
   if (q.channel !== null && q.answeredBy.startsWith(`${q.channel}:`)) return `channel:${q.channel}`;
@@ -75,6 +78,9 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
     if (decision !== null) outcome.decision = decision;
     const approved = q.sensitive ? null : approvedArgumentsOf(q);
     if (approved !== null && q.action) outcome.approvedActionDigest = actionDigest(q.action.name, approved);
+    if (q.policy && q.answeredBy === `policy:${q.policy.ruleId}`) {
+      outcome.policy = { id: q.policy.ruleId, version: q.policy.version };
+    }
   }
   if (q.votes && q.votes.length > 0) {
     outcome.votes = q.votes.map((v) => ({ by: v.by, decision: v.decision, at: isoTime(v.at) }));

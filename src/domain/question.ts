@@ -45,6 +45,13 @@ export interface QuorumSpec {
   voters: string[] | null;
 }
 
+/** A policy rule as a question records it (API.md §20): which rule, which version, what it does. */
+export interface PolicyRef {
+  ruleId: string;
+  version: string;
+  effect: 'ALLOW' | 'DENY' | 'ASK';
+}
+
 /** One vote on a question with a quorum. */
 export interface Vote {
   /** The voter's identity: a principal id, `<channel>:<provider user id>`, or `callback`. */
@@ -82,6 +89,10 @@ export interface QuestionSpec {
   action?: ActionSpec | null;
   /** APPROVAL and CONFIRM: several approvers. */
   quorum?: QuorumSpec | null;
+  /** APPROVAL: the enforced rule that decided it or added scrutiny (API.md §20); absent: none. */
+  policy?: PolicyRef | null;
+  /** APPROVAL: the SHADOW rules that matched, and what each would have done; absent: none. */
+  policyShadow?: PolicyRef[] | null;
   /** The escalation ladder (API.md §18), fixed at ask time; absent or null: none. */
   escalation?: EscalationStep[] | null;
   createdAt: number;

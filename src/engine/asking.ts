@@ -16,6 +16,8 @@ import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
+import { applyPolicies, type PolicyOutcome } from './policies/apply.ts';
+import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
 
@@ -107,6 +109,7 @@ export function createAsking(
   waiting: Waiting,
 ): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
+  const policies = ctx.policies ?? createRuleSet();
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
@@ -204,6 +207,31 @@ export function createAsking(
     await store.deliveries.save(q.id, kept.delivery, clock());
   }
 
+  /**
+   * Resolves a question a rule decided, in the claim step that writes DECIDED_BY_POLICY in place
+   * of ANSWERED. Its answer is the proposal: `{decision, arguments}` as an approver's would be.
+   */
+  async function decideByRule(q: QuestionRecord, ruled: Extract<PolicyOutcome, { kind: 'decided' }>) {
+    const answer =
+      ruled.decision === 'APPROVED'
+        ? { decision: ruled.decision, arguments: q.action!.arguments }
+        : { decision: ruled.decision };
+    const claimed = await ctx.claim(q.id, {
+      status: 'ANSWERED',
+      answer: q.sensitive ? null : answer,
+      ...(q.sensitive ? { reply: answer } : {}),
+      answeredBy: `policy:${ruled.rule.id}`,
+      policy: {
+        ruleId: ruled.rule.id,
+        version: ruled.rule.version,
+        effect: ruled.rule.effect,
+        actionDigest: q.action!.digest,
+      },
+    });
+    if (claimed.kind === 'missing') throw new DomainError('NOT_FOUND', 'question not found');
+    return claimed.question;
+  }
+
   return {
     async quota(p) {
       return { usage: await store.usage(p.id), limits: quotaFor(settings, p) };
@@ -213,15 +241,24 @@ export function createAsking(
       if (!canAsk(p)) throw forbiddenToAsk();
       const preparedId = opts.preparedId ?? null;
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);
-      const v = validateAskInput(input, {
+      const checked = validateAskInput(input, {
         verifiers: verifiers.names(),
         channels: channels.names(),
         webhooks: ctx.webhooks,
         prepared: preparedId !== null,
         ...(ctx.escalationPolicies ? { policies: ctx.escalationPolicies } : {}),
       });
-      if (v.verifier) verifiers.checkConfig(v.verifier.name, v.verifier.config);
-      const audience = audienceFor(p, v.audience);
+      if (checked.verifier) verifiers.checkConfig(checked.verifier.name, checked.verifier.config);
+      const now = clock();
+      const ruled = applyPolicies(checked, {
+        index: policies.index(),
+        askedBy: p.id,
+        audience: audienceFor(p, checked.audience),
+        now,
+        escalationPolicies: ctx.escalationPolicies,
+        observer,
+      });
+      const v = ruled.v;
       const recipient = recipientOf(v);
       const escalation = ladderRecipients(v);
       if (preparedId !== null) checkPrepared(preparedId, v);
@@ -232,11 +269,13 @@ export function createAsking(
         {
           id: preparedId ?? randomUUID(),
           link: cb.link,
-          audience,
-          now: clock(),
+          audience: ruled.kind === 'ask' ? ruled.audience : audienceFor(p, v.audience),
+          now,
           defaultTimeoutSeconds: settings.answerTimeoutSeconds,
         },
       );
+      if (ruled.policy) spec.policy = ruled.policy;
+      if (ruled.shadow.length > 0) spec.policyShadow = ruled.shadow;
       const quota = quotaFor(settings, p);
       const created = await store.create(spec, {
         ...quota,
@@ -245,7 +284,8 @@ export function createAsking(
         preparedId: preparedId === null ? null : reservationKey(p.id, preparedId),
         followUps: followUpsOf(spec),
         escalationDue: spec.escalation ? dueTimesOf(spec.createdAt, spec.escalation) : null,
-        askFollowUps: ctx.askFollowUps ? await ctx.askFollowUps() : null,
+        // A question a rule decides is pushed to nobody (API.md §20).
+        askFollowUps: ctx.askFollowUps && ruled.kind !== 'decided' ? await ctx.askFollowUps() : null,
         ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
       });
       if (created.kind === 'limit' && created.limit === 'outbox') throw outboxFull(quota);
@@ -254,6 +294,9 @@ export function createAsking(
       }
       if (created.kind === 'no-reservation') throw unknownPrepared();
       // An idempotent retry waits on the first question; its callback URL was shown once.
+      if (ruled.kind === 'decided' && created.kind === 'created') {
+        return waiting.resultOf(p, await decideByRule(created.question, ruled), null);
+      }
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
       if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
       if (created.kind === 'created') ctx.onAsked?.(created.question);

@@ -1,5 +1,6 @@
 // What every part of the engine shares: its dependencies, settings, the local waiters, and
 // the two reads every operation starts from (a visible question, a claim through the guard).
+
 import { canSee } from '../domain/access.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
@@ -14,6 +15,7 @@ import {
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
 import { createPeople, type People } from './people/people.ts';
+import type { RuleSet } from './policies/rule-set.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
 import type { Announced } from './waiting/announced.ts';
 import type { WaiterRegistry } from './waiting/waiters.ts';
@@ -51,6 +53,8 @@ export interface EngineContext {
   /** The manifest's escalation policies an ask may name (API.md §18). */
   escalationPolicies?: ReadonlyMap<string, readonly EscalationStep[]>;
   observer: EngineObserver;
+  /** The policy rules asks are decided with (API.md §20); absent: none. */
+  policies?: RuleSet;
   retentionMs: number;
   waiters: WaiterRegistry;
   /** Pending questions this process saw announced. */

@@ -3,8 +3,10 @@
 // the store's one claim guard. This file wires the parts and owns the engine's lifecycle
 // (the one subscription to the store of this process, which also wakes the outbox worker and
 // the escalation alarm; the reaper; the live feeds).
+
 import { holdSecondsOf } from '../domain/call-args.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
+import type { PolicyRule } from '../domain/policy/rule.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { createAnswerHere } from './answers/answer-here.ts';
@@ -22,6 +24,9 @@ import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
+import { createRuleSet } from './policies/rule-set.ts';
+import { policyShadowReport } from './policies/shadow-report.ts';
+import { createPolicyAdmin } from './policies/store-rules.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -55,6 +60,8 @@ export interface EngineDeps {
   /** The manifest's `escalationPolicies` (API.md §18), checked when it was read. */
   escalationPolicies?: Readonly<Record<string, readonly EscalationStep[]>>;
   observer?: EngineObserver;
+  /** The manifest's policy rules (API.md §20), checked and compiled when it was read. */
+  policies?: readonly PolicyRule[];
   /** Signs decision receipts; without it no receipt is given. */
   receipts?: ReceiptPort;
   /** Called once for each question this process stored (Web Push, API.md §19); never awaited. */
@@ -92,6 +99,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     webhooks: new Set(deps.webhooks ?? []),
     escalationPolicies: new Map(Object.entries(deps.escalationPolicies ?? {})),
     observer: deps.observer ?? NO_OBSERVER,
+    policies: createRuleSet(deps.policies ?? []),
     waiters: createWaiterRegistry(),
     announced: createAnnounced(),
     ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
@@ -128,6 +136,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   // A step is moved into the outbox when it falls due, not at the reaper's next poll.
   const escalationAlarm = createEscalationAlarm({ clock, due: () => reaper.escalateNow() });
   const waiting = createWaiting(ctx);
+  const policyRules = createPolicyAdmin(ctx);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
@@ -203,6 +212,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
         },
       });
       reaper.start();
+      await policyRules.start();
     },
 
     async stop() {
@@ -210,6 +220,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       waiters.release();
       feeds.close();
       reaper.stop();
+      policyRules.stop();
       escalationAlarm.clear();
       announced.clear();
       unlisten?.();
@@ -233,6 +244,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     followLink: (token) => shortLinks.follow(token),
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
+    policyRules,
+    policyShadowReport: (p, ruleId) => policyShadowReport(store, p, ruleId),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
     audit: createAuditReader(store),

@@ -61,6 +61,8 @@ export interface EngineObserver {
   outboxDeadLetter(kind: string): void;
   /** An ask refused because the outbox is at INTERACTIONS_OUTBOX_MAX. */
   outboxFull(): void;
+  /** A policy rule applied to an ask (API.md §20): its effect and mode, never its id. */
+  policyDecision?(effect: string, mode: string): void;
   /** A fired escalation step (API.md §18), by its action and whether it was delivered. */
   escalationStep?(action: 'remind' | 'reroute', outcome: 'delivered' | 'failed'): void;
 }

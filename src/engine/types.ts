@@ -3,12 +3,14 @@
 import type { InboundRequest } from '../channels/types.ts';
 import type { DeadLetterList } from '../domain/dead-letter.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
+import type { ShadowReport } from '../domain/policy/shadow.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
+import type { PolicyAdmin } from './policies/store-rules.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
 import type { CancelSignal } from './waiting/waiters.ts';
@@ -151,6 +153,10 @@ export interface Interactions {
   callbackPage(ticket: string, choice?: string): Promise<CallbackPage>;
   /** The signed decision receipt of a resolved question (API.md §16); null while pending or unsigned. */
   receipt(question: QuestionRecord): Promise<string | null>;
+  /** Policy rules (API.md §20): listed for admins and auditors, put and deleted by admins. */
+  policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
+  /** How people's decisions compared with a SHADOW rule (admins and auditors). */
+  policyShadowReport(p: Principal, ruleId: unknown): Promise<ShadowReport>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
   nameOf(principalId: string): Promise<string | null>;
   /** The audit log (API.md §17), for admins and auditors: pages and exports. */

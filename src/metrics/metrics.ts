@@ -126,6 +126,12 @@ export function createMetrics(): Metrics {
     labelNames: ['action', 'outcome'] as const,
     registers: [registry],
   });
+  const policyDecisions = new Counter({
+    name: `${PREFIX}policy_decisions_total`,
+    help: 'Asks a policy rule applied to (API.md §20), by effect (allow, deny, ask) and mode (enforce, shadow).',
+    labelNames: ['effect', 'mode'] as const,
+    registers: [registry],
+  });
   const outboxFull = new Counter({
     name: `${PREFIX}outbox_full_total`,
     help: 'Asks refused because the outbox was at INTERACTIONS_OUTBOX_MAX.',
@@ -186,6 +192,8 @@ export function createMetrics(): Metrics {
     webhookDelivery: (endpoint, result) => webhooks.inc({ endpoint, result }),
     outboxDeadLetter: (kind) => deadLetters.inc({ kind }),
     outboxFull: () => outboxFull.inc(),
+    policyDecision: (effect, mode) =>
+      policyDecisions.inc({ effect: effect.toLowerCase(), mode: mode.toLowerCase() }),
     escalationStep: (action, outcome) => escalations.inc({ action, outcome }),
     observe(s) {
       sources = s;

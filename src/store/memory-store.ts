@@ -11,6 +11,7 @@ import { createQuestion } from './memory-create.ts';
 import { createMemoryDeliveries } from './memory-deliveries.ts';
 import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryPeople } from './memory-people.ts';
+import { createMemoryPolicies } from './memory-policies.ts';
 import { createMemoryTables, type MemoryTables, record } from './memory-tables.ts';
 import { claimAuditOf, oneStepClaimOf, resolutionOf, timedOutResolution } from './resolution.ts';
 import type {
@@ -134,6 +135,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     deliveries,
     links: createMemoryLinks(t),
     people: createMemoryPeople(t.clock),
+    policies: createMemoryPolicies(t.audit.append),
     audit: t.audit.log,
 
     create: async (spec, o) => createQuestion(t, spec, o),

@@ -1,7 +1,7 @@
 // The memory store's state: the Maps that stand in for Redis keys, expiring lazily as they are
 // read, and the steps every operation shares (read a live entry, resolve, announce, sort).
 
-import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
+import { type AuditDetail, type AuditEntryType, auditViaOf } from '../domain/audit.ts';
 import type { FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, Resolution, Vote } from '../domain/question.ts';
 import { recordOf } from '../domain/question.ts';
@@ -148,7 +148,7 @@ export function createMemoryTables(clock: () => number, auditOn = true) {
     r: Resolution,
     retentionMs: number,
     now: number,
-    auditOf?: { actor: string | null; detail: AuditDetail },
+    auditOf?: { actor: string | null; detail: AuditDetail; type?: AuditEntryType },
   ): QuestionRecord {
     e.resolution = r;
     e.expiresAt = now + retentionMs;
@@ -167,7 +167,7 @@ export function createMemoryTables(clock: () => number, auditOn = true) {
     const format: string = e.spec.format;
     if (format !== 'APPROVAL' && format !== 'CONFIRM') delete detail.decision;
     detail.format = e.spec.format;
-    audit.append(r.status, id, actor, auditViaOf(actor, e.spec.channel), detail, now);
+    audit.append(auditOf?.type ?? r.status, id, actor, auditViaOf(actor, e.spec.channel), detail, now);
     return q;
   }
 

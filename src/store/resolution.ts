@@ -1,5 +1,5 @@
 // The resolution a claim writes, built once for both stores so they cannot drift.
-import { type AuditDetail, answerAuditDetail } from '../domain/audit.ts';
+import { type AuditDetail, type AuditEntryType, answerAuditDetail } from '../domain/audit.ts';
 import type { Resolution } from '../domain/question.ts';
 import type { ChannelAnswerInput, ClaimInput } from './types.ts';
 
@@ -25,10 +25,20 @@ export function timedOutResolution(now: number): Resolution {
 export interface ClaimAudit {
   actor: string | null;
   detail: AuditDetail;
+  /** The entry's type when it is not the status: a rule's decision. */
+  type?: AuditEntryType;
 }
 
 /** The audit facts of a claim: an answer's author, digest and decision; a cancel's author. */
 export function claimAuditOf(input: ClaimInput): ClaimAudit {
+  if (input.status === 'ANSWERED' && input.policy) {
+    const { ruleId, version, effect, actionDigest } = input.policy;
+    return {
+      actor: input.answeredBy ?? null,
+      detail: { ...answerAuditDetail(input.answer), ruleId, version, effect, actionDigest },
+      type: 'DECIDED_BY_POLICY',
+    };
+  }
   if (input.status === 'ANSWERED') {
     return { actor: input.answeredBy ?? null, detail: answerAuditDetail(input.answer) };
   }

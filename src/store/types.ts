@@ -18,6 +18,7 @@ import type { ChannelDeliveries } from './deliveries.ts';
 import type { ShortLinks } from './links.ts';
 import type { Outbox } from './outbox-port.ts';
 import type { PeopleStore } from './people.ts';
+import type { PolicyStore } from './policies.ts';
 
 /** How long a sensitive answer stays readable by its asker after the first read. */
 export const REPLY_GRACE_MS = 60_000;
@@ -116,6 +117,8 @@ export interface ClaimInput {
   /** Who cancelled (for the audit entry; answers name answeredBy). */
   actor?: string | null;
   cancelReason?: string | null;
+  /** A rule's decision (API.md §20): its audit entry is DECIDED_BY_POLICY with these facts, not ANSWERED. */
+  policy?: { ruleId: string; version: string; effect: string; actionDigest: string } | null;
   now: number;
   retentionMs: number;
 }
@@ -286,6 +289,8 @@ export interface QuestionStore {
   readonly links: ShortLinks;
   /** Sign-in sessions, logins in flight, principals' names and push subscriptions (API.md §19). */
   readonly people: PeopleStore;
+  /** Store policy rules (API.md §20). */
+  readonly policies: PolicyStore;
   /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
   readonly audit: AuditLog;
   /**

@@ -98,7 +98,7 @@ describe('loadManifest', () => {
     [
       'an unknown top-level key, listing the known ones',
       'modulez: {}\n',
-      'modulez: unknown key (known: modules, verifiers, channels, webhooks, escalationPolicies)',
+      'modulez: unknown key (known: modules, verifiers, channels, webhooks, escalationPolicies, policies)',
     ],
     [
       'an unknown module, listing the modules',

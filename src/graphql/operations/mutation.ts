@@ -5,6 +5,7 @@ import { holdSecondsRange, timeoutSecondsRange } from '../ranges.ts';
 import { JSONScalar } from '../scalars.ts';
 import { AskResult } from '../types/ask-result.ts';
 import { AskUserInput } from '../types/ask-user-input.ts';
+import { PolicyRuleInput, PolicyRuleType } from '../types/policy.ts';
 import { PreparedExternal } from '../types/prepared-external.ts';
 import { Question } from '../types/question.ts';
 
@@ -83,5 +84,20 @@ builder.mutationFields((t) => ({
       reason: t.arg.string({ description: 'Why, shown with the question (at most 1000 characters).' }),
     },
     resolve: (_root, { id, reason }, ctx) => ctx.engine.cancel(ctx.principal, String(id), reason),
+  }),
+  putPolicyRule: t.field({
+    type: PolicyRuleType,
+    description:
+      'Creates or replaces a store policy rule (a new version), audited as POLICY_CHANGED. Admins only.',
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: PolicyRuleInput, required: true, description: 'The rule, as a whole.' }) },
+    resolve: (_root, { input }, ctx) => ctx.engine.policyRules.put(ctx.principal, input),
+  }),
+  deletePolicyRule: t.boolean({
+    description:
+      'Deletes a store policy rule; false when there was none. A manifest rule is BAD_USER_INPUT. Admins only.',
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true, description: 'The store rule’s id.' }) },
+    resolve: (_root, { id }, ctx) => ctx.engine.policyRules.delete(ctx.principal, String(id)),
   }),
 }));

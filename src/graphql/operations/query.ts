@@ -7,6 +7,7 @@ import { AskResult } from '../types/ask-result.ts';
 import { AuditConnection, AuditFilter } from '../types/audit.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
 import { OutboxDeadLetters } from '../types/dead-letter.ts';
+import { PolicyRuleType, PolicyShadowReportType } from '../types/policy.ts';
 import { Question } from '../types/question.ts';
 import { QuestionConnection } from '../types/question-connection.ts';
 import { QuestionFilter } from '../types/question-filter.ts';
@@ -85,6 +86,19 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, { first }, ctx) => ctx.engine.outboxDeadLetters(ctx.principal, first),
+  }),
+  policies: t.field({
+    type: [PolicyRuleType],
+    description: 'Every policy rule: the manifest’s and the store’s. Needs the admin or auditor role.',
+    authScopes: { auditor: true },
+    resolve: (_root, _args, ctx) => ctx.engine.policyRules.list(ctx.principal),
+  }),
+  policyShadowReport: t.field({
+    type: PolicyShadowReportType,
+    description: 'How often people agreed with a SHADOW rule. Needs the admin or auditor role.',
+    authScopes: { auditor: true },
+    args: { ruleId: t.arg.id({ required: true, description: 'The SHADOW rule’s id.' }) },
+    resolve: (_root, { ruleId }, ctx) => ctx.engine.policyShadowReport(ctx.principal, String(ruleId)),
   }),
   auditLog: t.field({
     type: AuditConnection,

@@ -17,6 +17,9 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   CANCELLED: 'The question was cancelled.',
   CALLBACK_REFUSED:
     'A callback whose signature failed, or a channel event from a place the question was not delivered to, was refused (the question did not change).',
+  DECIDED_BY_POLICY:
+    'A policy rule decided the question (approved or rejected) without asking anyone; detail names the rule, its version and effect.',
+  POLICY_CHANGED: 'A policy rule was put or deleted.',
 };
 
 export const AuditEntryType = builder.enumType('AuditEntryType', {

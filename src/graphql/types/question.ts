@@ -8,6 +8,7 @@ import { Action, Quorum, Vote } from './approval.ts';
 import { AnswerFormat, Decision, QuestionStatus } from './enums.ts';
 import { EscalationStep } from './escalation.ts';
 import { MediaItem } from './media-item.ts';
+import { AppliedPolicyRule } from './policy.ts';
 
 /** Optional labels shown as given; null when absent. */
 type OptionalText = 'groupId' | 'audience' | 'channel' | 'recipient' | 'answeredBy' | 'cancelReason';
@@ -134,6 +135,19 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
         description:
           'APPROVAL, once decided: whether the approved arguments differ from the proposal. Null otherwise.',
         resolve: (q) => (q.sensitive ? null : editedOf(q)),
+      }),
+      policy: t.field({
+        type: AppliedPolicyRule,
+        nullable: true,
+        description:
+          'APPROVAL: the enforced policy rule that decided it (ALLOW, DENY) or added scrutiny (ASK). Null when no rule applied.',
+        resolve: (q) => q.policy ?? null,
+      }),
+      policyShadow: t.field({
+        type: [AppliedPolicyRule],
+        description:
+          'APPROVAL: the SHADOW rules that matched, and what each would have done. Empty when none.',
+        resolve: (q) => q.policyShadow ?? [],
       }),
       receipt: t.string({
         nullable: true,

@@ -3,8 +3,10 @@
 // client reads (a stream pulled by the socket), so an export of any size holds about one batch
 // in memory. The last line is the signed head: the last entry exported and how many there were,
 // signed with the receipt key, so an export cut short or edited is detectable offline.
+
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { resolvedStatusOf } from '../../domain/audit.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { Interactions } from '../../engine/types.ts';
@@ -83,9 +85,7 @@ export async function auditRoutes(app: FastifyInstance, o: AuditRouteOptions): P
           let text = '';
           for (const e of batch) text += `${JSON.stringify(e)}\n`;
           if (withReceipts) {
-            const resolved = batch.filter(
-              (e) => e.type === 'ANSWERED' || e.type === 'TIMED_OUT' || e.type === 'CANCELLED',
-            );
+            const resolved = batch.filter((e) => resolvedStatusOf(e.type) !== null);
             const ids = [...new Set(resolved.map((e) => e.questionId!).filter(Boolean))];
             if (ids.length > 0) {
               const records = await Promise.all(ids.map((id) => engine.get(req.principal, id)));

@@ -142,6 +142,7 @@ end
 local function audit_via(actor, chan)
   if not actor then return nil end
   if actor == 'callback' then return 'callback' end
+  if string.sub(actor, 1, 7) == 'policy:' then return 'policy' end
   if string.sub(actor, 1, 4) == 'mcp:' then return 'mcp' end
   if chan and chan ~= '' and string.sub(actor, 1, #chan + 1) == chan .. ':' then return 'channel:' .. chan end
   return 'api'
@@ -149,7 +150,8 @@ end
 
 -- The one place a question leaves PENDING: status, indexes, TTLs, follow-ups, announcement,
 -- and its audit entry. audit (optional): {actor = who made the change, detail = table of facts
--- computed by the caller (an answer's digest and decision)}; the format is added here and a
+-- computed by the caller (an answer's digest and decision), type = the entry type when it is not
+-- the status (DECIDED_BY_POLICY)}; the format is added here and a
 -- decision kept only for APPROVAL and CONFIRM.
 local function resolve(id, status, res, now, retention, audit)
   local q = qkey(id)
@@ -181,14 +183,16 @@ local function resolve(id, status, res, now, retention, audit)
     msg = '{"type":"' .. status .. '","spec":' .. spec .. ',"res":' .. res .. '}'
   end
   redis.call('PUBLISH', prefix .. 'events', msg)
-  local actor, detail = nil, {}
+  local actor, detail, entry_type = nil, {}, status
   if audit then
     actor = audit.actor
     detail = audit.detail or {}
+    -- A rule's decision is written as DECIDED_BY_POLICY, never as ANSWERED (API.md §20).
+    if audit.type then entry_type = audit.type end
   end
   if held[7] ~= 'APPROVAL' and held[7] ~= 'CONFIRM' then detail.decision = nil end
   detail.format = held[7]
-  audit_append(status, id, actor, audit_via(actor, held[5]), detail, now)
+  audit_append(entry_type, id, actor, audit_via(actor, held[5]), detail, now)
 end
 
 local function timed_out(now)

@@ -18,6 +18,7 @@ import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
 import { readPending, readPendingIds, readRecords } from './pending-reader.ts';
 import { createRedisPeople } from './people.ts';
+import { createRedisPolicies } from './policies.ts';
 import { createArgs, createResult, fromTriple, listPage } from './script-io.ts';
 import { createScriptRunner, type Reply } from './scripts.ts';
 import { createSubscription } from './subscription.ts';
@@ -92,6 +93,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     deliveries: reportingUnavailable(createRedisDeliveries(redis, prefix, run)),
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
     people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
+    policies: reportingUnavailable(createRedisPolicies(redis, prefix, run)),
     audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {
@@ -111,6 +113,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         hasReply ? '1' : '0',
         audit.actor ?? '',
         JSON.stringify(audit.detail),
+        audit.type ?? '',
       ])) as Reply[];
       if (reply[0] === 'missing') return { kind: 'missing' };
       // WAIT covers every earlier write of this connection, the claim's among them.

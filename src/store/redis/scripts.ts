@@ -50,6 +50,8 @@ const SCRIPTS = {
   auditAppend: script('audit-append'),
   auditChain: script('audit-chain'),
   auditTrim: script('audit-trim'),
+  policyPut: script('policy-put'),
+  policyDelete: script('policy-delete'),
 };
 
 export type ScriptName = keyof typeof SCRIPTS;

@@ -1,0 +1,97 @@
+// What the policy rules do to an ask (API.md §20), between validation and the store: an
+// enforced ALLOW or DENY decides it (nothing is delivered), an ASK adds scrutiny, SHADOW rules
+// are only recorded. APPROVAL questions only; every other format is asked as written.
+import type { ValidatedAsk } from '../../domain/ask-input.ts';
+import type { EscalationStep } from '../../domain/escalation.ts';
+import { decide, type PolicyIndex } from '../../domain/policy/decide.ts';
+import type { PolicyRule } from '../../domain/policy/rule.ts';
+import type { Decision, PolicyRef, QuorumSpec } from '../../domain/question.ts';
+import type { EngineObserver } from '../ports.ts';
+
+export type PolicyOutcome =
+  /** Ask it as written, perhaps with more scrutiny; `policy` and `shadow` go on the spec. */
+  | { kind: 'ask'; v: ValidatedAsk; audience: string | null; policy: PolicyRef | null; shadow: PolicyRef[] }
+  /** A rule decided it: store it, resolve it at once, deliver nothing. */
+  | {
+      kind: 'decided';
+      v: ValidatedAsk;
+      rule: PolicyRule;
+      decision: Decision;
+      policy: PolicyRef;
+      shadow: PolicyRef[];
+    };
+
+export interface PolicyInputs {
+  index: PolicyIndex;
+  askedBy: string;
+  audience: string | null;
+  now: number;
+  escalationPolicies: ReadonlyMap<string, readonly EscalationStep[]> | undefined;
+  observer: EngineObserver;
+}
+
+const refOf = (r: PolicyRule): PolicyRef => ({ ruleId: r.id, version: r.version, effect: r.effect });
+
+/** The highest quorum of the agent's and the matching ASK rules' (a lower one is ignored). */
+function strictestQuorum(agent: QuorumSpec | null, asks: readonly PolicyRule[]): QuorumSpec | null {
+  let best = agent;
+  for (const rule of asks) {
+    const q = rule.ask?.quorum;
+    if (q && (best === null || q.approvals > best.approvals)) best = q;
+  }
+  return best;
+}
+
+/** An ASK rule's routing replaces the agent's where given; quorum only ever rises. */
+function withScrutiny(
+  v: ValidatedAsk,
+  audience: string | null,
+  recorded: PolicyRule,
+  asks: readonly PolicyRule[],
+  escalationPolicies: PolicyInputs['escalationPolicies'],
+): { v: ValidatedAsk; audience: string | null } {
+  const ask = recorded.ask;
+  const out: ValidatedAsk = { ...v };
+  // A quorum is refused on sensitive questions (the votes would tell the answer): routing still applies.
+  if (!v.sensitive) out.quorum = strictestQuorum(v.quorum, asks);
+  // Several approvers would approve different arguments (§15): the action becomes non-editable.
+  if (out.quorum && out.quorum.approvals > 1 && out.action?.editable) {
+    out.action = { ...out.action, editable: false };
+  }
+  if (ask?.channel) {
+    if (ask.channel !== v.channel) out.recipient = null;
+    out.channel = ask.channel;
+  }
+  if (ask?.escalationPolicy) {
+    const steps = escalationPolicies?.get(ask.escalationPolicy);
+    if (steps?.length)
+      out.escalation = { steps: steps.map((s) => ({ ...s })), field: 'input.escalationPolicy' };
+  }
+  return { v: out, audience: ask?.audience ?? audience };
+}
+
+/** Applies the rules to a validated ask (called once per ask; rules were compiled before). */
+export function applyPolicies(v: ValidatedAsk, inputs: PolicyInputs): PolicyOutcome {
+  const asWritten = { kind: 'ask' as const, v, audience: inputs.audience, policy: null, shadow: [] };
+  if (v.format !== 'APPROVAL' || !v.action || inputs.index.rules.length === 0) return asWritten;
+  const d = decide(inputs.index, { askedBy: inputs.askedBy, action: v.action }, inputs.now);
+  const shadow = d.shadow.map(refOf);
+  for (const r of d.shadow) inputs.observer.policyDecision?.(r.effect, 'SHADOW');
+  const rule = d.recorded;
+  if (rule === null) return { ...asWritten, shadow };
+  inputs.observer.policyDecision?.(rule.effect, 'ENFORCE');
+  if (rule.effect === 'ASK') {
+    const scrutiny = withScrutiny(v, inputs.audience, rule, d.asks, inputs.escalationPolicies);
+    return { kind: 'ask', ...scrutiny, policy: refOf(rule), shadow };
+  }
+  // Decided here: nothing goes to a channel, no ladder runs, no push is sent.
+  const decided: ValidatedAsk = { ...v, channel: null, recipient: null, escalation: null };
+  return {
+    kind: 'decided',
+    v: decided,
+    rule,
+    decision: rule.effect === 'ALLOW' ? 'APPROVED' : 'REJECTED',
+    policy: refOf(rule),
+    shadow,
+  };
+}
