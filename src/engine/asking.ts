@@ -11,12 +11,13 @@ import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionSpec } from '../domain/question.ts';
 import { limitMessage, mediaBytesOf, type Quota } from '../domain/quotas.ts';
 import { clip } from '../domain/values.ts';
+import type { AnswerPath } from './answers/record.ts';
 import { createShortLinks } from './answers/short-links.ts';
 import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts';
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
-import { applyPolicies, type PolicyOutcome } from './policies/apply.ts';
+import { applyPolicies } from './policies/apply.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
@@ -107,6 +108,7 @@ function specOf(p: Principal, v: ValidAsk, c: SpecContext): QuestionSpec {
 export function createAsking(
   ctx: EngineContext,
   waiting: Waiting,
+  answers: Pick<AnswerPath, 'decideByRule'>,
 ): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
   const policies = ctx.policies ?? createRuleSet();
@@ -207,31 +209,6 @@ export function createAsking(
     await store.deliveries.save(q.id, kept.delivery, clock());
   }
 
-  /**
-   * Resolves a question a rule decided, in the claim step that writes DECIDED_BY_POLICY in place
-   * of ANSWERED. Its answer is the proposal: `{decision, arguments}` as an approver's would be.
-   */
-  async function decideByRule(q: QuestionRecord, ruled: Extract<PolicyOutcome, { kind: 'decided' }>) {
-    const answer =
-      ruled.decision === 'APPROVED'
-        ? { decision: ruled.decision, arguments: q.action!.arguments }
-        : { decision: ruled.decision };
-    const claimed = await ctx.claim(q.id, {
-      status: 'ANSWERED',
-      answer: q.sensitive ? null : answer,
-      ...(q.sensitive ? { reply: answer } : {}),
-      answeredBy: `policy:${ruled.rule.id}`,
-      policy: {
-        ruleId: ruled.rule.id,
-        version: ruled.rule.version,
-        effect: ruled.rule.effect,
-        actionDigest: q.action!.digest,
-      },
-    });
-    if (claimed.kind === 'missing') throw new DomainError('NOT_FOUND', 'question not found');
-    return claimed.question;
-  }
-
   return {
     async quota(p) {
       return { usage: await store.usage(p.id), limits: quotaFor(settings, p) };
@@ -295,7 +272,7 @@ export function createAsking(
       if (created.kind === 'no-reservation') throw unknownPrepared();
       // An idempotent retry waits on the first question; its callback URL was shown once.
       if (ruled.kind === 'decided' && created.kind === 'created') {
-        return waiting.resultOf(p, await decideByRule(created.question, ruled), null);
+        return waiting.resultOf(p, await answers.decideByRule(created.question, ruled), null);
       }
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
       if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);

@@ -157,7 +157,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   }
 
   return {
-    ...createAsking(ctx, waiting),
+    ...createAsking(ctx, waiting, answers),
     ...createAnswering(ctx, answers.record),
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),

@@ -16,7 +16,10 @@ import type { QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
+import type { PolicyOutcome } from '../policies/apply.ts';
 import type { AnswerOutcome } from './outcome.ts';
+
+type RuleDecision = Extract<PolicyOutcome, { kind: 'decided' }>;
 
 /** Who is answering, as the door established it. */
 export interface Answerer {
@@ -57,11 +60,20 @@ export type RecordAnswer = (
   opts?: RecordOptions,
 ) => Promise<AnswerOutcome>;
 
-export function createRecordAnswer(ctx: EngineContext): {
+/** The one answer path, as the engine's parts use it. */
+export interface AnswerPath {
   record: RecordAnswer;
   /** What follows an answer that counted: the name kept, the announcement forgotten (one-step paths too). */
   counted(q: QuestionRecord, by: Answerer): Promise<void>;
-} {
+  /**
+   * A question a policy rule decided at ask time (API.md §20), resolved in the claim step that
+   * writes DECIDED_BY_POLICY in place of ANSWERED. Its answer is the proposal, `{decision,
+   * arguments}` as an approver's would be, by `policy:<rule id>`.
+   */
+  decideByRule(q: QuestionRecord, ruled: RuleDecision): Promise<QuestionRecord>;
+}
+
+export function createRecordAnswer(ctx: EngineContext): AnswerPath {
   const rememberName = createNameRemembering(ctx.people, ctx.clock);
 
   async function counted(q: QuestionRecord, by: Answerer): Promise<void> {
@@ -202,7 +214,28 @@ export function createRecordAnswer(ctx: EngineContext): {
     return takesVotes(q) ? vote(q, by, value, given) : claim(q, by, value, given);
   }
 
-  return { record, counted };
+  async function decideByRule(q: QuestionRecord, ruled: RuleDecision): Promise<QuestionRecord> {
+    const answer =
+      ruled.decision === 'APPROVED'
+        ? { decision: ruled.decision, arguments: q.action!.arguments }
+        : { decision: ruled.decision };
+    const claimed = await ctx.claim(q.id, {
+      status: 'ANSWERED',
+      answer: q.sensitive ? null : answer,
+      ...(q.sensitive ? { reply: answer } : {}),
+      answeredBy: `policy:${ruled.rule.id}`,
+      policy: {
+        ruleId: ruled.rule.id,
+        version: ruled.rule.version,
+        effect: ruled.rule.effect,
+        actionDigest: q.action!.digest,
+      },
+    });
+    if (claimed.kind === 'missing') throw notFound();
+    return claimed.question;
+  }
+
+  return { record, counted, decideByRule };
 }
 
 /** The question an answer leaves, for doors that return it (GraphQL, REST, MCP); a refusal is thrown. */

@@ -24,7 +24,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { QuestionWithDelivery } from '../../store/types.ts';
 import type { AnswerOutcome } from '../answers/outcome.ts';
-import type { Answerer, RecordAnswer } from '../answers/record.ts';
+import type { Answerer, AnswerPath } from '../answers/record.ts';
 import { type EngineContext, MAX_ID_CHARS } from '../context.ts';
 import { cleanName } from '../people/people.ts';
 import { refusedOrigin } from './origin.ts';
@@ -97,12 +97,6 @@ function foundAt(name: string, found: QuestionWithDelivery, hints: AnswerHints):
 
 type AnswerEvent = Extract<InboundEvent, { kind: 'answer' }>;
 
-/** The engine's one answer path, as the channel door uses it. */
-export interface AnswerPath {
-  record: RecordAnswer;
-  counted(q: QuestionRecord, by: Answerer): Promise<void>;
-}
-
 const NOT_AN_ANSWER = new DomainError('BAD_USER_INPUT', 'this reply does not answer the question', 'answer');
 
 /** Who answers through channel `name`: `<channel>:<provider user id>`, with the name the provider gave, cleaned. */
@@ -146,7 +140,7 @@ function responseOf(
   }
 }
 
-export function createChannelInbound(ctx: EngineContext, answers: AnswerPath) {
+export function createChannelInbound(ctx: EngineContext, answers: Pick<AnswerPath, 'record' | 'counted'>) {
   const { store, channels, logger } = ctx;
 
   /**
