@@ -36,6 +36,10 @@ export interface ActionSpec {
   argumentsSchema: JsonObject | null;
   editable: boolean;
   digest: string;
+  /** Principals besides the asker that may consume the approval and read the question (§23). */
+  executors?: string[] | null;
+  /** How long the approval may be consumed, counted from the decision (§23); absent: no limit. */
+  validSeconds?: number | null;
 }
 
 /** How many distinct approvals or rejections decide, and who may vote (null: anyone who may answer). */

@@ -16,10 +16,14 @@ export type ActionInput = {
   argumentsSchema?: Record<string, unknown> | null | undefined;
   /** May an approver change the arguments before approving? */
   editable?: boolean | null | undefined;
+  /** Principal ids, besides the asker, that may read the question and consume the approval (at most 10). */
+  executors?: Array<string> | null | undefined;
   /** What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund"). */
   name: string;
   /** One line for people, at most 300 characters. */
   summary?: string | null | undefined;
+  /** How long the approval may be consumed, counted from the decision: 1 to 2,592,000 seconds; absent: no limit. */
+  validSeconds?: number | null | undefined;
 };
 
 /** What kind of answer a question takes. */
@@ -219,6 +223,8 @@ export type ClientAskResultFieldsFragment = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -286,6 +292,8 @@ export type ClientAskUserMutation = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -353,6 +361,8 @@ export type ClientAwaitAnswerQuery = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -424,6 +434,8 @@ export type ClientAnswerMutation = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -486,6 +498,8 @@ export type ClientCancelQuestionMutation = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -547,6 +561,8 @@ export type ClientQuestionQuery = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -621,6 +637,8 @@ export type ClientQuestionsQuery = {
           argumentsSchema: Record<string, unknown> | null;
           editable: boolean;
           digest: string;
+          executors: Array<string> | null;
+          validSeconds: number | null;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -726,6 +744,8 @@ export type ClientPendingQuestionsSubscription = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -793,6 +813,8 @@ export type InboxFeedSubscription = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -856,6 +878,8 @@ export type InboxAnswerMutation = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -917,6 +941,8 @@ export type InboxQuestionQuery = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -983,6 +1009,8 @@ export type InboxHistoryQuery = {
           argumentsSchema: Record<string, unknown> | null;
           editable: boolean;
           digest: string;
+          executors: Array<string> | null;
+          validSeconds: number | null;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -1041,6 +1069,8 @@ export type QuestionFieldsFragment = {
     argumentsSchema: Record<string, unknown> | null;
     editable: boolean;
     digest: string;
+    executors: Array<string> | null;
+    validSeconds: number | null;
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
   votes: Array<{
@@ -1118,6 +1148,8 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1193,6 +1225,8 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1271,6 +1305,8 @@ fragment QuestionFields on Question {
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1347,6 +1383,8 @@ fragment QuestionFields on Question {
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1427,6 +1465,8 @@ export const ClientAnswerDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1495,6 +1535,8 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1563,6 +1605,8 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1648,6 +1692,8 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1763,6 +1809,8 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1847,6 +1895,8 @@ export const InboxFeedDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1915,6 +1965,8 @@ export const InboxAnswerDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1983,6 +2035,8 @@ export const InboxQuestionDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -2064,6 +2118,8 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
