@@ -16,6 +16,9 @@ export const AUDIT_ENTRY_TYPES = [
   'TIMED_OUT',
   'CANCELLED',
   'CALLBACK_REFUSED',
+  // §23: an approval used once, and what its use did.
+  'CONSUMED',
+  'EXECUTED',
 ] as const;
 
 export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];

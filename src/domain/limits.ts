@@ -81,6 +81,8 @@ export const ACTION_EXECUTORS_MAX = 10;
 /** `action.validSeconds` (API.md §23): how long an approval may be used, counted from the decision. */
 export const ACTION_VALID_SECONDS_MIN = 1;
 export const ACTION_VALID_SECONDS_MAX = 2_592_000;
+/** `reportExecution`'s `detail` (API.md §23), as UTF-8 JSON. */
+export const EXECUTION_DETAIL_MAX_BYTES = 8192;
 export const QUORUM_MIN = 1;
 export const QUORUM_MAX = 20;
 /** `quorum.voters`: entries, each a label (LABEL_MAX_CHARS). The contract names no cap. */

@@ -17,6 +17,8 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   CANCELLED: 'The question was cancelled.',
   CALLBACK_REFUSED:
     'A callback whose signature failed, or a channel event from a place the question was not delivered to, was refused (the question did not change).',
+  CONSUMED: 'An approval was used, once, by its asker or a named executor.',
+  EXECUTED: 'The outcome of a used approval was reported.',
 };
 
 export const AuditEntryType = builder.enumType('AuditEntryType', {
