@@ -11,7 +11,7 @@ export function createMemoryExecution(t: MemoryTables) {
       const e = t.entry(id);
       if (!e) return { kind: 'missing' };
       const r = e.resolution;
-      if (!r || r.status !== 'ANSWERED') return { kind: 'closed', question: record(e) };
+      if (r?.status !== 'ANSWERED') return { kind: 'closed', question: record(e) };
       if (r.execution) return { kind: 'used', question: record(e) };
       // A new resolution object: records already handed out keep what they showed.
       e.resolution = { ...r, execution: consumeFields(input.by, input.now) };

@@ -111,6 +111,9 @@ export type EscalationStepInput = {
   recipient?: string | null | undefined;
 };
 
+/** What using an approval did. */
+export type ExecutionOutcome = 'FAILED' | 'SUCCEEDED';
+
 /** What an inbox feed event says. */
 export type InboxEventType =
   /** A question was answered. */
@@ -235,6 +238,13 @@ export type ClientAskResultFieldsFragment = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -304,6 +314,13 @@ export type ClientAskUserMutation = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -373,6 +390,13 @@ export type ClientAwaitAnswerQuery = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -446,6 +470,13 @@ export type ClientAnswerMutation = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -510,6 +541,158 @@ export type ClientCancelQuestionMutation = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type ClientConsumeApprovalMutationVariables = Exact<{
+  questionId: string | number;
+  receipt: string;
+  actionDigest?: string | null | undefined;
+}>;
+
+export type ClientConsumeApprovalMutation = {
+  consumeApproval: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type ClientReportExecutionMutationVariables = Exact<{
+  questionId: string | number;
+  outcome: ExecutionOutcome;
+  resultDigest?: string | null | undefined;
+  detail?: Record<string, unknown> | null | undefined;
+}>;
+
+export type ClientReportExecutionMutation = {
+  reportExecution: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -573,6 +756,13 @@ export type ClientQuestionQuery = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -649,6 +839,13 @@ export type ClientQuestionsQuery = {
           note: string | null;
           at: string;
         }>;
+        execution: {
+          consumedAt: string;
+          consumedBy: string;
+          outcome: ExecutionOutcome | null;
+          reportedAt: string | null;
+          resultDigest: string | null;
+        } | null;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -756,6 +953,13 @@ export type ClientPendingQuestionsSubscription = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -825,6 +1029,13 @@ export type InboxFeedSubscription = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -890,6 +1101,13 @@ export type InboxAnswerMutation = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -953,6 +1171,13 @@ export type InboxQuestionQuery = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -1021,6 +1246,13 @@ export type InboxHistoryQuery = {
           note: string | null;
           at: string;
         }>;
+        execution: {
+          consumedAt: string;
+          consumedBy: string;
+          outcome: ExecutionOutcome | null;
+          reportedAt: string | null;
+          resultDigest: string | null;
+        } | null;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -1081,6 +1313,13 @@ export type QuestionFieldsFragment = {
     note: string | null;
     at: string;
   }>;
+  execution: {
+    consumedAt: string;
+    consumedBy: string;
+    outcome: ExecutionOutcome | null;
+    reportedAt: string | null;
+    resultDigest: string | null;
+  } | null;
   escalations: Array<{
     afterSeconds: number;
     action: EscalationAction;
@@ -1166,6 +1405,13 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1243,6 +1489,13 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1323,6 +1576,13 @@ fragment QuestionFields on Question {
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1401,6 +1661,13 @@ fragment QuestionFields on Question {
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1483,6 +1750,13 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1553,6 +1827,13 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1562,6 +1843,169 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
     outcome
   }
 }`) as unknown as TypedDocumentString<ClientCancelQuestionMutation, ClientCancelQuestionMutationVariables>;
+export const ClientConsumeApprovalDocument = new TypedDocumentString(`
+    mutation ClientConsumeApproval($questionId: ID!, $receipt: String!, $actionDigest: String) {
+  consumeApproval(
+    questionId: $questionId
+    receipt: $receipt
+    actionDigest: $actionDigest
+  ) {
+    ...QuestionFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}`) as unknown as TypedDocumentString<ClientConsumeApprovalMutation, ClientConsumeApprovalMutationVariables>;
+export const ClientReportExecutionDocument = new TypedDocumentString(`
+    mutation ClientReportExecution($questionId: ID!, $outcome: ExecutionOutcome!, $resultDigest: String, $detail: JSONObject) {
+  reportExecution(
+    questionId: $questionId
+    outcome: $outcome
+    resultDigest: $resultDigest
+    detail: $detail
+  ) {
+    ...QuestionFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}`) as unknown as TypedDocumentString<ClientReportExecutionMutation, ClientReportExecutionMutationVariables>;
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
   question(id: $id) {
@@ -1623,6 +2067,13 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1710,6 +2161,13 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1827,6 +2285,13 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1913,6 +2378,13 @@ export const InboxFeedDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1983,6 +2455,13 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -2053,6 +2532,13 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -2136,6 +2622,13 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
