@@ -112,7 +112,11 @@ export type EscalationStepInput = {
 };
 
 /** What using an approval did. */
-export type ExecutionOutcome = 'FAILED' | 'SUCCEEDED';
+export type ExecutionOutcome =
+  /** The approved action was attempted and failed. */
+  | 'FAILED'
+  /** The approved action ran and did what it should. */
+  | 'SUCCEEDED';
 
 /** What an inbox feed event says. */
 export type InboxEventType =
