@@ -90,6 +90,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       ...(o.push ? { push: reminderPush(o.push) } : {}),
     }),
     webhook: countedWebhooks(webhooks, metrics),
+    // An approval's reported execution (API.md §23) to the same endpoint.
+    executed: countedWebhooks(webhooks.executed, metrics),
   };
   const worker = createOutboxWorker({
     store,

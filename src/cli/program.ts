@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { InteractionsError, ReceiptVerificationError } from '../client/index.ts';
 import { VERSION } from '../domain/version.ts';
 import { answerCommand } from './commands/answer.ts';
+import { approvalsCommand } from './commands/approvals.ts';
 import { askCommand } from './commands/ask.ts';
 import { AuditVerificationError, auditCommand } from './commands/audit.ts';
 import { cancelCommand } from './commands/cancel.ts';
@@ -88,6 +89,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(askCommand(ctx));
   program
     .addCommand(interactions)
+    .addCommand(approvalsCommand(ctx))
     .addCommand(channelsCommand(ctx))
     .addCommand(outboxCommand(ctx))
     .addCommand(receiptsCommand(ctx))

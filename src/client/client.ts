@@ -1,6 +1,7 @@
 import { isZodSchema, outcome, prepareAsk } from './ask-input.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './backoff.ts';
 import { InvalidAnswerError, NotFoundError } from './errors.ts';
+import { type ExecutionMethods, executionMethods } from './execution.ts';
 import { externalAsker } from './external.ts';
 import {
   ClientAnswerDocument,
@@ -64,7 +65,7 @@ export interface ClientOptions {
   onRetry?: ((error: unknown, delayMs: number) => void) | undefined;
 }
 
-export interface InteractionsClient {
+export interface InteractionsClient extends ExecutionMethods {
   /** The server's base URL. */
   readonly url: string;
   /**
@@ -338,6 +339,8 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
     },
 
     ...oneRequestMethods(transport),
+
+    ...executionMethods(transport, (id) => oneRequestMethods(transport).receipt(id)),
 
     subscribeInbox(o?: SubscribeInboxOptions): InboxSubscription {
       return subscribeInbox(transport, policy, o);

@@ -40,6 +40,7 @@ export {
   UnavailableError,
   WrongDoorError,
 } from './errors.ts';
+export type { ExecutionMethods, ReportOptions } from './execution.ts';
 export {
   type ReceiptAction,
   type ReceiptClaims,

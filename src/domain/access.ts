@@ -5,11 +5,19 @@ import type { Principal } from './principal.ts';
 import { hasRole } from './principal.ts';
 import type { QuestionRecord } from './question.ts';
 
-export function canSee(p: Principal, q: Pick<QuestionRecord, 'audience' | 'askedBy'>): boolean {
+export function canSee(
+  p: Principal,
+  q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action'>>,
+): boolean {
   if (p.restricted) return q.audience === p.id;
   // An auditor reads every question (API.md §2) but may not ask, answer or cancel.
   if (hasRole(p, 'operator', 'auditor')) return true;
-  return hasRole(p, 'agent') && q.askedBy === p.id;
+  return hasRole(p, 'agent') && (q.askedBy === p.id || isExecutor(p, q));
+}
+
+/** A principal the asker named in `action.executors` (§23): it may read and consume the approval. */
+export function isExecutor(p: Principal, q: Partial<Pick<QuestionRecord, 'action'>>): boolean {
+  return !p.restricted && (q.action?.executors?.includes(p.id) ?? false);
 }
 
 export function canAnswer(p: Principal): boolean {

@@ -6,8 +6,11 @@ import { badInput } from './errors.ts';
 import { compileJsonSchema, isJsonValue, jsonDepth, validateAgainst } from './json-schema.ts';
 import {
   ACTION_ARGUMENTS_MAX_BYTES,
+  ACTION_EXECUTORS_MAX,
   ACTION_NAME_MAX_CHARS,
   ACTION_SUMMARY_MAX_CHARS,
+  ACTION_VALID_SECONDS_MAX,
+  ACTION_VALID_SECONDS_MIN,
   APPROVAL_NOTE_MAX_CHARS,
   exceedsChars,
   isBlank,
@@ -30,7 +33,15 @@ import {
 import { clip, isPlainObject, listChoices, own } from './values.ts';
 
 const ACTION_NAME = /^[A-Za-z0-9_.:-]+$/;
-const ACTION_KEYS = new Set(['name', 'summary', 'arguments', 'argumentsSchema', 'editable']);
+const ACTION_KEYS = new Set([
+  'name',
+  'summary',
+  'arguments',
+  'argumentsSchema',
+  'editable',
+  'executors',
+  'validSeconds',
+]);
 const QUORUM_KEYS = new Set(['approvals', 'rejections', 'voters']);
 const ANSWER_KEYS = new Set(['decision', 'arguments', 'note']);
 
@@ -121,7 +132,55 @@ export function checkAction(given: unknown, format: AnswerFormat): ActionSpec | 
     throw badInput('an editable action needs argumentsSchema', `${field}.argumentsSchema`);
   }
 
-  return { name, summary, arguments: args, argumentsSchema, editable, digest: actionDigest(name, args) };
+  const spec: ActionSpec = {
+    name,
+    summary,
+    arguments: args,
+    argumentsSchema,
+    editable,
+    digest: actionDigest(name, args),
+  };
+  const executors = checkExecutors(own(given, 'executors'), `${field}.executors`);
+  if (executors) spec.executors = executors;
+  const validSeconds = checkValidSeconds(own(given, 'validSeconds'), `${field}.validSeconds`);
+  if (validSeconds !== null) spec.validSeconds = validSeconds;
+  return spec;
+}
+
+/** `action.executors` (§23): at most ACTION_EXECUTORS_MAX distinct principal ids; null when absent. */
+function checkExecutors(given: unknown, field: string): string[] | null {
+  if (given === undefined || given === null) return null;
+  if (!Array.isArray(given)) throw badInput('executors must be a list of principal ids', field);
+  if (given.length > ACTION_EXECUTORS_MAX) {
+    throw badInput(`executors must have at most ${ACTION_EXECUTORS_MAX} entries`, field);
+  }
+  const seen = new Set<string>();
+  given.forEach((v, i) => {
+    const at = `${field}[${i}]`;
+    if (typeof v !== 'string' || isBlank(v)) throw badInput('an executor must be a non-blank string', at);
+    if (exceedsChars(v, LABEL_MAX_CHARS))
+      throw badInput(`an executor must be at most ${LABEL_MAX_CHARS} characters`, at);
+    if (seen.has(v)) throw badInput('executors must not repeat', at);
+    seen.add(v);
+  });
+  return seen.size > 0 ? [...seen] : null;
+}
+
+/** `action.validSeconds` (§23): an integer from 1 to 2,592,000 (30 days); null when absent. */
+function checkValidSeconds(given: unknown, field: string): number | null {
+  if (given === undefined || given === null) return null;
+  if (
+    typeof given !== 'number' ||
+    !Number.isInteger(given) ||
+    given < ACTION_VALID_SECONDS_MIN ||
+    given > ACTION_VALID_SECONDS_MAX
+  ) {
+    throw badInput(
+      `validSeconds must be an integer from ${ACTION_VALID_SECONDS_MIN} to ${ACTION_VALID_SECONDS_MAX}`,
+      field,
+    );
+  }
+  return given;
 }
 
 function quorumCount(value: unknown, field: string): number {

@@ -19,6 +19,9 @@ export const AUDIT_ENTRY_TYPES = [
   // API.md §20: a rule decided a question (instead of ANSWERED); a rule was put or deleted.
   'DECIDED_BY_POLICY',
   'POLICY_CHANGED',
+  // §23: an approval used once, and what its use did.
+  'CONSUMED',
+  'EXECUTED',
 ] as const;
 
 export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];

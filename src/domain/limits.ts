@@ -76,6 +76,13 @@ export const ACTION_NAME_MAX_CHARS = 100;
 export const ACTION_SUMMARY_MAX_CHARS = 300;
 export const ACTION_ARGUMENTS_MAX_BYTES = 65536;
 export const APPROVAL_NOTE_MAX_CHARS = 2000;
+/** `action.executors` (API.md §23): identities that may consume the approval besides the asker. */
+export const ACTION_EXECUTORS_MAX = 10;
+/** `action.validSeconds` (API.md §23): how long an approval may be used, counted from the decision. */
+export const ACTION_VALID_SECONDS_MIN = 1;
+export const ACTION_VALID_SECONDS_MAX = 2_592_000;
+/** `reportExecution`'s `detail` (API.md §23), as UTF-8 JSON. */
+export const EXECUTION_DETAIL_MAX_BYTES = 8192;
 export const QUORUM_MIN = 1;
 export const QUORUM_MAX = 20;
 /** `quorum.voters`: entries, each a label (LABEL_MAX_CHARS). The contract names no cap. */

@@ -1,6 +1,7 @@
 // The question record: what the store keeps and every surface shows (API.md §4).
 // Times are epoch milliseconds here; surfaces render them as RFC 3339.
 import type { EscalationStep } from './escalation.ts';
+import type { Execution } from './execution.ts';
 
 export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
@@ -36,6 +37,10 @@ export interface ActionSpec {
   argumentsSchema: JsonObject | null;
   editable: boolean;
   digest: string;
+  /** Principals besides the asker that may consume the approval and read the question (§23). */
+  executors?: string[] | null;
+  /** How long the approval may be consumed, counted from the decision (§23); absent: no limit. */
+  validSeconds?: number | null;
 }
 
 /** How many distinct approvals or rejections decide, and who may vote (null: anyone who may answer). */
@@ -110,6 +115,8 @@ export interface Resolution {
   cancelReason: string | null;
   /** The votes cast before it resolved (questions with a quorum). */
   votes?: Vote[];
+  /** An APPROVED question's use (API.md §23): written by the consume and report steps only. */
+  execution?: Execution;
 }
 
 export interface QuestionRecord extends QuestionSpec {
@@ -121,6 +128,8 @@ export interface QuestionRecord extends QuestionSpec {
   answeredAt: number | null;
   closedAt: number | null;
   cancelReason: string | null;
+  /** An APPROVED question's use (API.md §23); absent until it is consumed. */
+  execution?: Execution;
 }
 
 /** Open resolution fields of a pending question. */

@@ -18,6 +18,7 @@ import { createAsking } from './asking.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './deliveries/inbound.ts';
 import { createEscalationAlarm } from './escalation-alarm.ts';
+import { createExecution } from './execution.ts';
 import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
@@ -161,6 +162,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...createAnswering(ctx, answers.record),
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
+    ...createExecution(ctx, deps.receipts),
 
     async awaitAnswer(p, id, opts = {}) {
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);

@@ -47,6 +47,8 @@ export interface ReceiptPort {
   sign(question: QuestionRecord): Promise<string | null>;
   /** A compact JWS over any small JSON object (the audit export's signed head). */
   signObject?(payload: Record<string, unknown>): Promise<string>;
+  /** The claims of a receipt this server signed; null when its signature does not verify. */
+  verify?(jws: string): Promise<Record<string, unknown> | null>;
 }
 
 /** What the engine reports as it works (the metrics). Calls must be cheap and never throw. */

@@ -10,6 +10,7 @@ import type { Quota, Usage } from '../domain/quotas.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
+import type { Execution } from './execution.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
@@ -89,7 +90,7 @@ export interface QuestionPage {
   endCursor: string | null;
 }
 
-export interface Interactions {
+export interface Interactions extends Execution {
   ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
   /** What the principal's pending questions hold, and the caps its asks are checked against. */
   quota(principal: Principal): Promise<{ usage: Usage; limits: Quota }>;

@@ -17,6 +17,7 @@ import './types/approval-inputs.ts';
 import './types/ask-user-input.ts';
 import './types/question-filter.ts';
 import './types/audit.ts';
+import './types/execution.ts';
 import './operations/query.ts';
 import './operations/mutation.ts';
 import './operations/subscription.ts';

@@ -3,7 +3,7 @@
 // record, so a receipt is the same bytes on every read and on every instance that holds the
 // same key: it is derived data, signed when asked for and never stored. A small cache spares
 // re-signing the questions a client reads again and again.
-import { importJWK, SignJWT } from 'jose';
+import { createLocalJWKSet, importJWK, jwtVerify, SignJWT } from 'jose';
 import { type ReceiptClaims, receiptClaimsOf } from '../domain/decision-receipt.ts';
 import type { QuestionRecord } from '../domain/question.ts';
 import { type PublicReceiptJwk, publicJwkOf, type ReceiptJwk } from './receipt-keys.ts';
@@ -17,6 +17,11 @@ export interface ReceiptSigner {
   jwks(): { keys: PublicReceiptJwk[] };
   /** The `kid` that signs. */
   readonly signingKid: string;
+  /**
+   * The claims of a receipt this server signed (any of its keys, this issuer); null when the
+   * signature, the key or the issuer does not check out (API.md §23's consume).
+   */
+  verify(jws: string): Promise<Record<string, unknown> | null>;
 }
 
 export interface ReceiptSignerOptions {
@@ -44,9 +49,19 @@ export async function createReceiptSigner(o: ReceiptSignerOptions): Promise<Rece
   const signClaims = (claims: ReceiptClaims | Record<string, unknown>): Promise<string> =>
     new SignJWT({ ...claims }).setProtectedHeader(header).sign(privateKey);
 
+  const keySet = createLocalJWKSet(jwks);
+
   return {
     signingKid: signing.kid,
     jwks: () => jwks,
+    async verify(jws) {
+      try {
+        const { payload } = await jwtVerify(jws, keySet, { algorithms: [RECEIPT_ALG], issuer: o.issuer() });
+        return payload as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    },
     signObject: signClaims,
     async sign(question) {
       if (question.status === 'PENDING') return null;

@@ -9,6 +9,7 @@ import type { ClosedStatus } from '../domain/question.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createQuestion } from './memory-create.ts';
 import { createMemoryDeliveries } from './memory-deliveries.ts';
+import { createMemoryExecution } from './memory-execution.ts';
 import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryPolicies } from './memory-policies.ts';
@@ -129,6 +130,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
   }
 
   const deliveries = createMemoryDeliveries(t);
+  const execution = createMemoryExecution(t);
   return {
     kind: 'memory',
     outbox: t.outbox.outbox,
@@ -143,6 +145,10 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     claim: async (id, input) => claim(id, input),
 
     vote: async (id, input) => vote(id, input),
+
+    consume: async (id, input) => execution.consume(id, input),
+
+    report: async (id, input) => execution.report(id, input),
 
     async ticketStep(ticketHash, step) {
       const hits = step.count ? counters.hit(step.count, t.clock()) : null;

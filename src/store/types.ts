@@ -15,6 +15,7 @@ import type {
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
 import type { ChannelDeliveries } from './deliveries.ts';
+import type { ConsumeInput, ConsumeResult, ReportInput, ReportResult } from './execution.ts';
 import type { ShortLinks } from './links.ts';
 import type { Outbox } from './outbox-port.ts';
 import type { PeopleStore } from './people.ts';
@@ -309,6 +310,16 @@ export interface QuestionStore {
    * does, and the resolution is announced instead.
    */
   vote(id: string, input: VoteInput): Promise<VoteResult>;
+  /**
+   * Uses an ANSWERED question's approval (API.md §23), atomically and at most once: the record's
+   * `execution` {consumedAt, consumedBy} and the CONSUMED audit entry are written together.
+   */
+  consume(id: string, input: ConsumeInput): Promise<ConsumeResult>;
+  /**
+   * Records what a consumed approval's use did, atomically and at most once: the outcome on
+   * `execution`, the EXECUTED audit entry and the report's follow-ups are written together.
+   */
+  report(id: string, input: ReportInput): Promise<ReportResult>;
   get(id: string): Promise<QuestionRecord | null>;
   /**
    * The question and what its delivery to `place` recorded (as `deliveries.get(id, place)`), in

@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import { channelAnswerContract } from './channel-answer-contract.ts';
 import { storeContract } from './contract.ts';
+import { executionContract } from './execution-contract.ts';
 import { listingContract } from './listing-contract.ts';
 import { voteContract } from './vote-contract.ts';
 
@@ -20,6 +21,11 @@ voteContract('memory', async () => {
 });
 
 channelAnswerContract('memory', async () => {
+  const store = createMemoryStore();
+  return { store, close: () => store.close() };
+});
+
+executionContract('memory', async () => {
   const store = createMemoryStore();
   return { store, close: () => store.close() };
 });

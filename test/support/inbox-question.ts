@@ -44,6 +44,7 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       votes: [],
       decision: null,
       edited: null,
+      execution: null,
       ...over,
     };
   };

@@ -16,10 +16,14 @@ export type ActionInput = {
   argumentsSchema?: Record<string, unknown> | null | undefined;
   /** May an approver change the arguments before approving? */
   editable?: boolean | null | undefined;
+  /** Principal ids, besides the asker, that may read the question and consume the approval (at most 10). */
+  executors?: Array<string> | null | undefined;
   /** What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund"). */
   name: string;
   /** One line for people, at most 300 characters. */
   summary?: string | null | undefined;
+  /** How long the approval may be consumed, counted from the decision: 1 to 2,592,000 seconds; absent: no limit. */
+  validSeconds?: number | null | undefined;
 };
 
 /** What kind of answer a question takes. */
@@ -106,6 +110,13 @@ export type EscalationStepInput = {
   /** REROUTE: who that channel delivers to (its defaultRecipient when omitted). */
   recipient?: string | null | undefined;
 };
+
+/** What using an approval did. */
+export type ExecutionOutcome =
+  /** The approved action was attempted and failed. */
+  | 'FAILED'
+  /** The approved action ran and did what it should. */
+  | 'SUCCEEDED';
 
 /** What an inbox feed event says. */
 export type InboxEventType =
@@ -219,6 +230,8 @@ export type ClientAskResultFieldsFragment = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -229,6 +242,13 @@ export type ClientAskResultFieldsFragment = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -286,6 +306,8 @@ export type ClientAskUserMutation = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -296,6 +318,13 @@ export type ClientAskUserMutation = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -353,6 +382,8 @@ export type ClientAwaitAnswerQuery = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -363,6 +394,13 @@ export type ClientAwaitAnswerQuery = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -424,6 +462,8 @@ export type ClientAnswerMutation = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -434,6 +474,13 @@ export type ClientAnswerMutation = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -486,6 +533,8 @@ export type ClientCancelQuestionMutation = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -496,6 +545,158 @@ export type ClientCancelQuestionMutation = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type ClientConsumeApprovalMutationVariables = Exact<{
+  questionId: string | number;
+  receipt: string;
+  actionDigest?: string | null | undefined;
+}>;
+
+export type ClientConsumeApprovalMutation = {
+  consumeApproval: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type ClientReportExecutionMutationVariables = Exact<{
+  questionId: string | number;
+  outcome: ExecutionOutcome;
+  resultDigest?: string | null | undefined;
+  detail?: Record<string, unknown> | null | undefined;
+}>;
+
+export type ClientReportExecutionMutation = {
+  reportExecution: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -547,6 +748,8 @@ export type ClientQuestionQuery = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -557,6 +760,13 @@ export type ClientQuestionQuery = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -621,6 +831,8 @@ export type ClientQuestionsQuery = {
           argumentsSchema: Record<string, unknown> | null;
           editable: boolean;
           digest: string;
+          executors: Array<string> | null;
+          validSeconds: number | null;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -631,6 +843,13 @@ export type ClientQuestionsQuery = {
           note: string | null;
           at: string;
         }>;
+        execution: {
+          consumedAt: string;
+          consumedBy: string;
+          outcome: ExecutionOutcome | null;
+          reportedAt: string | null;
+          resultDigest: string | null;
+        } | null;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -726,6 +945,8 @@ export type ClientPendingQuestionsSubscription = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -736,6 +957,13 @@ export type ClientPendingQuestionsSubscription = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -793,6 +1021,8 @@ export type InboxFeedSubscription = {
         argumentsSchema: Record<string, unknown> | null;
         editable: boolean;
         digest: string;
+        executors: Array<string> | null;
+        validSeconds: number | null;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -803,6 +1033,13 @@ export type InboxFeedSubscription = {
         note: string | null;
         at: string;
       }>;
+      execution: {
+        consumedAt: string;
+        consumedBy: string;
+        outcome: ExecutionOutcome | null;
+        reportedAt: string | null;
+        resultDigest: string | null;
+      } | null;
       escalations: Array<{
         afterSeconds: number;
         action: EscalationAction;
@@ -856,6 +1093,8 @@ export type InboxAnswerMutation = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -866,6 +1105,13 @@ export type InboxAnswerMutation = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -917,6 +1163,8 @@ export type InboxQuestionQuery = {
       argumentsSchema: Record<string, unknown> | null;
       editable: boolean;
       digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -927,6 +1175,13 @@ export type InboxQuestionQuery = {
       note: string | null;
       at: string;
     }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
     escalations: Array<{
       afterSeconds: number;
       action: EscalationAction;
@@ -983,6 +1238,8 @@ export type InboxHistoryQuery = {
           argumentsSchema: Record<string, unknown> | null;
           editable: boolean;
           digest: string;
+          executors: Array<string> | null;
+          validSeconds: number | null;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -993,6 +1250,13 @@ export type InboxHistoryQuery = {
           note: string | null;
           at: string;
         }>;
+        execution: {
+          consumedAt: string;
+          consumedBy: string;
+          outcome: ExecutionOutcome | null;
+          reportedAt: string | null;
+          resultDigest: string | null;
+        } | null;
         escalations: Array<{
           afterSeconds: number;
           action: EscalationAction;
@@ -1041,6 +1305,8 @@ export type QuestionFieldsFragment = {
     argumentsSchema: Record<string, unknown> | null;
     editable: boolean;
     digest: string;
+    executors: Array<string> | null;
+    validSeconds: number | null;
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
   votes: Array<{
@@ -1051,6 +1317,13 @@ export type QuestionFieldsFragment = {
     note: string | null;
     at: string;
   }>;
+  execution: {
+    consumedAt: string;
+    consumedBy: string;
+    outcome: ExecutionOutcome | null;
+    reportedAt: string | null;
+    resultDigest: string | null;
+  } | null;
   escalations: Array<{
     afterSeconds: number;
     action: EscalationAction;
@@ -1118,6 +1391,8 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1134,6 +1409,13 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1193,6 +1475,8 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1209,6 +1493,13 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1271,6 +1562,8 @@ fragment QuestionFields on Question {
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1287,6 +1580,13 @@ fragment QuestionFields on Question {
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1347,6 +1647,8 @@ fragment QuestionFields on Question {
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1363,6 +1665,13 @@ fragment QuestionFields on Question {
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1427,6 +1736,8 @@ export const ClientAnswerDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1443,6 +1754,13 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1495,6 +1813,8 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1511,6 +1831,13 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1520,6 +1847,169 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
     outcome
   }
 }`) as unknown as TypedDocumentString<ClientCancelQuestionMutation, ClientCancelQuestionMutationVariables>;
+export const ClientConsumeApprovalDocument = new TypedDocumentString(`
+    mutation ClientConsumeApproval($questionId: ID!, $receipt: String!, $actionDigest: String) {
+  consumeApproval(
+    questionId: $questionId
+    receipt: $receipt
+    actionDigest: $actionDigest
+  ) {
+    ...QuestionFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}`) as unknown as TypedDocumentString<ClientConsumeApprovalMutation, ClientConsumeApprovalMutationVariables>;
+export const ClientReportExecutionDocument = new TypedDocumentString(`
+    mutation ClientReportExecution($questionId: ID!, $outcome: ExecutionOutcome!, $resultDigest: String, $detail: JSONObject) {
+  reportExecution(
+    questionId: $questionId
+    outcome: $outcome
+    resultDigest: $resultDigest
+    detail: $detail
+  ) {
+    ...QuestionFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}`) as unknown as TypedDocumentString<ClientReportExecutionMutation, ClientReportExecutionMutationVariables>;
 export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
   question(id: $id) {
@@ -1563,6 +2053,8 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1579,6 +2071,13 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1648,6 +2147,8 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1664,6 +2165,13 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1763,6 +2271,8 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1779,6 +2289,13 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1847,6 +2364,8 @@ export const InboxFeedDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1863,6 +2382,13 @@ export const InboxFeedDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1915,6 +2441,8 @@ export const InboxAnswerDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1931,6 +2459,13 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -1983,6 +2518,8 @@ export const InboxQuestionDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -1999,6 +2536,13 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action
@@ -2064,6 +2608,8 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     argumentsSchema
     editable
     digest
+    executors
+    validSeconds
   }
   quorum {
     approvals
@@ -2080,6 +2626,13 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   }
   decision
   edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
   escalations {
     afterSeconds
     action

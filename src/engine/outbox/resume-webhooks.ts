@@ -34,12 +34,26 @@ export interface ResumeWebhookOptions {
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const RESOLVED_EVENT = 'question.resolved';
+/** Sent through `executed:<name>` items when an approval's execution is reported (API.md §23). */
+export const EXECUTED_EVENT = 'question.executed';
 /** Who is calling (what `fetch` sent before was Node's own `node`). */
 export const USER_AGENT = 'tai-interactions';
 
 /** Stable per question and endpoint (the outbox item id), so receivers can deduplicate. */
 export function webhookIdOf(itemId: string): string {
   return `msg_${createHash('sha256').update(itemId).digest('base64url').slice(0, 32)}`;
+}
+
+function executionView(q: QuestionRecord): Record<string, unknown> | null {
+  const x = q.execution;
+  if (!x) return null;
+  return {
+    consumedAt: new Date(x.consumedAt).toISOString(),
+    consumedBy: x.consumedBy,
+    outcome: x.outcome ?? null,
+    reportedAt: x.reportedAt != null ? new Date(x.reportedAt).toISOString() : null,
+    resultDigest: x.resultDigest ?? null,
+  };
 }
 
 /** Why an attempt failed. A redirect is not a delivery: it is retried like any other non-2xx answer. */
@@ -50,7 +64,11 @@ function failureOf(name: string, status: PostOutcome): string {
 }
 
 /** The handler, and the closer of its kept-alive connections (after the worker has stopped). */
-export type ResumeWebhooks = FollowUpHandler & { close(): Promise<void> };
+export type ResumeWebhooks = FollowUpHandler & {
+  /** The handler of `executed:<name>` items: the same delivery with `type: "question.executed"`. */
+  executed: FollowUpHandler;
+  close(): Promise<void>;
+};
 
 export function createResumeWebhooks(o: ResumeWebhookOptions): ResumeWebhooks {
   const clock = o.clock ?? Date.now;
@@ -70,7 +88,8 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): ResumeWebhooks {
 
   const client = createWebhookClient(timeoutMs);
 
-  const handle = async (
+  const post = async (
+    type: string,
     item: OutboxItem,
     question: QuestionRecord | null,
     name: string,
@@ -80,7 +99,9 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): ResumeWebhooks {
     if (!question) return { kind: 'drop', reason: 'the question is gone' };
     const id = webhookIdOf(item.id);
     const receipt = (await o.receipts?.sign(question)) ?? null;
-    const body = JSON.stringify({ type: RESOLVED_EVENT, question: questionView(question), receipt });
+    // question.executed also carries what the report recorded, times as RFC 3339 (API.md §23).
+    const execution = type === EXECUTED_EVENT ? executionView(question) : undefined;
+    const body = JSON.stringify({ type, question: questionView(question), receipt, execution });
     const sentAt = new Date(clock());
     const status = await client.post(
       endpoint.url,
@@ -106,5 +127,7 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): ResumeWebhooks {
     if (at === null) return { kind: 'drop', reason: `${failure}; retries ended after 24 h` };
     return { kind: 'retry', at, reason: failure };
   };
-  return Object.assign(handle, { close: () => client.close() });
+  const handle: FollowUpHandler = (item, question, name) => post(RESOLVED_EVENT, item, question, name);
+  const executed: FollowUpHandler = (item, question, name) => post(EXECUTED_EVENT, item, question, name);
+  return Object.assign(handle, { executed, close: () => client.close() });
 }

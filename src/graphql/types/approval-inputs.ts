@@ -26,6 +26,14 @@ export const ActionInput = builder.inputType('ActionInput', {
       defaultValue: false,
       description: 'May an approver change the arguments before approving?',
     }),
+    executors: t.stringList({
+      description:
+        'Principal ids, besides the asker, that may read the question and consume the approval (at most 10).',
+    }),
+    validSeconds: t.int({
+      description:
+        'How long the approval may be consumed, counted from the decision: 1 to 2,592,000 seconds; absent: no limit.',
+    }),
   }),
 });
 

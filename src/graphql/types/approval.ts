@@ -25,6 +25,16 @@ export const Action = builder.objectRef<ActionSpec>('Action').implement({
       description:
         '"sha256:" + hex SHA-256 of the RFC 8785 (JCS) canonical JSON of {"name", "arguments"} as proposed.',
     }),
+    executors: t.stringList({
+      nullable: true,
+      description: 'Principals besides the asker that may consume the approval; null: the asker only.',
+      resolve: (a) => a.executors ?? null,
+    }),
+    validSeconds: t.int({
+      nullable: true,
+      description: 'How long the approval may be consumed, counted from the decision; null: no limit.',
+      resolve: (a) => a.validSeconds ?? null,
+    }),
   }),
 });
 

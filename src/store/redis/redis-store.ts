@@ -13,6 +13,7 @@ import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
 import { createRedisDeliveries, deliveryFieldsOf, deliveryFrom } from './deliveries.ts';
+import { createRedisExecution } from './execution.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
@@ -163,6 +164,8 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
           return { kind: 'lost', question: fromTriple(reply, 1) };
       }
     },
+
+    ...createRedisExecution(run),
 
     async ticketStep(ticketHash, step) {
       const { answer, count } = step;

@@ -26,6 +26,8 @@ const SCRIPTS = {
   create: script('create'),
   claim: script('claim'),
   vote: script('vote'),
+  consume: script('consume'),
+  report: script('report'),
   expire: script('expire'),
   escalate: script('escalate'),
   escalationRecord: script('escalation-record'),
