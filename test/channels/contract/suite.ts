@@ -179,6 +179,35 @@ export function runChannelContract(h: ChannelHarness): void {
         expect(await question(q.id)).toEqual(answered);
       });
 
+      it('on a quorum question a signed press is one vote by <channel>:<user>; the same press again and another vote count nothing (API.md §15)', async () => {
+        const text = unique('Two people to rotate the keys?');
+        const { id } = await ask({ text, format: 'CONFIRM', quorum: { approvals: 2 } });
+        const q: AskedQuestion = { id, format: 'CONFIRM', options: null, delivered: await h.delivered(text) };
+        const votes = async () =>
+          (
+            await gql(
+              'query($id: ID!) { question(id: $id) { status votes { by via decision } } }',
+              { id },
+              'ops',
+            )
+          ).data!.question;
+        const one = {
+          status: 'PENDING',
+          votes: [{ by: `${h.channel}:${inbound.by}`, via: `channel:${h.channel}`, decision: 'APPROVED' }],
+        };
+        expect((await post(inbound.answer(q, { confirm: true }))).status).toBe(200);
+        expect(await votes()).toEqual(one);
+        // The same press again (a retry, or the captured request): success, nothing counted.
+        expect((await post(inbound.answer(q, { confirm: true }))).status).toBe(200);
+        expect(await votes()).toEqual(one);
+        // Another vote by the same person: refused, nothing counted.
+        expect((await post(inbound.answer(q, { confirm: false }))).status).toBeLessThan(500);
+        expect(await votes()).toEqual(one);
+        // A second identity, through the inbox's door, decides.
+        await gql('mutation($id: ID!) { answer(id: $id, answer: true) { status } }', { id }, 'ops');
+        expect((await votes()).status).toBe('ANSWERED');
+      });
+
       it('a signed SELECT answer records the chosen option', async () => {
         const options = ['blue', 'green', 'amber'];
         const q = await asked(unique('Which pool takes traffic?'), 'SELECT', options);
