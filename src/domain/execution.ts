@@ -10,23 +10,12 @@ import { badInput, DomainError } from './errors.ts';
 import { isJsonValue } from './json-schema.ts';
 import { EXECUTION_DETAIL_MAX_BYTES, utf8ByteLength } from './limits.ts';
 import type { Principal } from './principal.ts';
-import type { JsonObject, QuestionRecord } from './question.ts';
+import type { ExecutionOutcome, JsonObject, QuestionRecord } from './question.ts';
+// The model's part (what the record holds) lives with the question, so the inbox can use it.
+import { EXECUTION_OUTCOMES } from './question.ts';
 import { isPlainObject } from './values.ts';
 
-export const EXECUTION_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
-export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
-
-/** What the record says about the approval's use; absent until it is consumed. */
-export interface Execution {
-  consumedAt: number;
-  consumedBy: string;
-  outcome?: ExecutionOutcome;
-  reportedAt?: number;
-  reportedBy?: string;
-  resultDigest?: string | null;
-  /** The reporter's own small JSON object (≤ 8 KiB); never in an audit entry (only its digest). */
-  detail?: JsonObject | null;
-}
+export { EXECUTION_OUTCOMES, type Execution, type ExecutionOutcome } from './question.ts';
 
 /** What a checked report stores. */
 export interface ExecutionReport {

@@ -1,7 +1,6 @@
 // The question record: what the store keeps and every surface shows (API.md §4).
 // Times are epoch milliseconds here; surfaces render them as RFC 3339.
 import type { EscalationStep } from './escalation.ts';
-import type { Execution } from './execution.ts';
 
 export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
@@ -161,4 +160,20 @@ export function isPending(record: QuestionRecord): boolean {
 /** EXTERNAL questions bound to a webhook verifier: their link is never shown. */
 export function isServerVerified(record: QuestionSpec): boolean {
   return record.format === 'EXTERNAL' && record.verifier !== null;
+}
+
+// Single-use approvals (API.md §23): the record's part; the rules are in execution.ts.
+export const EXECUTION_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
+export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
+
+/** What the record says about the approval's use; absent until it is consumed. */
+export interface Execution {
+  consumedAt: number;
+  consumedBy: string;
+  outcome?: ExecutionOutcome;
+  reportedAt?: number;
+  reportedBy?: string;
+  resultDigest?: string | null;
+  /** The reporter's own small JSON object (≤ 8 KiB); never in an audit entry (only its digest). */
+  detail?: JsonObject | null;
 }
