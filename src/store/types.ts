@@ -1,17 +1,8 @@
 // The QuestionStore contract. Two implementations (memory, redis) pass one shared suite.
 // Every state change is one atomic step that also publishes its announcement.
 
-import type { OneStepAnswer } from '../domain/channel-answer.ts';
 import type { EscalationAction, FiredStep } from '../domain/escalation.ts';
-import type {
-  ClosedStatus,
-  JsonObject,
-  QuestionRecord,
-  QuestionSpec,
-  QuestionStatus,
-  QuorumSpec,
-  Vote,
-} from '../domain/question.ts';
+import type { QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
 import type { ChannelDeliveries } from './deliveries.ts';
@@ -108,112 +99,32 @@ export type CreateResult =
   /** preparedId named no live reservation. */
   | { kind: 'no-reservation' };
 
-export interface ClaimInput {
-  status: ClosedStatus;
-  /** Stored on the record; pass null for sensitive questions. */
-  answer?: unknown;
-  /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
-  reply?: unknown;
-  answeredBy?: string | null;
-  /** Who cancelled (for the audit entry; answers name answeredBy). */
-  actor?: string | null;
-  cancelReason?: string | null;
-  /** A rule's decision (API.md §20): its audit entry is DECIDED_BY_POLICY with these facts, not ANSWERED. */
-  policy?: { ruleId: string; version: string; effect: string; actionDigest: string } | null;
-  now: number;
-  retentionMs: number;
-}
+// The answer steps' inputs and results (claim, vote, the two one-step answers) live in
+// answer-steps.ts; importers keep reading them from here.
+export type {
+  ChannelAnswerInput,
+  ChannelAnswerResult,
+  ClaimInput,
+  ClaimResult,
+  PlainAnswerInput,
+  RateCount,
+  RateHits,
+  TicketStep,
+  TicketStepResult,
+  VoteInput,
+  VoteResult,
+} from './answer-steps.ts';
 
-export type ClaimResult =
-  | { kind: 'won'; question: QuestionRecord }
-  /** Someone else resolved it first (or it was past its deadline: then it is TIMED_OUT now). */
-  | { kind: 'lost'; question: QuestionRecord }
-  | { kind: 'missing' };
-
-/** One vote on a question with a quorum (API.md §15), with what decides it. */
-export interface VoteInput {
-  vote: Vote;
-  /** The question's quorum (from its spec): the thresholds and the allow-list. */
-  quorum: QuorumSpec;
-  /** The answer recorded if this vote reaches its decision's threshold (answeredBy: vote.by). */
-  answer: unknown;
-  now: number;
-  retentionMs: number;
-}
-
-export type VoteResult =
-  /** Recorded; the question is still PENDING (UPDATED was announced). */
-  | { kind: 'counted'; question: QuestionRecord }
-  /** Recorded, and it reached the threshold: the question is ANSWERED with `answer`. */
-  | { kind: 'decided'; question: QuestionRecord }
-  /** This identity has voted already: nothing changed. */
-  | { kind: 'voted'; question: QuestionRecord }
-  /** The identity is not among the quorum's voters: nothing changed. */
-  | { kind: 'forbidden' }
-  /** Not pending any more (or past its deadline: then it is TIMED_OUT now). */
-  | { kind: 'lost'; question: QuestionRecord }
-  | { kind: 'missing' };
-
-/** What the callback door's one-step answer knows: the answer is already checked by the caller. */
-export interface PlainAnswerInput {
-  answer: JsonObject;
-  answeredBy: string;
-  now: number;
-  retentionMs: number;
-}
-
-/** A fixed-window request counter counted in the same step (the callback door's rate limit). */
-export interface RateCount {
-  /** The counter's key under the store's prefix (e.g. `ratelimit:<client address>`). */
-  key: string;
-  windowMs: number;
-  max: number;
-}
-
-/** The counter after this request: its count in the window and the window's time left. */
-export interface RateHits {
-  count: number;
-  ttlMs: number;
-}
-
-export type TicketStepResult = (
-  | { kind: 'won' }
-  /** Resolved before (or past its deadline: then it is TIMED_OUT now). */
-  | { kind: 'lost'; status: ClosedStatus }
-  /** Not claimed here (no answer offered, or not a plain EXTERNAL question): nothing changed. */
-  | { kind: 'other'; question: QuestionRecord }
-  | { kind: 'missing' }
-  /** Over the counter's max: nothing else was looked at. */
-  | { kind: 'limited' }
-) & { hits: RateHits | null };
-
-export interface TicketStep {
-  /** Claim with this answer if the ticket names a plain EXTERNAL question still pending. */
-  answer?: PlainAnswerInput;
-  /** Count the request first (and stop there over the max). */
-  count?: RateCount;
-}
-
-/** A channel click the engine could answer without reading the question (domain/channel-answer.ts). */
-export interface ChannelAnswerInput extends OneStepAnswer {
-  /** The channel instance the click came through. */
-  place: string;
-  /** `<place>:<provider user id>`. */
-  answeredBy: string;
-  now: number;
-  retentionMs: number;
-}
-
-export type ChannelAnswerResult =
-  /** Claimed as ANSWERED with the input's answer, exactly as claim() would. */
-  | ({ kind: 'won' } & QuestionWithDelivery)
-  /**
-   * Not claimed here, nothing changed (unless it was past its deadline: then it is TIMED_OUT
-   * now): the question as it is and `place`'s delivery, as getWithDelivery reads them, for the
-   * door's full path. Not pending, or not one takesOneStepAnswer accepts.
-   */
-  | ({ kind: 'other' } & QuestionWithDelivery)
-  | { kind: 'missing' };
+import type {
+  ChannelAnswerInput,
+  ChannelAnswerResult,
+  ClaimInput,
+  ClaimResult,
+  TicketStep,
+  TicketStepResult,
+  VoteInput,
+  VoteResult,
+} from './answer-steps.ts';
 
 export interface ListFilter {
   status?: readonly QuestionStatus[] | null;
