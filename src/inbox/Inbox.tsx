@@ -3,6 +3,7 @@ import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncEx
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
+import { SettingsMenu } from './components/SettingsMenu.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';
 import type { Transport } from './lib/api.ts';
@@ -39,15 +40,15 @@ function TopBar({
         <span className="dot" aria-hidden="true" />
         {STATUS_TEXT[status]}
       </p>
-      <PushSettings api={api} />
-      <div className="who">
-        <span>
+      <SettingsMenu>
+        <p className="who">
           Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
-        </span>
+        </p>
+        <PushSettings api={api} />
         <button type="button" className="quiet" onClick={() => onSignOut(null)}>
           Sign out
         </button>
-      </div>
+      </SettingsMenu>
     </header>
   );
 }
