@@ -4,7 +4,9 @@ import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { SettingsMenu } from './components/SettingsMenu.tsx';
+import { ShortcutHelp } from './components/ShortcutHelp.tsx';
 import { useFeed } from './components/use-feed.ts';
+import { useShortcuts } from './components/use-shortcuts.ts';
 import { useSubmit } from './components/use-submit.ts';
 import type { Transport } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
@@ -116,6 +118,9 @@ export function Inbox({
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const dispatch = store.dispatch;
   const [view, setView] = useState<View>('pending');
+  const [help, setHelp] = useState(false);
+  const toggleHelp = useCallback(() => setHelp((open) => !open), []);
+  useShortcuts({ active: view === 'pending' && !help, toggleHelp });
   const refused = useCallback(
     () =>
       onSignOut(
@@ -154,6 +159,7 @@ export function Inbox({
           </section>
         )}
       </main>
+      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
       <div className="visually-hidden" aria-live="polite" aria-atomic="true">
         {state.announcement.text}
       </div>

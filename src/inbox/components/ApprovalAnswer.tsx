@@ -89,15 +89,27 @@ export function ApprovalAnswer({
             type="button"
             className="primary"
             disabled={busy}
+            data-shortcut="approve"
             onClick={() => send(withNote({ decision: 'APPROVED' }))}
           >
             Approve
           </button>
-          <button type="button" disabled={busy} onClick={() => send(withNote({ decision: 'REJECTED' }))}>
+          <button
+            type="button"
+            disabled={busy}
+            data-shortcut="reject"
+            onClick={() => send(withNote({ decision: 'REJECTED' }))}
+          >
             Reject
           </button>
           {canEdit && (
-            <button type="button" className="quiet" disabled={busy} onClick={() => setEditing(true)}>
+            <button
+              type="button"
+              className="quiet"
+              disabled={busy}
+              data-shortcut="edit"
+              onClick={() => setEditing(true)}
+            >
               Edit and approve
             </button>
           )}
