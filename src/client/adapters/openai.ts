@@ -1,0 +1,153 @@
+// tai-interactions/openai: OpenAI's own approval prompts answered by a person (or a policy)
+// through tai-interactions (API.md §21). Two shapes:
+//  - the Responses API: an `mcp_approval_request` output item becomes an APPROVAL question, and
+//    the decision comes back as the `mcp_approval_response` input item of the next request;
+//  - the OpenAI Agents SDK (JS): a run's interruptions are approved or rejected on its RunState
+//    (`state.approve` / `state.reject` with the person's note), ready for `run(agent, state)`.
+// Typed against the libraries' own published types; the imports are type-only, so neither
+// `openai` nor `@openai/agents` is needed at run time by this module (they are the caller's).
+import type { RunState, RunToolApprovalItem } from '@openai/agents';
+import type { Response, ResponseInputItem, ResponseOutputItem } from 'openai/resources/responses/responses';
+import type { InteractionsClient } from '../client.ts';
+import { type ApprovalOptions, decideToolCall, type ToolCallToApprove, type ToolDecision } from './common.ts';
+
+export type { ApprovalOptions, ToolCallToApprove, ToolDecision } from './common.ts';
+
+/** The Responses API's request for approval of an MCP tool call (an output item). */
+export type McpApprovalRequest = ResponseOutputItem.McpApprovalRequest;
+/** The answer to it (an input item of the next request). */
+export type McpApprovalResponse = ResponseInputItem.McpApprovalResponse;
+
+export interface ResponsesApprovals {
+  /** The `mcp_approval_request` items of a response, in order (empty when there are none). */
+  pending(response: Pick<Response, 'output'>): McpApprovalRequest[];
+  /** Asks about one request and waits: its `mcp_approval_response` (`approve`, `reason`). */
+  answer(request: McpApprovalRequest): Promise<McpApprovalResponse>;
+  /**
+   * Asks about every `mcp_approval_request` of a response at once and waits for all: the input
+   * items to send with `previous_response_id` (empty when there was nothing to approve).
+   */
+  respond(response: Pick<Response, 'output'>): Promise<McpApprovalResponse[]>;
+}
+
+function isMcpApprovalRequest(item: ResponseOutputItem): item is McpApprovalRequest {
+  return item.type === 'mcp_approval_request';
+}
+
+/** The action an MCP approval request proposes: `openai.mcp.<server_label>.<tool>`. */
+function callOfMcpRequest(request: McpApprovalRequest): ToolCallToApprove {
+  return { tool: request.name, input: request.arguments, source: request.server_label };
+}
+
+/**
+ * Answers the Responses API's `mcp_approval_request` items from tai-interactions decisions.
+ *
+ * ```ts
+ * const approvals = createResponsesApprovals(tai, { channel: 'slack' });
+ * let response = await openai.responses.create({ model, tools, input });
+ * while (approvals.pending(response).length > 0)
+ *   response = await openai.responses.create({ model, tools, previous_response_id: response.id,
+ *     input: await approvals.respond(response) });
+ * ```
+ */
+export function createResponsesApprovals(
+  client: InteractionsClient,
+  options: ApprovalOptions = {},
+): ResponsesApprovals {
+  const approvals: ResponsesApprovals = {
+    pending: (response) => response.output.filter(isMcpApprovalRequest),
+
+    async answer(request) {
+      const call = callOfMcpRequest(request);
+      const decision = await decideToolCall(
+        client,
+        call,
+        `openai.mcp.${request.server_label}.${request.name}`,
+        options,
+      );
+      return mcpApprovalResponseOf(request, decision);
+    },
+
+    respond: (response) => Promise.all(approvals.pending(response).map((r) => approvals.answer(r))),
+  };
+  return approvals;
+}
+
+/** A decision as the Responses API's `mcp_approval_response` item. */
+export function mcpApprovalResponseOf(
+  request: McpApprovalRequest,
+  decision: ToolDecision,
+): McpApprovalResponse {
+  const response: McpApprovalResponse = {
+    type: 'mcp_approval_response',
+    approval_request_id: request.id,
+    approve: decision.approved,
+  };
+  if (decision.reason !== undefined) response.reason = decision.reason;
+  return response;
+}
+
+/** What the Agents SDK's `run()` returns, as far as approvals go (RunResult, StreamedRunResult). */
+export interface InterruptedRun<TState> {
+  readonly interruptions: RunToolApprovalItem[];
+  readonly state: TState;
+}
+
+/** The part of the SDK's RunState the adapter uses (any context, any agent). */
+export type ApprovingState = Pick<RunState<never, never>, 'approve' | 'reject'>;
+
+export interface AgentsApprovals {
+  /** Asks about one interruption and waits for the decision (nothing is applied to a state). */
+  decide(item: RunToolApprovalItem): Promise<ToolDecision>;
+  /**
+   * Asks about every interruption of a run at once, waits for all, and approves or rejects each
+   * on the run's state (a rejection carries who rejected it and their note as the message the
+   * model sees). Returns that state: pass it to `run(agent, state)` to continue.
+   */
+  answer<TState extends ApprovingState>(result: InterruptedRun<TState>): Promise<TState>;
+}
+
+/** The tool call an interruption is about; a hosted MCP call names its server. */
+function callOfInterruption(item: RunToolApprovalItem): ToolCallToApprove {
+  const raw = item.rawItem as { providerData?: Record<string, unknown> };
+  const server = raw.providerData?.server_label;
+  return {
+    tool: item.name ?? item.toolName ?? 'tool',
+    input: item.arguments ?? {},
+    source: typeof server === 'string' ? server : undefined,
+  };
+}
+
+/**
+ * Answers the OpenAI Agents SDK's tool-approval interruptions (tools with `needsApproval`,
+ * hosted MCP tools with `requireApproval`) from tai-interactions decisions.
+ *
+ * ```ts
+ * const approvals = createAgentsApprovals(tai, { channel: 'slack' });
+ * let result = await run(agent, input);
+ * while (result.interruptions.length > 0) result = await run(agent, await approvals.answer(result));
+ * ```
+ */
+export function createAgentsApprovals(
+  client: InteractionsClient,
+  options: ApprovalOptions = {},
+): AgentsApprovals {
+  const approvals: AgentsApprovals = {
+    decide(item) {
+      const call = callOfInterruption(item);
+      return decideToolCall(client, call, `openai-agents.${call.tool}`, options);
+    },
+
+    async answer(result) {
+      const items = [...result.interruptions];
+      const decisions = await Promise.all(items.map((item) => approvals.decide(item)));
+      items.forEach((item, i) => {
+        const d = decisions[i]!;
+        if (d.approved) result.state.approve(item);
+        else result.state.reject(item, d.reason !== undefined ? { message: d.reason } : undefined);
+      });
+      return result.state;
+    },
+  };
+  return approvals;
+}
