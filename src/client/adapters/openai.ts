@@ -107,13 +107,17 @@ export interface AgentsApprovals {
   answer<TState extends ApprovingState>(result: InterruptedRun<TState>): Promise<TState>;
 }
 
-/** The tool call an interruption is about; a hosted MCP call names its server. */
+/**
+ * The tool call an interruption is about. A hosted MCP approval carries the server's
+ * `mcp_approval_request` in `providerData` (its server label and the arguments' JSON).
+ */
 function callOfInterruption(item: RunToolApprovalItem): ToolCallToApprove {
-  const raw = item.rawItem as { providerData?: Record<string, unknown> };
-  const server = raw.providerData?.server_label;
+  const provider = (item.rawItem as { providerData?: Record<string, unknown> }).providerData ?? {};
+  const server = provider.server_label;
+  const hostedArguments = provider.type === 'mcp_approval_request' ? provider.arguments : undefined;
   return {
     tool: item.name ?? item.toolName ?? 'tool',
-    input: item.arguments ?? {},
+    input: item.arguments ?? hostedArguments ?? {},
     source: typeof server === 'string' ? server : undefined,
   };
 }
@@ -135,7 +139,10 @@ export function createAgentsApprovals(
   const approvals: AgentsApprovals = {
     decide(item) {
       const call = callOfInterruption(item);
-      return decideToolCall(client, call, `openai-agents.${call.tool}`, options);
+      const name = call.source
+        ? `openai-agents.mcp.${call.source}.${call.tool}`
+        : `openai-agents.${call.tool}`;
+      return decideToolCall(client, call, name, options);
     },
 
     async answer(result) {
