@@ -113,8 +113,8 @@ function toolMessage(content: ToolApprovalResponse[]): ToolModelMessage | null {
  * ```ts
  * const approvals = createToolApprovals(tai, { channel: 'slack' });
  * let result = await generateText({ model, tools, messages });
- * for (let m; (m = await approvals.respond(result)); result = await generateText({ model, tools, messages }))
- *   messages.push(...result.response.messages, m);
+ * for (let reply; (reply = await approvals.respond(result)); result = await generateText({ model, tools, messages }))
+ *   messages.push(...result.response.messages, reply);
  * ```
  */
 export function createToolApprovals(
