@@ -10,7 +10,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createToolApprovals, type ParkedApprovals } from '../../src/client/adapters/ai-sdk.ts';
-import { TimedOutError, verifyWebhook } from '../../src/client/index.ts';
+import { BadUserInputError, TimedOutError, verifyWebhook } from '../../src/client/index.ts';
+import { questionCount } from '../client/support.ts';
 import type { TestServer } from '../support/server.ts';
 import { type Receiver, startReceiver, webhookSecret } from '../webhooks/receiver.ts';
 import { agentClient, listening, person, putRule } from './support.ts';
@@ -156,6 +157,16 @@ describe(`tai-interactions/ai-sdk with ai ${AI_VERSION}`, () => {
       expect.objectContaining({ approved: false, reason: 'Rejected by policy:no-ai-drops' }),
     ]);
     expect(ran).toEqual([]);
+  });
+
+  it('arguments past the 64 KiB cap: BadUserInputError naming the field, and nothing is asked', async () => {
+    const model = scriptedModel('deleteBranch', { branch: 'x'.repeat(64 * 1024) });
+    const first = await generateText({ model, tools: { deleteBranch: deleteBranchTool([]) }, prompt: 'x' });
+    const before = await questionCount(t.url);
+    const refused = createToolApprovals(agentClient(t)).respond(first);
+    await expect(refused).rejects.toBeInstanceOf(BadUserInputError);
+    await expect(refused).rejects.toMatchObject({ field: 'input.action.arguments' });
+    expect(await questionCount(t.url)).toBe(before);
   });
 
   it('a step with nothing to approve needs no message', async () => {

@@ -15,6 +15,7 @@ import type { InteractionsClient } from '../client.ts';
 import { requireQuestion } from '../client.ts';
 import {
   type ApprovalOptions,
+  allOrNothing,
   approvalRequestFor,
   decideToolCall,
   decisionOfQuestion,
@@ -121,18 +122,21 @@ export function createToolApprovals(
   client: InteractionsClient,
   options: ApprovalOptions = {},
 ): ToolApprovals {
+  const answer = async <TOOLS extends ToolSet>(
+    request: ToolApprovalRequestOutput<TOOLS>,
+    signal: AbortSignal | undefined,
+  ): Promise<ToolApprovalResponse> => {
+    const call = callOf(request);
+    const decision = await decideToolCall(client, call, `ai-sdk.${call.tool}`, options, signal);
+    return toolApprovalResponseOf(request.approvalId, decision, request.toolCall.providerExecuted === true);
+  };
   const approvals: ToolApprovals = {
     pending: (content) => partsOf(content).filter(isApprovalRequest),
 
-    async answer(request) {
-      const call = callOf(request);
-      const decision = await decideToolCall(client, call, `ai-sdk.${call.tool}`, options);
-      return toolApprovalResponseOf(request.approvalId, decision, request.toolCall.providerExecuted === true);
-    },
+    answer: (request) => answer(request, options.signal),
 
     async respond(content) {
-      const requests = approvals.pending(content);
-      return toolMessage(await Promise.all(requests.map((r) => approvals.answer(r))));
+      return toolMessage(await allOrNothing(approvals.pending(content), options.signal, answer));
     },
 
     async park(content, parkOptions = {}) {

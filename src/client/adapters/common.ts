@@ -149,10 +149,11 @@ export async function decideToolCall(
   call: ToolCallToApprove,
   defaultName: string,
   options: ApprovalOptions,
+  signal: AbortSignal | undefined = options.signal,
 ): Promise<ToolDecision> {
   try {
     const approval = await client.askApproval(approvalRequestFor(call, defaultName, options), {
-      signal: options.signal,
+      signal,
       onAsked: options.onAsked,
     });
     return approval.decision === 'APPROVED'
@@ -192,4 +193,24 @@ export function decisionOfQuestion(question: Question, undecided: 'throw' | 'den
   if (undecided === 'deny') return { approved: false, reason: undecidedReason(question), question };
   if (question.status === 'CANCELLED') throw new CancelledError(question);
   throw new TimedOutError(question);
+}
+
+/**
+ * Runs one wait per item at once and resolves with all results in order. The first failure
+ * stops the other waits (their questions stay pending on the server) and is the one thrown, so
+ * no wait outlives the call that started it.
+ */
+export async function allOrNothing<T, R>(
+  items: readonly T[],
+  outer: AbortSignal | undefined,
+  each: (item: T, signal: AbortSignal) => Promise<R>,
+): Promise<R[]> {
+  const stop = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
+  try {
+    return await Promise.all(items.map((item) => each(item, signal)));
+  } catch (err) {
+    stop.abort(err);
+    throw err;
+  }
 }

@@ -9,7 +9,13 @@
 import type { RunState, RunToolApprovalItem } from '@openai/agents';
 import type { Response, ResponseInputItem, ResponseOutputItem } from 'openai/resources/responses/responses';
 import type { InteractionsClient } from '../client.ts';
-import { type ApprovalOptions, decideToolCall, type ToolCallToApprove, type ToolDecision } from './common.ts';
+import {
+  type ApprovalOptions,
+  allOrNothing,
+  decideToolCall,
+  type ToolCallToApprove,
+  type ToolDecision,
+} from './common.ts';
 
 export type { ApprovalOptions, ToolCallToApprove, ToolDecision } from './common.ts';
 
@@ -54,23 +60,19 @@ export function createResponsesApprovals(
   client: InteractionsClient,
   options: ApprovalOptions = {},
 ): ResponsesApprovals {
-  const approvals: ResponsesApprovals = {
-    pending: (response) => response.output.filter(isMcpApprovalRequest),
-
-    async answer(request) {
-      const call = callOfMcpRequest(request);
-      const decision = await decideToolCall(
-        client,
-        call,
-        `openai.mcp.${request.server_label}.${request.name}`,
-        options,
-      );
-      return mcpApprovalResponseOf(request, decision);
-    },
-
-    respond: (response) => Promise.all(approvals.pending(response).map((r) => approvals.answer(r))),
+  const answer = async (request: McpApprovalRequest, signal: AbortSignal | undefined) => {
+    const name = `openai.mcp.${request.server_label}.${request.name}`;
+    return mcpApprovalResponseOf(
+      request,
+      await decideToolCall(client, callOfMcpRequest(request), name, options, signal),
+    );
   };
-  return approvals;
+  const pending = (response: Pick<Response, 'output'>) => response.output.filter(isMcpApprovalRequest);
+  return {
+    pending,
+    answer: (request) => answer(request, options.signal),
+    respond: (response) => allOrNothing(pending(response), options.signal, answer),
+  };
 }
 
 /** A decision as the Responses API's `mcp_approval_response` item. */
@@ -136,18 +138,17 @@ export function createAgentsApprovals(
   client: InteractionsClient,
   options: ApprovalOptions = {},
 ): AgentsApprovals {
-  const approvals: AgentsApprovals = {
-    decide(item) {
-      const call = callOfInterruption(item);
-      const name = call.source
-        ? `openai-agents.mcp.${call.source}.${call.tool}`
-        : `openai-agents.${call.tool}`;
-      return decideToolCall(client, call, name, options);
-    },
+  const decide = (item: RunToolApprovalItem, signal: AbortSignal | undefined) => {
+    const call = callOfInterruption(item);
+    const name = call.source ? `openai-agents.mcp.${call.source}.${call.tool}` : `openai-agents.${call.tool}`;
+    return decideToolCall(client, call, name, options, signal);
+  };
+  return {
+    decide: (item) => decide(item, options.signal),
 
     async answer(result) {
       const items = [...result.interruptions];
-      const decisions = await Promise.all(items.map((item) => approvals.decide(item)));
+      const decisions = await allOrNothing(items, options.signal, decide);
       items.forEach((item, i) => {
         const d = decisions[i]!;
         if (d.approved) result.state.approve(item);
@@ -156,5 +157,4 @@ export function createAgentsApprovals(
       return result.state;
     },
   };
-  return approvals;
 }
