@@ -20,9 +20,10 @@ import {
 } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createAgentsApprovals } from '../../src/client/adapters/openai.ts';
-import { TimedOutError } from '../../src/client/index.ts';
+import { createAgentsApprovals, type ParkedInterruptions } from '../../src/client/adapters/openai.ts';
+import { TimedOutError, verifyWebhook } from '../../src/client/index.ts';
 import type { TestServer } from '../support/server.ts';
+import { type Receiver, startReceiver, webhookSecret } from '../webhooks/receiver.ts';
 import { agentClient, listening, person } from './support.ts';
 
 const AGENTS_VERSION = (
@@ -208,5 +209,70 @@ describe(`tai-interactions/openai with @openai/agents ${AGENTS_VERSION}`, () => 
     expect(toolOutputSent(model)).toMatchObject({
       text: expect.stringMatching(/^Not approved: the approval \S+ was not decided in time$/),
     });
+  });
+});
+
+describe('tai-interactions/openai: an Agents SDK run parked with a resume webhook', () => {
+  const secret = webhookSecret();
+  let receiver: Receiver;
+  let t: TestServer & { url: string };
+
+  beforeAll(async () => {
+    setTracingDisabled(true);
+    receiver = await startReceiver();
+    t = await listening({
+      plugins: {
+        webhookEndpoints: { runs: { url: receiver.url, secret } },
+        outbox: { pollMs: 20, webhookScheduleScale: 0.001 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('parks, the state is saved as a string, and the webhook’s question resumes it: the tool runs', async () => {
+    const model = new ScriptedModel([callingTool('delete_branch', { branch: 'parked' }), done]);
+    const ran: string[] = [];
+    const agent = agentWith(model, ran);
+    const approvals = createAgentsApprovals(agentClient(t));
+
+    const first = await run(agent, 'clean up parked');
+    // What the app keeps between requests: the SDK's serialized state and the parked JSON.
+    const saved = first.state.toString();
+    const kept = JSON.parse(
+      JSON.stringify(await approvals.park(first, { notify: 'runs' })),
+    ) as ParkedInterruptions;
+    expect(kept.approvals).toEqual([{ key: 'call_1', questionId: expect.any(String) }]);
+    expect(await approvals.resume(await RunState.fromString(agent, saved), kept)).toBeNull();
+
+    const q = await agentClient(t).question(kept.approvals[0]!.questionId);
+    person(t).viaGraphql({ decision: 'APPROVED' })(q!);
+    const [delivery] = await receiver.received(1);
+    const event = verifyWebhook(delivery!.headers, delivery!.body, secret);
+    expect(event.question.metadata).toEqual({
+      openaiAgentsApproval: { key: 'call_1', tool: 'delete_branch' },
+    });
+
+    const state = await approvals.resume(await RunState.fromString(agent, saved), kept);
+    expect(state).not.toBeNull();
+    const result = await run(agent, state!);
+    expect(ran).toEqual(['parked']);
+    expect(result.finalOutput).toBe('done');
+  });
+
+  it('resuming a state that was not parked is refused, naming the tool call', async () => {
+    const model = new ScriptedModel([callingTool('delete_branch', { branch: 'a' })]);
+    const agent = agentWith(model, []);
+    const first = await run(agent, 'x');
+    const approvals = createAgentsApprovals(agentClient(t), { undecided: 'deny' });
+    const parked = {
+      approvals: [{ key: 'call_other', questionId: (await approvals.park(first)).approvals[0]!.questionId }],
+    };
+    await agentClient(t).cancel(parked.approvals[0]!.questionId, 'test');
+    await expect(approvals.resume(first.state, parked)).rejects.toThrow(
+      'the run state has no interruption call_other: resume the state that was parked',
+    );
   });
 });

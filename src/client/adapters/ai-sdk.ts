@@ -12,13 +12,12 @@ import type {
   ToolSet,
 } from 'ai';
 import type { InteractionsClient } from '../client.ts';
-import { requireQuestion } from '../client.ts';
 import {
   type ApprovalOptions,
   allOrNothing,
-  approvalRequestFor,
   decideToolCall,
-  decisionOfQuestion,
+  parkedDecisions,
+  parkToolCall,
   type ToolCallToApprove,
   type ToolDecision,
 } from './common.ts';
@@ -140,35 +139,33 @@ export function createToolApprovals(
     },
 
     async park(content, parkOptions = {}) {
-      const requests = approvals.pending(content);
       const parked = await Promise.all(
-        requests.map(async (request): Promise<ParkedApproval> => {
+        approvals.pending(content).map(async (request): Promise<ParkedApproval> => {
           const call = callOf(request);
-          const providerExecuted = request.toolCall.providerExecuted === true;
-          const input = approvalRequestFor(call, `ai-sdk.${call.tool}`, options, {
-            aiSdkApproval: { approvalId: request.approvalId, toolCallId: request.toolCall.toolCallId },
-          });
-          const asked = await client.ask(
-            { ...input, format: 'APPROVAL', ...(parkOptions.notify ? { notify: parkOptions.notify } : {}) },
-            { signal: options.signal },
+          const question = await parkToolCall(
+            client,
+            call,
+            `ai-sdk.${call.tool}`,
+            options,
+            parkOptions.notify,
+            {
+              aiSdkApproval: { approvalId: request.approvalId, toolCallId: request.toolCall.toolCallId },
+            },
           );
-          options.onAsked?.(asked.question, asked.callbackUrl);
-          return { approvalId: request.approvalId, questionId: asked.question.id, providerExecuted };
+          const providerExecuted = request.toolCall.providerExecuted === true;
+          return { approvalId: request.approvalId, questionId: question.id, providerExecuted };
         }),
       );
       return { approvals: parked };
     },
 
     async resume(parked) {
-      const questions = await Promise.all(parked.approvals.map((p) => requireQuestion(client, p.questionId)));
-      if (questions.some((q) => q.status === 'PENDING')) return null;
+      const ids = parked.approvals.map((p) => p.questionId);
+      const decisions = await parkedDecisions(client, ids, options.undecided);
+      if (decisions === null) return null;
       return toolMessage(
         parked.approvals.map((p, i) =>
-          toolApprovalResponseOf(
-            p.approvalId,
-            decisionOfQuestion(questions[i]!, options.undecided),
-            p.providerExecuted,
-          ),
+          toolApprovalResponseOf(p.approvalId, decisions[i]!, p.providerExecuted),
         ),
       );
     },

@@ -1,7 +1,7 @@
 // What the framework adapters (tai-interactions/openai, tai-interactions/ai-sdk) share: a
 // framework's "may I run this tool?" turned into an APPROVAL question (API.md §15, §21), and the
 // decision turned back into the words the framework passes on to its model.
-import type { InteractionsClient } from '../client.ts';
+import { type InteractionsClient, requireQuestion } from '../client.ts';
 import { CancelledError, TimedOutError } from '../errors.ts';
 import type { Approval, ApprovalRequest, AskBase, AskUserOptions, Question, QuorumInput } from '../types.ts';
 
@@ -213,4 +213,36 @@ export async function allOrNothing<T, R>(
     stop.abort(err);
     throw err;
   }
+}
+
+/** Asks about one tool call without waiting (with the resume webhook `notify`, when given). */
+export async function parkToolCall(
+  client: InteractionsClient,
+  call: ToolCallToApprove,
+  defaultName: string,
+  options: ApprovalOptions,
+  notify: string | undefined,
+  extraMetadata: Record<string, unknown>,
+): Promise<Question> {
+  const input = approvalRequestFor(call, defaultName, options, extraMetadata);
+  const asked = await client.ask(
+    { ...input, format: 'APPROVAL', ...(notify ? { notify } : {}) },
+    { signal: options.signal },
+  );
+  options.onAsked?.(asked.question, asked.callbackUrl);
+  return asked.question;
+}
+
+/**
+ * The decisions of parked questions, in order, once every one is settled; null while any is
+ * still pending. A question nobody decided follows `undecided`.
+ */
+export async function parkedDecisions(
+  client: InteractionsClient,
+  questionIds: readonly string[],
+  undecided: ApprovalOptions['undecided'],
+): Promise<ToolDecision[] | null> {
+  const questions = await Promise.all(questionIds.map((id) => requireQuestion(client, id)));
+  if (questions.some((q) => q.status === 'PENDING')) return null;
+  return questions.map((q) => decisionOfQuestion(q, undecided));
 }

@@ -3,10 +3,10 @@
 //  - the Responses API: an `mcp_approval_request` output item becomes an APPROVAL question, and
 //    the decision comes back as the `mcp_approval_response` input item of the next request;
 //  - the OpenAI Agents SDK (JS): a run's interruptions are approved or rejected on its RunState
-//    (`state.approve` / `state.reject` with the person's note), ready for `run(agent, state)`.
+//    (`state.approve` / `state.reject` with the person's note), ready for `run(agent, state)`
+//    — or parked with a resume webhook (openai-agents.ts).
 // Typed against the libraries' own published types; the imports are type-only, so neither
 // `openai` nor `@openai/agents` is needed at run time by this module (they are the caller's).
-import type { RunState, RunToolApprovalItem } from '@openai/agents';
 import type { Response, ResponseInputItem, ResponseOutputItem } from 'openai/resources/responses/responses';
 import type { InteractionsClient } from '../client.ts';
 import {
@@ -18,6 +18,15 @@ import {
 } from './common.ts';
 
 export type { ApprovalOptions, ToolCallToApprove, ToolDecision } from './common.ts';
+export {
+  type AgentsApprovals,
+  type ApprovingState,
+  createAgentsApprovals,
+  type InterruptedRun,
+  type ParkedInterruption,
+  type ParkedInterruptions,
+  type ResumableState,
+} from './openai-agents.ts';
 
 /** The Responses API's request for approval of an MCP tool call (an output item). */
 export type McpApprovalRequest = ResponseOutputItem.McpApprovalRequest;
@@ -87,74 +96,4 @@ export function mcpApprovalResponseOf(
   };
   if (decision.reason !== undefined) response.reason = decision.reason;
   return response;
-}
-
-/** What the Agents SDK's `run()` returns, as far as approvals go (RunResult, StreamedRunResult). */
-export interface InterruptedRun<TState> {
-  readonly interruptions: RunToolApprovalItem[];
-  readonly state: TState;
-}
-
-/** The part of the SDK's RunState the adapter uses (any context, any agent). */
-export type ApprovingState = Pick<RunState<never, never>, 'approve' | 'reject'>;
-
-export interface AgentsApprovals {
-  /** Asks about one interruption and waits for the decision (nothing is applied to a state). */
-  decide(item: RunToolApprovalItem): Promise<ToolDecision>;
-  /**
-   * Asks about every interruption of a run at once, waits for all, and approves or rejects each
-   * on the run's state (a rejection carries who rejected it and their note as the message the
-   * model sees). Returns that state: pass it to `run(agent, state)` to continue.
-   */
-  answer<TState extends ApprovingState>(result: InterruptedRun<TState>): Promise<TState>;
-}
-
-/**
- * The tool call an interruption is about. A hosted MCP approval carries the server's
- * `mcp_approval_request` in `providerData` (its server label and the arguments' JSON).
- */
-function callOfInterruption(item: RunToolApprovalItem): ToolCallToApprove {
-  const provider = (item.rawItem as { providerData?: Record<string, unknown> }).providerData ?? {};
-  const server = provider.server_label;
-  const hostedArguments = provider.type === 'mcp_approval_request' ? provider.arguments : undefined;
-  return {
-    tool: item.name ?? item.toolName ?? 'tool',
-    input: item.arguments ?? hostedArguments ?? {},
-    source: typeof server === 'string' ? server : undefined,
-  };
-}
-
-/**
- * Answers the OpenAI Agents SDK's tool-approval interruptions (tools with `needsApproval`,
- * hosted MCP tools with `requireApproval`) from tai-interactions decisions.
- *
- * ```ts
- * const approvals = createAgentsApprovals(tai, { channel: 'slack' });
- * let result = await run(agent, input);
- * while (result.interruptions.length > 0) result = await run(agent, await approvals.answer(result));
- * ```
- */
-export function createAgentsApprovals(
-  client: InteractionsClient,
-  options: ApprovalOptions = {},
-): AgentsApprovals {
-  const decide = (item: RunToolApprovalItem, signal: AbortSignal | undefined) => {
-    const call = callOfInterruption(item);
-    const name = call.source ? `openai-agents.mcp.${call.source}.${call.tool}` : `openai-agents.${call.tool}`;
-    return decideToolCall(client, call, name, options, signal);
-  };
-  return {
-    decide: (item) => decide(item, options.signal),
-
-    async answer(result) {
-      const items = [...result.interruptions];
-      const decisions = await allOrNothing(items, options.signal, decide);
-      items.forEach((item, i) => {
-        const d = decisions[i]!;
-        if (d.approved) result.state.approve(item);
-        else result.state.reject(item, d.reason !== undefined ? { message: d.reason } : undefined);
-      });
-      return result.state;
-    },
-  };
 }
