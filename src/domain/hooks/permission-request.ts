@@ -39,6 +39,8 @@ export interface PermissionPrompt {
   cwd: string | null;
   /** Claude Code's `tool_use_id` (the prompt tool's retry key), when given. */
   toolUseId: string | null;
+  /** Which door asked: a hook event, or the --permission-prompt-tool (kept in the metadata). */
+  via: 'hook' | 'permission_prompt';
 }
 
 export function isHookClient(name: string): name is HookClient {
@@ -82,6 +84,7 @@ export function permissionRequestOf(body: unknown, client: HookClient): Permissi
     toolInput,
     cwd: optionalString(body, 'cwd', CWD_MAX_CHARS),
     toolUseId: optionalString(body, 'tool_use_id', ID_MAX_CHARS),
+    via: 'hook',
   };
 }
 
@@ -147,7 +150,7 @@ export function approvalInputOf(p: PermissionPrompt, routing: HookRouting): Reco
   // Codex refuses updatedInput: its approvers may approve or reject, never edit.
   const editable = p.client === 'claude-code';
   const key = retryKeyOf(p);
-  const metadata: JsonObject = { hook: p.client, tool: clip(p.toolName, ID_MAX_CHARS) };
+  const metadata: JsonObject = { hook: p.client, via: p.via, tool: clip(p.toolName, ID_MAX_CHARS) };
   if (p.sessionId !== null) metadata.sessionId = p.sessionId;
   if (p.toolUseId !== null) metadata.toolUseId = p.toolUseId;
   if (p.cwd !== null) metadata.cwd = p.cwd;
