@@ -180,8 +180,8 @@ for (const store of ['memory', 'redis'] as const) {
           decision: { behavior: 'deny', message: 'Rejected by policy:hooks-deny-force-push' },
         },
       });
-      // The same request again is decided again (a new question), not replayed.
-      expect((await post(CLAUDE, claudeBash('ls'))).json()).toMatchObject({
+      // The same request again is decided again (a new question), not replayed; wait at its cap.
+      expect((await post(`${CLAUDE}?wait=600`, claudeBash('ls'))).json()).toMatchObject({
         hookSpecificOutput: { decision: { behavior: 'allow' } },
       });
     });

@@ -111,8 +111,8 @@ function jsonType(v: unknown): string {
  * schema again before it runs.
  */
 export function argumentsSchemaOf(input: JsonObject): JsonObject {
-  const properties: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) properties[k] = { type: jsonType(v) };
+  // fromEntries defines own properties, so a field named `__proto__` stays a field.
+  const properties = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, { type: jsonType(v) }]));
   return { type: 'object', properties, required: Object.keys(input), additionalProperties: false };
 }
 
