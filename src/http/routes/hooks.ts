@@ -1,7 +1,7 @@
 // POST /api/interactions/hooks/claude-code and …/codex — coding agents' permission prompts
 // (API.md §21). The body is the client's own `PermissionRequest` hook event, the answer its own
-// hook output. In order: the body cap (1 MiB, 413), the door's key (401/403, the door hook), the
-// query and the event (400), then one ask through the engine's one ask path — an APPROVAL that
+// hook output. In order: the door's key (401/403, the door hook, before the body is read), the
+// body cap (1 MiB, 413), the query and the event (400), then one ask through the engine's one ask path — an APPROVAL that
 // policies, quorum, channels, escalation, receipts and the audit log treat like any other —
 // held until a decision or `?wait=` seconds. A retry of the same request joins the question while
 // it is PENDING; once decided, the same request asks again: an approval is never replayed.
