@@ -251,3 +251,33 @@ for (const store of ['memory', 'redis'] as const) {
     });
   });
 }
+
+describe('permission hooks on two instances (redis)', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startServer({ store: 'redis' });
+    b = await startServer({ store: 'redis', prefix: a.prefix });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('100 concurrent retries of one request across both instances make one question', async () => {
+    const body = JSON.stringify(claudeBash('terraform apply', 'race-session'));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 ? a : b).server.inject({
+          method: 'POST',
+          url: `${CLAUDE}?wait=0`,
+          headers: { ...auth('agent'), 'content-type': 'application/json' },
+          payload: body,
+        }),
+      ),
+    );
+    for (const r of replies) expect(r.json()).toEqual({});
+    const page = await a.server.engine.list(OPS, { status: null }, { first: 10, after: null });
+    expect(page.edges.filter((e) => e.node.action?.summary === '$ terraform apply')).toHaveLength(1);
+  });
+});
