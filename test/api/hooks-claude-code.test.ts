@@ -65,6 +65,18 @@ for (const store of ['memory', 'redis'] as const) {
       expect(q.text).toContain('Claude Code asks to use Bash in /Users/dev/my-project');
       expect(q.metadata).toMatchObject({ hook: 'claude-code', sessionId: 'abc123' });
       expect(await t.server.engine.receipt(q)).toMatch(/^ey/);
+      const log = await t.server.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { ...auth('admin'), 'content-type': 'application/json' },
+        payload: {
+          query:
+            'query($id: ID!) { auditLog(filter: { questionId: $id }) { edges { node { type actor } } } }',
+          variables: { id: q.id },
+        },
+      });
+      const types = log.json().data.auditLog.edges.map((e: { node: { type: string } }) => e.node.type);
+      expect(types).toEqual(['ASKED', 'ANSWERED']);
     });
 
     it('denies with the name of who rejected it and their note', async () => {
