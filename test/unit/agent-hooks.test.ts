@@ -141,6 +141,9 @@ describe('the hook door query', () => {
       timeoutSeconds: 300,
     });
     expect(() => hookQueryOf({ chanel: 'ops' })).toThrow(/expected one of "?wait"?.*"?channel"?/);
+    expect(hookQueryOf({ timeoutSeconds: '31536000' }).routing.timeoutSeconds).toBe(31536000);
+    expectBad(() => hookQueryOf({ timeoutSeconds: '31536001' }), 'timeoutSeconds');
+    expectBad(() => hookQueryOf({ timeoutSeconds: '0' }), 'timeoutSeconds');
   });
 });
 

@@ -8,6 +8,8 @@ import {
   ACTION_ARGUMENTS_MAX_BYTES,
   ACTION_NAME_MAX_CHARS,
   TEXT_MAX_CHARS,
+  TIMEOUT_MAX_SECONDS,
+  TIMEOUT_MIN_SECONDS,
   utf8ByteLength,
 } from '../limits.ts';
 import type { JsonObject } from '../question.ts';
@@ -215,8 +217,8 @@ export function hookQueryOf(query: unknown): { wait: number; routing: HookRoutin
     if (v !== undefined) routing[key] = v;
   }
   const timeout = one('timeoutSeconds');
-  // Its range is checked by the ask, like any AskUserInput's.
+  // The same range as AskUserInput.timeoutSeconds.
   if (timeout !== undefined)
-    routing.timeoutSeconds = wholeNumber(timeout, 'timeoutSeconds', 1, Number.MAX_SAFE_INTEGER);
+    routing.timeoutSeconds = wholeNumber(timeout, 'timeoutSeconds', TIMEOUT_MIN_SECONDS, TIMEOUT_MAX_SECONDS);
   return { wait, routing };
 }
