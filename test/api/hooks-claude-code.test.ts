@@ -62,7 +62,9 @@ for (const store of ['memory', 'redis'] as const) {
         arguments: { command: 'npm test', description: 'Run the command', timeout: 120000 },
         editable: true,
       });
-      expect(q.text).toContain('Claude Code asks to use Bash in /Users/dev/my-project');
+      expect(q.text).toBe(
+        'Claude Code asks to use Bash in /Users/dev/my-project:\n$ npm test\nWhy: Run the command',
+      );
       expect(q.metadata).toMatchObject({ hook: 'claude-code', sessionId: 'abc123' });
       expect(await t.server.engine.receipt(q)).toMatch(/^ey/);
       const log = await t.server.inject({

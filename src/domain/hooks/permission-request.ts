@@ -129,7 +129,10 @@ export interface HookRouting {
 
 function textOf(p: PermissionPrompt, summary: string): string {
   const where = p.cwd ? ` in ${p.cwd}` : '';
-  const head = `${CLIENT_NAMES[p.client]} asks to use ${p.toolName}${where}:\n${summary}`;
+  // The agent's own reason (Bash's and Codex's `description`), when it gave one.
+  const reason = own(p.toolInput, 'description');
+  const why = typeof reason === 'string' && reason.trim() !== '' ? `\nWhy: ${clip(reason, 500)}` : '';
+  const head = `${CLIENT_NAMES[p.client]} asks to use ${p.toolName}${where}:\n${summary}${why}`;
   const diff = diffExcerpt(p.toolName, p.toolInput);
   return clip(diff === null ? head : `${head}\n\n${diff}`, TEXT_MAX_CHARS - 1);
 }
