@@ -58,9 +58,19 @@ export interface CodedError {
   message: string;
 }
 
+import type { CallerTrace } from '../domain/trace.ts';
+
 export interface InteractionsPort {
-  /** Asks (the AskUserInput fields, camelCase) and waits up to `waitSeconds`. */
-  ask(input: Record<string, unknown>, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;
+  /**
+   * Asks (the AskUserInput fields, camelCase) and waits up to `waitSeconds`. `trace`: the
+   * caller's W3C trace headers, continued by the question's wait span (API.md §24).
+   */
+  ask(
+    input: Record<string, unknown>,
+    waitSeconds: number,
+    signal: AbortSignal,
+    trace?: CallerTrace | null,
+  ): Promise<WaitOutcome>;
   /** Waits again for a question asked earlier. */
   await(id: string, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;
   get(id: string): Promise<McpQuestion | null>;

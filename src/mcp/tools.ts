@@ -8,6 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ERROR_STATUS } from '../domain/errors.ts';
+import { type CallerTrace, callerTraceOf } from '../domain/trace.ts';
 import { VERSION } from '../domain/version.ts';
 import { answerFromRetry, type SessionElicits, waitWithSessionForm } from './answer-here.ts';
 import { type AskArgs, askInputOf, checkedArguments, refusalOf } from './arguments.ts';
@@ -160,6 +161,21 @@ interface WaitingSetup {
   sessionElicits: SessionElicits;
 }
 
+/**
+ * The caller's trace (API.md §24): `traceparent`/`tracestate` in the request's `_meta` (where MCP
+ * clients carry trace context), else the HTTP request's own headers.
+ */
+function mcpCallerTrace(ctx: ServerContext): CallerTrace | null {
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  const fromMeta = callerTraceOf((name) => {
+    const v = meta?.[name];
+    return typeof v === 'string' ? v : null;
+  });
+  if (fromMeta) return fromMeta;
+  const headers = ctx.http?.req?.headers;
+  return headers ? callerTraceOf((name) => headers.get(name)) : null;
+}
+
 async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Promise<CallToolResult> {
   const { port } = w;
   const signal = ctx.mcpReq.signal;
@@ -170,6 +186,7 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
     tasks ? port.await(id, 0, signal) : withProgress(ctx, w.interval, () => port.await(id, wait, signal));
   const finish = (o: WaitOutcome) => (tasks ? taskOrResult(port, o, w.pollMs) : waitResult(o));
 
+  const trace = mcpCallerTrace(ctx);
   const state = w.states ? ctx.mcpReq.requestState<ElicitState>() : undefined;
   if (state !== undefined && typeof state === 'object') {
     await answerFromRetry(port, state, ctx);
@@ -182,7 +199,7 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
   // A 2025 client that keeps a session (only those that elicit get one): elicitation/create on
   // this call's stream while it holds.
   if (args.answer_here && port.here && ctx.sessionId !== undefined && w.sessionElicits()) {
-    const asked = await port.ask(askInputOf(args), 0, signal);
+    const asked = await port.ask(askInputOf(args), 0, signal, trace);
     if (asked.status !== 'PENDING') return waitResult(asked);
     const params = elicitParamsOf(args);
     return waitResult(
@@ -192,8 +209,8 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
   const here = w.states !== null && args.answer_here === true && clientElicitsForms(ctx);
   const outcome =
     tasks || here
-      ? await port.ask(askInputOf(args), 0, signal)
-      : await withProgress(ctx, w.interval, () => port.ask(askInputOf(args), wait, signal));
+      ? await port.ask(askInputOf(args), 0, signal, trace)
+      : await withProgress(ctx, w.interval, () => port.ask(askInputOf(args), wait, signal, trace));
   if (here && w.states && outcome.status === 'PENDING') {
     // Multi-round-trip: the client asks its user and calls again with the answer and this state.
     const requestState = await w.states.mint({ q: outcome.id, n: randomUUID() }, ctx);
