@@ -51,7 +51,7 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-function valueOf(v: AnyValue): string | number | boolean {
+function anyValueOf(v: AnyValue): string | number | boolean {
   if (v.stringValue !== undefined) return v.stringValue;
   if (v.intValue !== undefined) return Number(v.intValue);
   if (v.doubleValue !== undefined) return v.doubleValue;
@@ -61,7 +61,7 @@ function valueOf(v: AnyValue): string | number | boolean {
 
 function attrsOf(list: KeyValue[] | undefined): Attrs {
   const out: Attrs = {};
-  for (const kv of list ?? []) out[kv.key] = valueOf(kv.value);
+  for (const kv of list ?? []) out[kv.key] = anyValueOf(kv.value);
   return out;
 }
 
