@@ -35,11 +35,11 @@ import {
   type SpanExporter,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
-import type { OtelSettings } from '../app/settings/otel.ts';
 import type { CallerTrace, QuestionTrace } from '../domain/trace.ts';
 import { VERSION } from '../domain/version.ts';
 import type { Logger } from '../engine/logger.ts';
 import { type TracingPort, WAIT_SPAN_NAME, type WaitSpan } from '../engine/outbox/trace-span.ts';
+import type { OtelSettings } from './options.ts';
 
 /** Most spans one export carries (the OTel default of OTEL_BSP_MAX_EXPORT_BATCH_SIZE). */
 export const MAX_EXPORT_BATCH = 512;
