@@ -210,6 +210,27 @@ describe('traces on (OTLP/HTTP JSON)', () => {
     expect(span).toMatchObject({ traceId: TRACE_ID, parentSpanId: parent });
   });
 
+  it('ask_user over MCP (2025 era) continues the traceparent header of the /mcp request', async () => {
+    const parent = callerSpan(6);
+    const withTrace: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('traceparent', traceparent(parent));
+      return fetch(input, { ...init, headers });
+    };
+    const legacy = await connectMcp(url, KEYS.agent, 'legacy', withTrace);
+    try {
+      const result = await legacy.callTool({
+        name: 'ask_user',
+        arguments: { text: 'Legacy?', wait_seconds: 0 },
+      });
+      const id = (result.structuredContent as { id: string }).id;
+      expect((await gql(url, KEYS.ops, ANSWER, { id, answer: 'ok' })).data.answer.status).toBe('ANSWERED');
+      expect(await spanOf(id)).toMatchObject({ traceId: TRACE_ID, parentSpanId: parent });
+    } finally {
+      await legacy.close();
+    }
+  });
+
   it('a failed export is retried by the outbox: the span arrives once the collector answers', async () => {
     otlp.failNext(2);
     const asked = await gql(
