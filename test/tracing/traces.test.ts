@@ -196,6 +196,27 @@ describe('traces on (OTLP/HTTP JSON)', () => {
     });
   });
 
+  it('a question the reaper times out: outcome TIMED_OUT, decided_by timeout, ended at its deadline', async () => {
+    const asked = await gql(
+      url,
+      KEYS.agent,
+      ASK,
+      { input: { text: 'Anyone?', timeoutSeconds: 1 } },
+      {
+        traceparent: traceparent(callerSpan(3)),
+      },
+    );
+    const id = asked.data.askUser.question.id as string;
+    const span = await spanOf(id);
+    expect(span.parentSpanId).toBe(callerSpan(3));
+    expect(span.attributes).toMatchObject({
+      'interactions.outcome': 'TIMED_OUT',
+      'interactions.decided_by': 'timeout',
+    });
+    expect(span.attributes['interactions.decision']).toBeUndefined();
+    expect(span.end - span.start).toBeGreaterThanOrEqual(1000);
+  });
+
   it('ask_user over MCP continues the traceparent in the request _meta', async () => {
     const parent = callerSpan(4);
     secrets.push('secret-text-4');
