@@ -1,8 +1,11 @@
 // Traces off and on the edges (API.md §24): unset (or disabled) nothing is kept, enqueued or
 // exported, and webhooks carry no traceparent; a caller whose trace is not sampled gets no span
 // but its trace carried on; the default protocol is OTLP/HTTP protobuf.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver } from '../support/fakes/otlp-receiver.ts';
+import { REPO_ROOT } from '../support/processes.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
 import { type Receiver, startReceiver, webhookSecret } from '../webhooks/receiver.ts';
 
@@ -126,4 +129,23 @@ describe('traces off and at the edges', () => {
     expect(request.body.includes(Buffer.from(id))).toBe(true);
     expect(request.body.includes(Buffer.from('Ship it?'))).toBe(false);
   });
+});
+
+describe('the SDK is loaded only when tracing is configured', () => {
+  const run = async (env: Record<string, string>): Promise<{ otel: boolean }> => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'test/tracing/fixtures/sdk-loaded.ts'],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', ...env } },
+    );
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { otel: boolean };
+  };
+
+  it('unset: a server that asked and answered never loaded an OpenTelemetry SDK module', async () => {
+    expect(await run({})).toEqual({ otel: false });
+  }, 60_000);
+
+  it('set: the same run loads it (the check sees the SDK when it is there)', async () => {
+    expect(await run({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toEqual({ otel: true });
+  }, 60_000);
 });
