@@ -217,10 +217,11 @@ describe('the trace follow-up handler', () => {
     },
   };
   const store = { audit: { page: async () => ({ entries: [], lastSeq: 0, hasMore: false }) } } as never;
+  const warned: unknown[] = [];
   const handle = createTraceSpans({
     store,
     tracing,
-    logger: { warn() {}, info() {}, error() {} } as never,
+    logger: { warn: (o: unknown) => warned.push(o), info() {}, error() {} } as never,
     clock: () => 1000,
   });
   const item = (attempt: number): OutboxItem => ({
@@ -240,11 +241,13 @@ describe('the trace follow-up handler', () => {
     expect(recorded.at(-1)?.attributes['interactions.question.id']).toBe(q.id);
   });
 
-  it(`retries a failed export, and gives it up on attempt ${TRACE_MAX_ATTEMPTS}`, async () => {
+  it(`retries a failed export, and gives it up on attempt ${TRACE_MAX_ATTEMPTS}, as done`, async () => {
     exportOk = false;
     expect(await handle(item(0), q, '')).toMatchObject({ kind: 'retry', at: 2000 });
     expect(await handle(item(TRACE_MAX_ATTEMPTS - 2), q, '')).toMatchObject({ kind: 'retry' });
-    expect(await handle(item(TRACE_MAX_ATTEMPTS - 1), q, '')).toMatchObject({ kind: 'drop' });
+    // Given up as done (said in the log), never a dead letter that would push out a webhook's.
+    expect(await handle(item(TRACE_MAX_ATTEMPTS - 1), q, '')).toEqual({ kind: 'done' });
+    expect(warned).toEqual([{ spans: 1 }]);
   });
 
   it('drops the item of a question that is gone or has no trace', async () => {

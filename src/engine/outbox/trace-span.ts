@@ -112,9 +112,25 @@ export interface TraceSpanOptions {
   clock?: () => number;
 }
 
-/** The outbox handler of `trace` items. */
+/**
+ * The outbox handler of `trace` items. A span whose export keeps failing is given up after
+ * TRACE_MAX_ATTEMPTS as done, not dropped: dead letters are where operators find the webhooks
+ * and channel edits that failed (kept up to MAX_DEAD_LETTERS, oldest first out), and a collector
+ * down for an hour must not push those out with spans. It is said in the log, once a minute with
+ * a count.
+ */
 export function createTraceSpans(o: TraceSpanOptions): FollowUpHandler {
   const clock = o.clock ?? Date.now;
+  let givenUp = 0;
+  let saidAt = Number.NEGATIVE_INFINITY;
+  const giveUp = (): void => {
+    givenUp++;
+    const now = clock();
+    if (now - saidAt < 60_000) return;
+    saidAt = now;
+    o.logger.warn({ spans: givenUp }, `trace spans given up after ${TRACE_MAX_ATTEMPTS} failed exports`);
+    givenUp = 0;
+  };
   return async (item, question) => {
     if (!question) return { kind: 'drop', reason: 'the question is gone' };
     const page = await o.store.audit.page({
@@ -125,9 +141,10 @@ export function createTraceSpans(o: TraceSpanOptions): FollowUpHandler {
     const span = waitSpanOf(question, page.entries);
     if (!span) return { kind: 'drop', reason: 'the question has no trace to record' };
     if (await o.tracing.record(span)) return { kind: 'done' };
-    // Telemetry never holds up the work: a few tries, then the span is given up (a dead letter).
+    // Telemetry never holds up the work: a few tries, then the span is given up.
     if (item.attempt + 1 >= TRACE_MAX_ATTEMPTS) {
-      return { kind: 'drop', reason: `trace export failed ${TRACE_MAX_ATTEMPTS} times` };
+      giveUp();
+      return { kind: 'done' };
     }
     return {
       kind: 'retry',
