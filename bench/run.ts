@@ -15,6 +15,7 @@ import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { slackDoor } from './figures/slack-door.ts';
 import { snapshot } from './figures/snapshot.ts';
+import { traceResume } from './figures/trace-resume.ts';
 import type { BenchContext, Section } from './lib/figure.ts';
 import { describeMachine, loadAverage } from './lib/machine.ts';
 import { killAllChildren, openFilesLimit } from './lib/process.ts';
@@ -37,6 +38,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   hooks: hookAsk,
   outbox,
   audit: auditCost,
+  traces: traceResume,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */

@@ -23,6 +23,7 @@ import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
 import { type McpSettings, mcpSettings } from './settings/mcp.ts';
 import { type OidcSettings, oidcSettings } from './settings/oidc.ts';
+import { type OtelSettingsGroup, otelSettings } from './settings/otel.ts';
 import { type PushSettings, pushSettings } from './settings/push.ts';
 import { type ReceiptSettings, receiptSettings } from './settings/receipts.ts';
 import { type ServerSettings, serverSettings } from './settings/server.ts';
@@ -30,6 +31,7 @@ import { type StoreSettings, storeSettings } from './settings/store.ts';
 
 export { loadManifestSettings, type ManifestSettings } from './settings/channels.ts';
 export { ConfigError, type Env } from './settings/fields.ts';
+export type { OtelSettings } from './settings/otel.ts';
 export { isLoopbackHost, LOG_LEVELS, type LogLevel } from './settings/server.ts';
 export { REDIS_MODES, type RedisMode } from './settings/store.ts';
 
@@ -42,7 +44,8 @@ export interface Config
     OidcSettings,
     PushSettings,
     McpSettings,
-    AuditSettings {}
+    AuditSettings,
+    OtelSettingsGroup {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -58,6 +61,7 @@ const envSchema = z.object({
   ...pushSettings.env,
   ...mcpSettings.env,
   ...auditSettings.env,
+  ...otelSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -109,6 +113,7 @@ export function loadConfig(
   const push = pushSettings.read(e, io);
   const mcp = mcpSettings.read(e, io);
   const audit = auditSettings.read(e, io);
+  const otel = otelSettings.read(e, io);
   return Object.freeze({
     ...server,
     ...store,
@@ -119,5 +124,6 @@ export function loadConfig(
     ...push,
     ...mcp,
     ...audit,
+    ...otel,
   });
 }

@@ -5,7 +5,9 @@
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/deliveries/follow-up.ts';
 import { createEscalationSteps, type ReminderPush } from '../engine/outbox/escalation-steps.ts';
+import { TRACE_TARGET } from '../engine/outbox/follow-ups.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
+import { createTraceSpans, type TracingPort } from '../engine/outbox/trace-span.ts';
 import {
   createOutboxWorker,
   type FollowUpHandler,
@@ -35,6 +37,8 @@ export interface OutboxSetup {
   receipts?: ReceiptPort;
   /** Web Push: a new question's `push` item and each device's push (API.md §19). */
   push?: Push;
+  /** OpenTelemetry (API.md §24): records each traced question's wait span (`trace` items). */
+  tracing?: TracingPort;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
     pollMs?: number;
@@ -92,6 +96,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
     webhook: countedWebhooks(webhooks, metrics),
     // An approval's reported execution (API.md §23) to the same endpoint.
     executed: countedWebhooks(webhooks.executed, metrics),
+    // Without tracing on this instance a `trace` item has no handler and is dropped (a dead letter).
+    ...(o.tracing ? { [TRACE_TARGET]: createTraceSpans({ store, tracing: o.tracing, logger }) } : {}),
   };
   const worker = createOutboxWorker({
     store,

@@ -30,6 +30,7 @@ import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
 import { setUpPush } from './push-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
+import { openTracing } from './tracing-setup.ts';
 import { verifierPort } from './verifier-port.ts';
 
 export interface Server {
@@ -183,6 +184,8 @@ export async function createServer(
     const receipts = await openReceiptSigner(config, logger, () => config.publicBaseUrl ?? ownUrl);
 
     const metrics = createMetrics();
+    // Before the outbox, so that its worker (stopped first) finishes its spans before they close.
+    const tracing = await openTracing(config, logger, closers);
     const { principals, mintedAdminKey } = principalsOf(config);
     let kickOutbox = (): void => {};
     // One for the process: the engine's names, the sign-in sessions and the outbox's messages.
@@ -207,6 +210,7 @@ export async function createServer(
       ...(manifest ? { escalationPolicies: manifest.escalationPolicies, policies: manifest.policies } : {}),
       settings: engineSettingsOf(config),
       receipts,
+      ...(tracing ? { tracing } : {}),
     });
     await engine.start();
     closers.push(() => engine.stop());
@@ -221,6 +225,7 @@ export async function createServer(
       publicBaseUrl: config.publicBaseUrl,
       receipts,
       push,
+      ...(tracing ? { tracing } : {}),
       timing: plugins.outbox ?? {},
       closers,
     });

@@ -1,6 +1,7 @@
 // The question record: what the store keeps and every surface shows (API.md §4).
 // Times are epoch milliseconds here; surfaces render them as RFC 3339.
 import type { EscalationStep } from './escalation.ts';
+import type { QuestionTrace } from './trace.ts';
 
 export const ANSWER_FORMATS = ['TEXT', 'CONFIRM', 'SELECT', 'FORM', 'EXTERNAL', 'APPROVAL'] as const;
 export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
@@ -99,6 +100,8 @@ export interface QuestionSpec {
   policyShadow?: PolicyRef[] | null;
   /** The escalation ladder (API.md §18), fixed at ask time; absent or null: none. */
   escalation?: EscalationStep[] | null;
+  /** The `wait_for human_decision` span (API.md §24), when tracing was on at ask time; absent: none. */
+  trace?: QuestionTrace | null;
   createdAt: number;
   timeoutAt: number;
 }

@@ -253,6 +253,8 @@ export function createAsking(
       );
       if (ruled.policy) spec.policy = ruled.policy;
       if (ruled.shadow.length > 0) spec.policyShadow = ruled.shadow;
+      // Before the follow-ups are computed: a sampled trace adds the `trace` item.
+      if (ctx.tracing) spec.trace = ctx.tracing.begin(opts.trace ?? null);
       const quota = quotaFor(settings, p);
       const created = await store.create(spec, {
         ...quota,

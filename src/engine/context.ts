@@ -14,6 +14,7 @@ import {
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
+import type { TracingPort } from './outbox/trace-span.ts';
 import { createPeople, type People } from './people/people.ts';
 import type { RuleSet } from './policies/rule-set.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
@@ -65,6 +66,8 @@ export interface EngineContext {
   askFollowUps?: () => Promise<readonly string[]>;
   /** People's sessions and names: one for the whole process (API.md §19). */
   people: People;
+  /** OpenTelemetry traces (API.md §24); absent when not configured (nothing is traced). */
+  tracing?: TracingPort;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**

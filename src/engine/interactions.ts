@@ -23,6 +23,7 @@ import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
+import type { TracingPort } from './outbox/trace-span.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
 import { createRuleSet } from './policies/rule-set.ts';
@@ -71,6 +72,8 @@ export interface EngineDeps {
   askFollowUps?: () => Promise<readonly string[]>;
   /** People's sessions and names (built once by the app and shared); absent: made from the store. */
   people?: People;
+  /** OpenTelemetry traces (API.md §24); absent: nothing is traced. */
+  tracing?: TracingPort;
   /**
    * The outbox holds items due now: a resolution with follow-ups was announced (by any
    * instance), this instance moved escalation steps into it, or announcements may have been
@@ -106,6 +109,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
     ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
     ...(deps.people ? { people: deps.people } : {}),
+    ...(deps.tracing ? { tracing: deps.tracing } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const wakeOutbox = deps.wakeOutbox;

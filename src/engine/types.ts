@@ -7,6 +7,7 @@ import type { ShadowReport } from '../domain/policy/shadow.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { QuestionRecord, QuestionStatus } from '../domain/question.ts';
 import type { Quota, Usage } from '../domain/quotas.ts';
+import type { CallerTrace } from '../domain/trace.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
@@ -51,6 +52,8 @@ export interface AskOptions extends WaitOptions {
    * asks again (the agent hooks, API.md §21: an approval is never replayed).
    */
   joinWhilePending?: boolean;
+  /** The caller's W3C trace headers (API.md §24): the question's wait span continues that trace. */
+  trace?: CallerTrace | null;
 }
 
 export interface PreparedExternal {

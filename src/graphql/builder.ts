@@ -5,6 +5,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import ValidationPlugin from '@pothos/plugin-validation';
 import type { Principal } from '../domain/principal.ts';
 import { canReadAudit, hasRole } from '../domain/principal.ts';
+import type { CallerTrace } from '../domain/trace.ts';
 import type { Interactions } from '../engine/types.ts';
 import { forbidden, invalidArgument } from './errors.ts';
 import type { HeldCall } from './held-calls.ts';
@@ -17,6 +18,8 @@ export interface GraphQLContext {
   signal: AbortSignal;
   /** On /graphql: where askUser/awaitAnswer leave a hold to wait outside the execution. */
   heldCall?: HeldCall;
+  /** The caller's W3C trace headers (API.md §24): an askUser's wait span continues that trace. */
+  trace?: CallerTrace | null;
 }
 
 export const builder = new SchemaBuilder<{

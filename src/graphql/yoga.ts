@@ -5,6 +5,7 @@ import { createYoga, useExecutionCancellation, type YogaLogger, type YogaServerI
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { SessionAuth } from '../auth/session-cookie.ts';
+import { callerTraceOf } from '../domain/trace.ts';
 import type { Interactions } from '../engine/types.ts';
 import { createRequestAuth } from './auth.ts';
 import type { GraphQLContext } from './builder.ts';
@@ -100,6 +101,7 @@ export function createGraphQLServer(opts: GraphQLServerOptions): GraphQLServer {
       engine,
       signal: request.signal,
       heldCall: heldCall as HeldCall | undefined,
+      trace: callerTraceOf((name) => request.headers.get(name)),
     }),
     plugins: [
       // First: nothing else (graphql-sse included) sees an unauthenticated request.

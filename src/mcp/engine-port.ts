@@ -18,7 +18,14 @@ export function createEnginePort(engine: Interactions, principal: Principal): In
   return {
     async ask(input, waitSeconds, signal, options) {
       const join = options?.joinWhilePending ? { joinWhilePending: true } : {};
-      return outcomeOf(await engine.ask(principal, input, { holdSeconds: waitSeconds, signal, ...join }));
+      return outcomeOf(
+        await engine.ask(principal, input, {
+          holdSeconds: waitSeconds,
+          signal,
+          trace: options?.trace ?? null,
+          ...join,
+        }),
+      );
     },
     async await(id, waitSeconds, signal) {
       return outcomeOf(await engine.awaitAnswer(principal, id, { holdSeconds: waitSeconds, signal }));

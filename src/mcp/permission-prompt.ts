@@ -4,12 +4,14 @@
 // text, {"behavior": "allow", "updatedInput"} or {"behavior": "deny", "message"}. It waits like
 // ask_user (a task when the client declares the Tasks extension); with no decision when the wait
 // ends it denies, naming the pending question, which a call with the same tool_use_id rejoins.
+
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { type PromptOutcome, permissionPromptResult } from '../domain/hooks/decision-output.ts';
 import { approvalInputOf, inputTooLarge, type PermissionPrompt } from '../domain/hooks/permission-request.ts';
 import { isPlainObject } from '../domain/values.ts';
 import { checkedArguments } from './arguments.ts';
+import { mcpCallerTrace } from './caller-trace.ts';
 import type { InteractionsPort, McpQuestion } from './port.ts';
 import { WAIT_DEFAULT_SECONDS, WAIT_MAX_SECONDS } from './schemas.ts';
 import { createTaskResult, declaresTasks } from './tasks.ts';
@@ -80,7 +82,10 @@ async function prompt(port: InteractionsPort, args: Args, ctx: ServerContext, po
   if (inputTooLarge(p)) return denied('The tool input is over the 64 KiB a person can be asked about.');
   const tasks = declaresTasks(ctx);
   const wait = tasks ? 0 : (args.wait_seconds ?? WAIT_DEFAULT_SECONDS);
-  const outcome = await port.ask(approvalInputOf(p, {}), wait, ctx.mcpReq.signal, { joinWhilePending: true });
+  const outcome = await port.ask(approvalInputOf(p, {}), wait, ctx.mcpReq.signal, {
+    joinWhilePending: true,
+    trace: mcpCallerTrace(ctx),
+  });
   const q = await port.get(outcome.id);
   if (!q) return denied(`No decision: question ${outcome.id} is not readable.`);
   const result = permissionResultOf(q);

@@ -63,17 +63,20 @@ export interface CodedError {
   message: string;
 }
 
+import type { CallerTrace } from '../domain/trace.ts';
+
 export interface InteractionsPort {
   /**
    * Asks (the AskUserInput fields, camelCase) and waits up to `waitSeconds`. `joinWhilePending`:
    * the idempotency key joins its question only while it is PENDING (permission_prompt); a port
-   * that cannot say so (the stdio bridge) joins as any idempotent ask does.
+   * that cannot say so (the stdio bridge) joins as any idempotent ask does. `trace`: the caller's
+   * W3C trace headers, continued by the question's wait span (API.md §24).
    */
   ask(
     input: Record<string, unknown>,
     waitSeconds: number,
     signal: AbortSignal,
-    options?: { joinWhilePending?: boolean },
+    options?: { joinWhilePending?: boolean; trace?: CallerTrace | null },
   ): Promise<WaitOutcome>;
   /** Waits again for a question asked earlier. */
   await(id: string, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;

@@ -1,5 +1,6 @@
 // The MCP tools (API.md §13, and §21's permission_prompt), defined once over an InteractionsPort: the /mcp endpoint
 // and `tai mcp` build the same server, each over its own adapter.
+
 import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
@@ -11,6 +12,7 @@ import { ERROR_STATUS } from '../domain/errors.ts';
 import { VERSION } from '../domain/version.ts';
 import { answerFromRetry, type SessionElicits, waitWithSessionForm } from './answer-here.ts';
 import { type AskArgs, askInputOf, checkedArguments, refusalOf } from './arguments.ts';
+import { mcpCallerTrace } from './caller-trace.ts';
 import {
   ANSWER_KEY,
   clientElicitsForms,
@@ -175,6 +177,7 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
     tasks ? port.await(id, 0, signal) : withProgress(ctx, w.interval, () => port.await(id, wait, signal));
   const finish = (o: WaitOutcome) => (tasks ? taskOrResult(port, o, w.pollMs) : waitResult(o));
 
+  const trace = mcpCallerTrace(ctx);
   const state = w.states ? ctx.mcpReq.requestState<ElicitState>() : undefined;
   if (state !== undefined && typeof state === 'object') {
     await answerFromRetry(port, state, ctx);
@@ -187,7 +190,7 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
   // A 2025 client that keeps a session (only those that elicit get one): elicitation/create on
   // this call's stream while it holds.
   if (args.answer_here && port.here && ctx.sessionId !== undefined && w.sessionElicits()) {
-    const asked = await port.ask(askInputOf(args), 0, signal);
+    const asked = await port.ask(askInputOf(args), 0, signal, { trace });
     if (asked.status !== 'PENDING') return waitResult(asked);
     const params = elicitParamsOf(args);
     return waitResult(
@@ -197,8 +200,8 @@ async function askUser(w: WaitingSetup, args: AskArgs, ctx: ServerContext): Prom
   const here = w.states !== null && args.answer_here === true && clientElicitsForms(ctx);
   const outcome =
     tasks || here
-      ? await port.ask(askInputOf(args), 0, signal)
-      : await withProgress(ctx, w.interval, () => port.ask(askInputOf(args), wait, signal));
+      ? await port.ask(askInputOf(args), 0, signal, { trace })
+      : await withProgress(ctx, w.interval, () => port.ask(askInputOf(args), wait, signal, { trace }));
   if (here && w.states && outcome.status === 'PENDING') {
     // Multi-round-trip: the client asks its user and calls again with the answer and this state.
     const requestState = await w.states.mint({ q: outcome.id, n: randomUUID() }, ctx);

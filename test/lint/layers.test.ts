@@ -26,8 +26,15 @@ const CASES = [
   { file: 'src/client/leak.ts', from: '../domain/question.ts', refused: true },
   { file: 'src/client/codes.ts', from: '../domain/errors.ts', refused: false },
   { file: 'src/graphql/engine-ok.ts', from: '../engine/types.ts', refused: false },
+  // The OpenTelemetry SDK's layer: the engine's port types, never the store; and nothing below
+  // the composition root reaches into it (it is loaded only when tracing is configured).
+  { file: 'src/tracing/leak.ts', from: '../store/types.ts', refused: true },
+  { file: 'src/tracing/port-ok.ts', from: '../engine/outbox/trace-span.ts', refused: false },
+  { file: 'src/engine/leak-tracing.ts', from: '../tracing/otel.ts', refused: true },
+  { file: 'src/domain/leak-tracing.ts', from: '../tracing/options.ts', refused: true },
   // The composition root wires every layer.
   { file: 'src/app/wiring.ts', from: '../store/types.ts', refused: false },
+  { file: 'src/app/tracing-ok.ts', from: '../tracing/otel.ts', refused: false },
 ] as const;
 
 interface Diagnostic {

@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
 // Processes
 
 /** Variables the child must not inherit from the test runner's environment. */
-const OWN_VARIABLES = /^(INTERACTIONS_|ACCESS_CONTROL_ENABLE$|PORT$|HOST$|LOG_LEVEL$)/;
+const OWN_VARIABLES = /^(INTERACTIONS_|OTEL_|ACCESS_CONTROL_ENABLE$|PORT$|HOST$|LOG_LEVEL$)/;
 
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !OWN_VARIABLES.test(k)));

@@ -65,6 +65,7 @@ describe('defaults', () => {
       deliveryKeys: null,
       mcpStateKey: null,
       auditRetentionDays: 400,
+      otel: null,
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       verifierSecretNames: [],

@@ -6,10 +6,11 @@ import { loadConfig } from '../../src/app/config.ts';
 import type { SettingsArea } from '../../src/app/settings/fields.ts';
 import { keySettings } from '../../src/app/settings/keys.ts';
 import { limitSettings } from '../../src/app/settings/limits.ts';
+import { otelSettings } from '../../src/app/settings/otel.ts';
 import { serverSettings } from '../../src/app/settings/server.ts';
 import { storeSettings } from '../../src/app/settings/store.ts';
 
-const AREAS = { serverSettings, storeSettings, limitSettings, keySettings };
+const AREAS = { serverSettings, storeSettings, limitSettings, keySettings, otelSettings };
 
 /** An area's group read alone from an empty environment. */
 function defaultsOf<S extends z.ZodRawShape, G extends object>(area: SettingsArea<S, G>): G {

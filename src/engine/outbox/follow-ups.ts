@@ -1,9 +1,12 @@
 // The follow-ups a question's resolution enqueues (the outbox performs them): its channel's
-// message edit and the resume webhook it asked for. Fixed at ask time, so the announced spec
+// message edit, the resume webhook it asked for, and its recorded wait span (`trace`, API.md §24). Fixed at ask time, so the announced spec
 // tells every instance whether a resolution left anything in the outbox.
 import type { QuestionSpec } from '../../domain/question.ts';
 
-type FollowUpFields = Pick<QuestionSpec, 'channel' | 'escalation'> & { notify?: string | null };
+type FollowUpFields = Pick<QuestionSpec, 'channel' | 'escalation' | 'trace'> & { notify?: string | null };
+
+/** The target whose item records the question's wait span (engine/outbox/trace-span.ts). */
+export const TRACE_TARGET = 'trace';
 
 /**
  * The channels whose messages are edited after the resolution: the question's own and every
@@ -20,6 +23,9 @@ export function followUpChannels(q: Pick<QuestionSpec, 'channel' | 'escalation'>
 export function followUpsOf(q: FollowUpFields): string[] {
   const targets = followUpChannels(q).map((c) => `channel:${c}`);
   if (q.notify != null) targets.push(`webhook:${q.notify}`);
+  // Whoever resolves the question (any instance, any door, the reaper) enqueues it in the same
+  // step, so the span is recorded once even when the instance that asked is gone.
+  if (q.trace?.sampled) targets.push(TRACE_TARGET);
   return targets;
 }
 

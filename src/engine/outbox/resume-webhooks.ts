@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { questionView } from '../../domain/question-view.ts';
+import { traceHeadersOf } from '../../domain/trace.ts';
 import type { OutboxItem } from '../../store/types.ts';
 import type { Logger } from '../logger.ts';
 import type { ReceiptPort } from '../ports.ts';
@@ -111,6 +112,8 @@ export function createResumeWebhooks(o: ResumeWebhookOptions): ResumeWebhooks {
         'webhook-id': id,
         'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
         'webhook-signature': endpoint.signer.sign(id, sentAt, body),
+        // The question's trace, its wait span as the parent (API.md §24); none when untraced.
+        ...traceHeadersOf(question),
       },
       body,
     );

@@ -42,6 +42,7 @@ builder.mutationFields((t) => ({
         holdSeconds,
         preparedId: preparedId == null ? null : String(preparedId),
         signal: ctx.signal,
+        trace: ctx.trace ?? null,
       }),
   }),
   prepareExternal: t.field({

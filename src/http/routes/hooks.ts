@@ -5,6 +5,7 @@
 // policies, quorum, channels, escalation, receipts and the audit log treat like any other —
 // held until a decision or `?wait=` seconds. A retry of the same request joins the question while
 // it is PENDING; once decided, the same request asks again: an approval is never replayed.
+
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { editedOf } from '../../domain/approval.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -19,6 +20,7 @@ import {
   permissionRequestOf,
 } from '../../domain/hooks/permission-request.ts';
 import { parseJsonText } from '../../domain/json-text.ts';
+import { callerTraceOfHeaders } from '../../domain/trace.ts';
 import type { Logger } from '../../engine/logger.ts';
 import type { AskResult, Interactions } from '../../engine/types.ts';
 import { useTextBodies } from '../json-body.ts';
@@ -77,6 +79,8 @@ export async function hookRoutes(app: FastifyInstance, o: HookRouteOptions): Pro
         holdSeconds: wait,
         signal: goneSignal(reply),
         joinWhilePending: true,
+        // The agent's own trace, where it sends one (API.md §24).
+        trace: callerTraceOfHeaders(req.headers),
       });
       return reply.send(OUTPUTS[client](promptOutcomeOf(result)));
     });
