@@ -8,7 +8,8 @@ export const STATS_GROUP_BYS = ['ASKER', 'ACTION', 'PERSON', 'GROUP', 'CHANNEL']
 export type StatsGroupBy = (typeof STATS_GROUP_BYS)[number];
 
 /** Who or what ended a question's wait: also the metric's `decided_by` label and the span's. */
-export type DecidedBy = 'person' | 'policy' | 'grant' | 'timeout' | 'cancelled';
+export const DECIDED_BY_KINDS = ['person', 'policy', 'grant', 'timeout', 'cancelled'] as const;
+export type DecidedBy = (typeof DECIDED_BY_KINDS)[number];
 
 /** The ages `pendingByAge` counts questions older than, in seconds (0: every pending question). */
 export const PENDING_AGE_STEPS = [0, 60, 300, 900, 3600, 4 * 3600, 24 * 3600] as const;
