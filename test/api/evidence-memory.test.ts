@@ -88,7 +88,7 @@ describe('an evidence bundle of 100,000 entries', () => {
         peak = Math.max(peak, heapMiB() - before);
       }
     }
-    await new Promise((resolve) => out.end(resolve));
+    await new Promise<void>((resolve) => out.end(() => resolve()));
     expect(bytes).toBeGreaterThan(SAMPLE_EVERY_BYTES);
     expect(peak).toBeLessThan(HEAP_BOUND_MIB);
     const jwks = JSON.parse((await t.server.inject({ method: 'GET', url: '/.well-known/jwks.json' })).body);
