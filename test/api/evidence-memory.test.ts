@@ -82,7 +82,7 @@ describe('an evidence bundle of 100,000 entries', () => {
       if (done) break;
       bytes += value.byteLength;
       sinceSample += value.byteLength;
-      if (!out.write(value)) await new Promise((resolve) => out.once('drain', resolve));
+      if (!out.write(value)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       if (sinceSample >= SAMPLE_EVERY_BYTES) {
         sinceSample = 0;
         peak = Math.max(peak, heapMiB() - before);
