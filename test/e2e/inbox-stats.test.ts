@@ -3,6 +3,9 @@
 // canvases under the inbox's CSP (no violation, no console error) and a table with the numbers;
 // changing the grouping reads them again; an agent has no Stats tab. Nothing sleeps: every wait
 // ends on a selector or on the canvas having been drawn.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,11 +15,17 @@ import {
   cancel,
   launchChromium,
   openPage,
+  REPO_ROOT,
   type RunningServer,
   seriousViolations,
   signIn,
   startInboxServer,
 } from './harness.ts';
+
+// Refreshed with INBOX_SCREENSHOTS=1, like the other inbox screenshots.
+const SHOTS = process.env.INBOX_SCREENSHOTS
+  ? path.join(REPO_ROOT, 'docs/screenshots')
+  : mkdtempSync(path.join(tmpdir(), 'inbox-shots-'));
 
 let browser: Browser;
 let srv: RunningServer;
@@ -71,6 +80,7 @@ describe('the Stats tab', () => {
       }
       expect(await w.page.getByTestId('chart-outcomes').getAttribute('data-bars')).toBe('1');
       expect(await w.page.getByRole('img', { name: 'Who decided' }).count()).toBe(1);
+      await w.page.screenshot({ path: path.join(SHOTS, 'stats.png'), fullPage: true });
 
       await w.page.getByLabel('grouped by', { exact: true }).selectOption('PERSON');
       await w.page.locator('[data-testid="stats-table"] tbody tr[data-key="ops"]').waitFor();

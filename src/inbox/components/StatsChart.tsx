@@ -54,7 +54,8 @@ export function StatsChart({ label, labels, datasets, stacked = false, unit, tes
             stacked,
             beginAtZero: true,
             title: { display: true, text: unit, color: text },
-            ticks: { color: text },
+            // Counts are whole numbers: no 0.5 question on the axis.
+            ticks: { color: text, ...(unit === 'questions' ? { precision: 0 } : {}) },
             grid: { color: grid },
           },
         },

@@ -51,6 +51,7 @@ export function durationUnit(rows: readonly StatsRow[]): { name: string; seconds
 
 export function formatSeconds(s: number | null | undefined): string {
   if (s === null || s === undefined) return '–';
+  if (s < 1) return s === 0 ? '0 s' : '< 1 s';
   if (s < 120) return `${Math.round(s)} s`;
   if (s < 3 * 3600) return `${Math.round(s / 60)} min`;
   return `${(s / 3600).toFixed(1)} h`;
