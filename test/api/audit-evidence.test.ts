@@ -143,6 +143,11 @@ for (const store of ['memory', 'redis'] as const) {
         /^valid evidence bundle: 5 files, 7 entries up to seq 7 \(sha256:[0-9a-f]{64}\), 3 receipts, 0 pruned\n$/,
       );
 
+      // Online: the key set fetched from the server's /.well-known/jwks.json.
+      const online = await runCliInProcess(['audit', 'verify', bundle], { env: { TAI_URL: url } });
+      expect(online).toMatchObject({ code: 0, stderr: '' });
+      expect(online.stdout).toMatch(/^valid evidence bundle: 5 files, 7 entries/);
+
       const altered = new Map(files);
       altered.set(
         'policies.json',
