@@ -4,6 +4,8 @@ import { inquirerPrompter, type Prompter } from './prompt.ts';
 export interface CliIO {
   /** Standard output: results. */
   out(text: string): void;
+  /** Standard output as bytes (`audit evidence` writes a zip), resolved once written. */
+  outBytes?(chunk: Uint8Array): Promise<void>;
   /** Standard error: errors, usage, progress notes and prompts. */
   err(text: string): void;
   /** The environment (TAI_URL, TAI_API_KEY). */
@@ -25,6 +27,8 @@ export interface CliIO {
 export function processIO(): CliIO {
   return {
     out: (text) => process.stdout.write(text),
+    outBytes: (chunk) =>
+      new Promise((resolve, reject) => process.stdout.write(chunk, (err) => (err ? reject(err) : resolve()))),
     err: (text) => process.stderr.write(text),
     env: process.env,
     interactive: process.stdin.isTTY === true,

@@ -40,6 +40,8 @@ export interface EngineSettings {
   sweepIntervalMs?: number;
   /** Days audit entries are kept (default 400); trimmed by the reaper's prune. */
   auditRetentionDays?: number;
+  /** Most questions one decisionStats call reads (default 100,000; API.md §24). */
+  statsMaxQuestions?: number;
 }
 
 export interface EngineContext {

@@ -42,6 +42,7 @@ import {
 import { createReaper, DEFAULT_AUDIT_RETENTION_DAYS } from './reaper.ts';
 import type { HoldHandle, Interactions } from './types.ts';
 import { createAuditReader } from './views/audit.ts';
+import { decisionStats } from './views/decision-stats.ts';
 import { createListing } from './views/listing.ts';
 import { createWatchers } from './views/watchers.ts';
 import { createAnnounced } from './waiting/announced.ts';
@@ -252,6 +253,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     policyRules,
     policyShadowReport: (p, ruleId) => policyShadowReport(store, p, ruleId),
+    decisionStats: (p, args) =>
+      decisionStats({ store, clock, maxQuestions: settings.statsMaxQuestions }, p, args),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,
     audit: createAuditReader(store),

@@ -2,6 +2,7 @@
 
 import type { InboundRequest } from '../channels/types.ts';
 import type { DeadLetterList } from '../domain/dead-letter.ts';
+import type { DecisionStatsRow } from '../domain/decision-stats.ts';
 import type { EscalationStep } from '../domain/escalation.ts';
 import type { ShadowReport } from '../domain/policy/shadow.ts';
 import type { Principal } from '../domain/principal.ts';
@@ -15,6 +16,7 @@ import type { Execution } from './execution.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
+import type { DecisionStatsArgs } from './views/decision-stats.ts';
 import type { CancelSignal } from './waiting/waiters.ts';
 
 export interface AskResult {
@@ -166,6 +168,8 @@ export interface Interactions extends Execution {
   policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
   /** How people's decisions compared with a SHADOW rule (admins and auditors). */
   policyShadowReport(p: Principal, ruleId: unknown): Promise<ShadowReport>;
+  /** The SLA view (API.md §24): operators (their visible questions), admins and auditors. */
+  decisionStats(p: Principal, args: DecisionStatsArgs): Promise<DecisionStatsRow[]>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
   nameOf(principalId: string): Promise<string | null>;
   /** The audit log (API.md §17), for admins and auditors: pages and exports. */

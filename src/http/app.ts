@@ -27,6 +27,7 @@ import { handleError, sendRestError } from './errors.ts';
 import { useHostCheck } from './host-check.ts';
 import { answerRoutes } from './routes/answer.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { evidenceRoutes } from './routes/audit-evidence.ts';
 import { type AuthRouteOptions, authRoutes } from './routes/auth.ts';
 import { CALLBACK_PREFIX, callbackRoutes, sendTicketNotFound } from './routes/callback.ts';
 import { channelRoutes } from './routes/channels.ts';
@@ -208,6 +209,7 @@ export async function createHttpApp({
     if (push) await app.register(pushRoutes, { push });
     await app.register(auditRoutes, { engine });
     await app.register(hookRoutes, { engine, logger });
+    await app.register(evidenceRoutes, { engine, ...(jwks ? { jwks } : {}) });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });

@@ -5,6 +5,7 @@ import { PendingPanel } from './components/PendingPanel.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { SettingsMenu } from './components/SettingsMenu.tsx';
 import { ShortcutHelp } from './components/ShortcutHelp.tsx';
+import { StatsPanel } from './components/StatsPanel.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useShortcuts } from './components/use-shortcuts.ts';
 import { useSubmit } from './components/use-submit.ts';
@@ -12,8 +13,11 @@ import type { Transport } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
 import type { FeedSession } from './lib/feed-session.ts';
 import type { Viewer } from './lib/model.ts';
+import { canReadStats } from './lib/stats.ts';
 
-type View = 'pending' | 'history';
+type View = 'pending' | 'history' | 'stats';
+
+const VIEW_LABEL: Record<View, string> = { pending: 'Pending', history: 'History', stats: 'Stats' };
 
 const STATUS_TEXT: Record<FeedStatus, string> = {
   connecting: 'Connecting…',
@@ -57,27 +61,31 @@ function TopBar({
 
 /** The Pending / History tabs, with arrow-key, Home and End navigation. */
 function Tabs({
+  views,
   view,
   setView,
   pendingCount,
 }: {
+  /** The tabs shown (Stats only for those who may read it). */
+  views: readonly View[];
   view: View;
   setView(view: View): void;
   /** Shown once the first SNAPSHOT arrived. */
   pendingCount: number | null;
 }) {
-  const tabs = useRef<Record<View, HTMLButtonElement | null>>({ pending: null, history: null });
+  const tabs = useRef<Record<View, HTMLButtonElement | null>>({ pending: null, history: null, stats: null });
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>): void => {
     if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return;
     e.preventDefault();
-    const next: View =
-      e.key === 'Home' ? 'pending' : e.key === 'End' ? 'history' : view === 'pending' ? 'history' : 'pending';
+    const at = views.indexOf(view);
+    const step = e.key === 'ArrowLeft' ? at - 1 + views.length : at + 1;
+    const next = e.key === 'Home' ? views[0]! : e.key === 'End' ? views.at(-1)! : views[step % views.length]!;
     setView(next);
     tabs.current[next]?.focus();
   };
   return (
     <div className="tabs" role="tablist" aria-label="Inbox views">
-      {(['pending', 'history'] as const).map((v) => (
+      {views.map((v) => (
         <button
           key={v}
           ref={(el) => {
@@ -92,7 +100,7 @@ function Tabs({
           onClick={() => setView(v)}
           onKeyDown={onTabKey}
         >
-          {v === 'pending' ? 'Pending' : 'History'}
+          {VIEW_LABEL[v]}
           {v === 'pending' && pendingCount !== null && <span className="count">{pendingCount}</span>}
         </button>
       ))}
@@ -143,7 +151,12 @@ export function Inbox({
     <div className="page">
       <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
       <main>
-        <Tabs view={view} setView={setView} pendingCount={state.synced ? pendingCount : null} />
+        <Tabs
+          views={canReadStats(viewer) ? ['pending', 'history', 'stats'] : ['pending', 'history']}
+          view={view}
+          setView={setView}
+          pendingCount={state.synced ? pendingCount : null}
+        />
         <PendingPanel
           state={state}
           dispatch={dispatch}
@@ -156,6 +169,11 @@ export function Inbox({
         {view === 'history' && (
           <section id="panel-history" role="tabpanel" aria-labelledby="tab-history">
             <History api={api} viewer={viewer} refreshKey={state.resolutions} onUnauthorized={refused} />
+          </section>
+        )}
+        {view === 'stats' && (
+          <section id="panel-stats" role="tabpanel" aria-labelledby="tab-stats">
+            <StatsPanel api={api} onUnauthorized={refused} />
           </section>
         )}
       </main>

@@ -3,6 +3,7 @@
 // outcomes, results, door names) or from names an operator configured (channels, webhook
 // endpoints): never an id, a key or free text.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { decidedByOf } from '../domain/decision-stats.ts';
 import type { EngineObserver } from '../engine/ports.ts';
 
 const PREFIX = 'tai_interactions_';
@@ -68,6 +69,13 @@ export function createMetrics(): Metrics {
   const latency = new Histogram({
     name: `${PREFIX}answer_latency_seconds`,
     help: 'Seconds from ask to resolution.',
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const timeToDecision = new Histogram({
+    name: `${PREFIX}time_to_decision_seconds`,
+    help: 'Seconds from ask to the end of the wait, by format and what ended it (person, policy, grant, timeout, cancelled).',
+    labelNames: ['format', 'decided_by'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
@@ -185,7 +193,12 @@ export function createMetrics(): Metrics {
       const q = e.head;
       resolved.inc({ format: q.format, outcome: e.type.toLowerCase() });
       const at = q.answeredAt ?? q.closedAt;
-      if (at !== null) latency.observe(Math.max(0, (at - q.createdAt) / 1000));
+      if (at === null) return;
+      const seconds = Math.max(0, (at - q.createdAt) / 1000);
+      latency.observe(seconds);
+      const status = e.type === 'ANSWERED' ? 'ANSWERED' : e.type === 'TIMED_OUT' ? 'TIMED_OUT' : 'CANCELLED';
+      const decidedBy = decidedByOf(status, q.answeredBy ?? null);
+      if (decidedBy !== null) timeToDecision.observe({ format: q.format, decided_by: decidedBy }, seconds);
     },
     channelDelivery: (channel, result) => deliveries.inc({ channel, result }),
     callbackRequest: (door, result) => callbacks.inc({ door, result }),

@@ -106,6 +106,7 @@ function lazyEvent(h: ResolutionHead, spec: string): StoreEvent | null {
       createdAt: h.createdAt,
       answeredAt: h.res.answeredAt,
       closedAt: h.res.closedAt,
+      answeredBy: h.res.answeredBy,
     },
     followUps: h.followUps,
     get question(): QuestionRecord {

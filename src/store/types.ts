@@ -19,7 +19,10 @@ export const REPLY_GRACE_MS = 60_000;
 export type StoreEventType = 'ASKED' | 'UPDATED' | 'ANSWERED' | 'TIMED_OUT' | 'CANCELLED';
 
 /** What every consumer of an announcement may read without decoding the whole question. */
-export type EventHead = Pick<QuestionRecord, 'id' | 'format' | 'createdAt' | 'answeredAt' | 'closedAt'>;
+export type EventHead = Pick<
+  QuestionRecord,
+  'id' | 'format' | 'createdAt' | 'answeredAt' | 'closedAt' | 'answeredBy'
+>;
 
 export interface StoreEvent {
   type: StoreEventType;

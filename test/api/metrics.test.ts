@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
+import { DECIDED_BY_KINDS } from '../../src/domain/decision-stats.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { ANSWER_FORMATS } from '../../src/domain/question.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
@@ -86,6 +87,8 @@ const ALLOWED_LABEL_VALUES: Record<string, ReadonlySet<string>> = {
   door: new Set(['callback', 'channels']),
   // The outbox's dead letters, by the handler kinds (a closed set).
   kind: new Set(['channel', 'webhook', 'other']),
+  // Who ended a wait (API.md §24), a closed set.
+  decided_by: new Set(DECIDED_BY_KINDS),
 };
 
 describe('GET /metrics', () => {

@@ -3,14 +3,16 @@
 // checks such a file offline: every hash, the chain, the signed head and the receipts; it names
 // the first broken entry and exits 1.
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { AuditVerificationError, type VerifyAuditOptions, verifyAuditExport } from '../../client/audit.ts';
 import { errorFromCode } from '../../client/errors.ts';
+import { looksLikeZip, verifyEvidenceBundle } from '../../client/evidence.ts';
 import type { CommandContext } from '../context.ts';
 import { DEFAULT_URL } from '../context.ts';
 import { parseUrl } from '../parse.ts';
+import { evidenceCommand } from './audit-evidence.ts';
 
 interface ExportOptions {
   since?: string;
@@ -22,6 +24,23 @@ interface ExportOptions {
 interface GlobalOptions {
   url?: string;
   key?: string;
+}
+
+/** The file's first bytes: an evidence bundle is a zip, an export is text. */
+async function isZip(file: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    throw new Error(`cannot read ${file} (${(err as { code?: string }).code ?? 'unreadable'})`);
+  }
+  try {
+    const head = new Uint8Array(4);
+    await handle.read(head, 0, 4, 0);
+    return looksLikeZip(head);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function keySetOf(jwks: string): Promise<VerifyAuditOptions> {
@@ -86,12 +105,28 @@ export function auditCommand(ctx: CommandContext): Command {
     });
 
   const verify = new Command('verify')
-    .description('check an audit export offline: every hash, the chain, the signed head and the receipts')
-    .argument('<file>', 'the export (JSON Lines)')
-    .option('--jwks <file|url>', 'the key set: a saved jwks.json, or its URL (default: the server’s)')
+    .description(
+      'check an audit export or an evidence bundle offline: every hash, the chain, the signed head and the receipts (and a bundle’s signed manifest and every file’s digest)',
+    )
+    .argument('<file>', 'the export (JSON Lines) or the evidence bundle (.zip)')
+    .option(
+      '--jwks <file|url>',
+      'the key set you obtained yourself: a saved jwks.json, or its URL (default: the server’s; never the bundle’s own copy)',
+    )
     .action(async (file: string, o: { jwks?: string }, cmd: Command) => {
       const jwks = o.jwks ?? cmd.optsWithGlobals<GlobalOptions>().url ?? ctx.io.env.TAI_URL ?? DEFAULT_URL;
       const keys = await keySetOf(jwks);
+      if (await isZip(file)) {
+        const s = await verifyEvidenceBundle(file, keys);
+        const head = s.head ? `up to seq ${s.head.seq} (${s.head.hash})` : 'with no entries';
+        ctx.print(
+          cmd,
+          s,
+          () =>
+            `valid evidence bundle: ${s.files} files, ${s.entries} entries ${head}, ${s.receipts} receipts, ${s.pruned} pruned\n`,
+        );
+        return;
+      }
       const input = createReadStream(file, { encoding: 'utf8' });
       const opened = new Promise<void>((resolve, reject) => {
         input.once('open', () => resolve());
@@ -112,8 +147,9 @@ export function auditCommand(ctx: CommandContext): Command {
     });
 
   return new Command('audit')
-    .description('the audit log: export it, verify an export')
+    .description('the audit log: export it, save an evidence bundle, verify either')
     .addCommand(exportCmd)
+    .addCommand(evidenceCommand(ctx))
     .addCommand(verify);
 }
 

@@ -183,6 +183,19 @@ export type QuorumInput = {
   voters?: Array<string> | null | undefined;
 };
 
+/** What decisionStats groups its rows by. */
+export type StatsGroupBy =
+  /** The approval’s action name (null key: questions without an action). */
+  | 'ACTION'
+  /** The asking principal. */
+  | 'ASKER'
+  /** The channel it was asked through (null key: asked in-client). */
+  | 'CHANNEL'
+  /** The people groups a question was routed to (`group:<id>` as audience or voter); a question routed to several counts in each (null key: none). */
+  | 'GROUP'
+  /** Who decided (null key: questions not decided by a person: pending, timed out, cancelled, or decided by a rule). */
+  | 'PERSON';
+
 /** A registered webhook verifier that checks the signature of every callback. */
 export type VerifierInput = {
   /** The verifier’s settings. Names environment variables that hold secrets (e.g. {"secretEnv": "STRIPE_WEBHOOK_SECRET"}), never secrets. */
@@ -974,6 +987,27 @@ export type ClientPendingQuestionsSubscription = {
       }>;
     }>;
   };
+};
+
+export type InboxDecisionStatsQueryVariables = Exact<{
+  since: string;
+  until?: string | null | undefined;
+  groupBy: StatsGroupBy;
+}>;
+
+export type InboxDecisionStatsQuery = {
+  decisionStats: Array<{
+    key: string | null;
+    asked: number;
+    decidedByPerson: number;
+    decidedByPolicy: number;
+    decidedByGrant: number;
+    timedOut: number;
+    cancelled: number;
+    pending: number;
+    timeToDecisionSeconds: { p50: number | null; p90: number | null; max: number | null };
+    pendingByAge: Array<{ olderThanSeconds: number; count: number }>;
+  }>;
 };
 
 export type InboxViewerQueryVariables = Exact<{ [key: string]: never }>;
@@ -2308,6 +2342,29 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   ClientPendingQuestionsSubscription,
   ClientPendingQuestionsSubscriptionVariables
 >;
+export const InboxDecisionStatsDocument = new TypedDocumentString(`
+    query InboxDecisionStats($since: DateTime!, $until: DateTime, $groupBy: StatsGroupBy!) {
+  decisionStats(since: $since, until: $until, groupBy: $groupBy) {
+    key
+    asked
+    decidedByPerson
+    decidedByPolicy
+    decidedByGrant
+    timedOut
+    cancelled
+    pending
+    timeToDecisionSeconds {
+      p50
+      p90
+      max
+    }
+    pendingByAge {
+      olderThanSeconds
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InboxDecisionStatsQuery, InboxDecisionStatsQueryVariables>;
 export const InboxViewerDocument = new TypedDocumentString(`
     query InboxViewer {
   viewer {

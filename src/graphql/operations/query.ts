@@ -3,10 +3,12 @@ import { DEFAULT_DEAD_LETTERS_LISTED } from '../../domain/dead-letter.ts';
 import { builder } from '../builder.ts';
 import { awaitAnswer } from '../held-calls.ts';
 import { auditFirstRange, deadLettersFirstRange, firstRange, holdSecondsRange } from '../ranges.ts';
+import { DateTime } from '../scalars.ts';
 import { AskResult } from '../types/ask-result.ts';
 import { AuditConnection, AuditFilter } from '../types/audit.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
 import { OutboxDeadLetters } from '../types/dead-letter.ts';
+import { DecisionStatsRowType, StatsGroupBy } from '../types/decision-stats.ts';
 import { PolicyRuleType, PolicyShadowReportType } from '../types/policy.ts';
 import { Question } from '../types/question.ts';
 import { QuestionConnection } from '../types/question-connection.ts';
@@ -99,6 +101,27 @@ builder.queryFields((t) => ({
     authScopes: { auditor: true },
     args: { ruleId: t.arg.id({ required: true, description: 'The SHADOW rule’s id.' }) },
     resolve: (_root, { ruleId }, ctx) => ctx.engine.policyShadowReport(ctx.principal, String(ruleId)),
+  }),
+  decisionStats: t.field({
+    type: [DecisionStatsRowType],
+    description:
+      'The SLA view: over the questions asked in [since, until), how many were decided and by what, how long the decisions took and how old the pending ones are, one row per key (most asked first). Needs the operator, admin or auditor role; a restricted key counts its own audience only. Reaches back as far as questions are kept.',
+    authScopes: { operator: true, auditor: true },
+    args: {
+      since: t.arg({
+        type: DateTime,
+        required: true,
+        description: 'Questions asked at or after this moment.',
+      }),
+      until: t.arg({ type: DateTime, description: 'Questions asked before this moment; now when omitted.' }),
+      groupBy: t.arg({ type: StatsGroupBy, required: true, description: 'What one row stands for.' }),
+    },
+    resolve: (_root, { since, until, groupBy }, ctx) =>
+      ctx.engine.decisionStats(ctx.principal, {
+        since: since.getTime(),
+        until: until ? until.getTime() : null,
+        groupBy,
+      }),
   }),
   auditLog: t.field({
     type: AuditConnection,
