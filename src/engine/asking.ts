@@ -17,7 +17,7 @@ import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
-import { applyPolicies } from './policies/apply.ts';
+import { applyPoliciesAndGrants } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
@@ -227,14 +227,20 @@ export function createAsking(
       });
       if (checked.verifier) verifiers.checkConfig(checked.verifier.name, checked.verifier.config);
       const now = clock();
-      const ruled = applyPolicies(checked, {
-        index: policies.index(),
-        askedBy: p.id,
-        audience: audienceFor(p, checked.audience),
-        now,
-        escalationPolicies: ctx.escalationPolicies,
-        observer,
-      });
+      const id = preparedId ?? randomUUID();
+      // A grant's use is counted (and audited) under the id the question is about to get.
+      const ruled = await applyPoliciesAndGrants(
+        checked,
+        {
+          index: policies.index(),
+          askedBy: p.id,
+          audience: audienceFor(p, checked.audience),
+          now,
+          escalationPolicies: ctx.escalationPolicies,
+          observer,
+        },
+        async (grantId) => (await store.grants.use(grantId, id, clock())) === 'used',
+      );
       const v = ruled.v;
       const recipient = recipientOf(v);
       const escalation = ladderRecipients(v);
@@ -244,7 +250,7 @@ export function createAsking(
         p,
         { ...v, recipient, escalation },
         {
-          id: preparedId ?? randomUUID(),
+          id,
           link: cb.link,
           audience: ruled.kind === 'ask' ? ruled.audience : audienceFor(p, v.audience),
           now,

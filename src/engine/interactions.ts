@@ -25,6 +25,7 @@ import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
+import { createGrantAdmin } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
 import { createPolicyAdmin } from './policies/store-rules.ts';
@@ -138,6 +139,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const escalationAlarm = createEscalationAlarm({ clock, due: () => reaper.escalateNow() });
   const waiting = createWaiting(ctx);
   const policyRules = createPolicyAdmin(ctx);
+  const grants = createGrantAdmin(ctx, policyRules.refresh);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
@@ -247,6 +249,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     policyRules,
+    grants,
     policyShadowReport: (p, ruleId) => policyShadowReport(store, p, ruleId),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,

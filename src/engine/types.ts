@@ -11,6 +11,7 @@ import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts'
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { Execution } from './execution.ts';
+import type { GrantAdmin } from './policies/grants.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
@@ -156,6 +157,8 @@ export interface Interactions extends Execution {
   receipt(question: QuestionRecord): Promise<string | null>;
   /** Policy rules (API.md §20): listed for admins and auditors, put and deleted by admins. */
   policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
+  /** Grants given while approving (API.md §20): the caller's own, and revoking one. */
+  grants: GrantAdmin;
   /** How people's decisions compared with a SHADOW rule (admins and auditors). */
   policyShadowReport(p: Principal, ruleId: unknown): Promise<ShadowReport>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
