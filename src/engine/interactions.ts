@@ -29,6 +29,7 @@ import { createGrantAdmin } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
 import { createPolicyAdmin } from './policies/store-rules.ts';
+import { createPolicySuggestions } from './policies/suggestions.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -140,6 +141,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const waiting = createWaiting(ctx);
   const policyRules = createPolicyAdmin(ctx);
   const grants = createGrantAdmin(ctx, policyRules.refresh);
+  const policySuggestions = createPolicySuggestions(ctx, policyRules);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
@@ -250,6 +252,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     policyRules,
     grants,
+    policySuggestions,
     policyShadowReport: (p, ruleId) => policyShadowReport(store, p, ruleId),
     receipt: async (question) => (deps.receipts ? deps.receipts.sign(question) : null),
     nameOf,

@@ -13,6 +13,7 @@ import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { Execution } from './execution.ts';
 import type { GrantAdmin } from './policies/grants.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
+import type { PolicySuggestions } from './policies/suggestions.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
 import type { CancelSignal } from './waiting/waiters.ts';
@@ -159,6 +160,8 @@ export interface Interactions extends Execution {
   policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
   /** Grants given while approving (API.md §20): the caller's own, and revoking one. */
   grants: GrantAdmin;
+  /** ALLOW rules the history supports, and adopting one in SHADOW (API.md §20). */
+  policySuggestions: PolicySuggestions;
   /** How people's decisions compared with a SHADOW rule (admins and auditors). */
   policyShadowReport(p: Principal, ruleId: unknown): Promise<ShadowReport>;
   /** The name a principal is shown by, where one is known (API.md §19); null otherwise. */
