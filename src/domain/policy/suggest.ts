@@ -89,7 +89,7 @@ function outOfScope(q: QuestionRecord): boolean {
 function schemaOfValues(values: unknown[]): JsonObject | null {
   const type = jsonType(values[0]);
   if (type === 'number') {
-    const max = (values as number[]).reduce((m, v) => (v > m ? v : m), Number.NEGATIVE_INFINITY);
+    const max = (values as number[]).reduce((m, v) => Math.max(m, v), Number.NEGATIVE_INFINITY);
     return { type: 'number', maximum: max };
   }
   const distinct = new Map<string, unknown>();
