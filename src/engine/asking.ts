@@ -149,6 +149,12 @@ export function createAsking(
     return recipient;
   }
 
+  /** The recipient as written, the channel's default filled in (or as given, when it is refused later). */
+  function defaultedRecipient(v: Pick<ValidAsk, 'channel' | 'recipient'>): string | null {
+    if (v.channel === null || v.recipient !== null) return v.recipient;
+    return channels.instance?.(v.channel)?.defaultRecipient ?? null;
+  }
+
   /** A REROUTE step's recipient follows its channel's rules, as the question's own does. */
   function ladderRecipients(v: ValidAsk): ValidAsk['escalation'] {
     if (!v.escalation) return null;
@@ -238,6 +244,7 @@ export function createAsking(
           now,
           escalationPolicies: ctx.escalationPolicies,
           observer,
+          recipient: defaultedRecipient(checked),
         },
         async (grantId) => (await store.grants.use(grantId, id, clock())) === 'used',
       );

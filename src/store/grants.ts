@@ -3,11 +3,9 @@
 // beside the rules' one). Give, use and revoke are each one atomic step with their audit entry
 // (GRANT_GIVEN, GRANT_USED, GRANT_REVOKED); a use checks expiry and maxUses in that step, so
 // maxUses holds under any concurrency, and a revoked grant is never used again anywhere.
-import type { Grant } from '../domain/policy/grant.ts';
+import type { Grant, StoredGrant } from '../domain/policy/grant.ts';
 
-export interface StoredGrant extends Grant {
-  uses: number;
-}
+export type { StoredGrant };
 
 export interface GrantStore {
   /** Every grant kept (expired ones may linger until the next give; callers filter by time). */

@@ -63,6 +63,11 @@ export interface Grant {
   maxUses: number | null;
 }
 
+/** A grant as kept, with how many asks it decided so far. */
+export interface StoredGrant extends Grant {
+  uses: number;
+}
+
 /** The person giving a grant, as the answer path knows them. */
 export interface Grantor {
   id: string;
@@ -224,4 +229,28 @@ export function grantRule(g: Grant): PolicyRule {
     compiled: null,
     grant: g,
   };
+}
+
+/** What every surface offers next to Approve (API.md §20): the same arguments, for an hour. */
+export const ONE_HOUR_GRANT: GrantRequest = Object.freeze({
+  scope: 'SAME_ARGUMENTS',
+  seconds: 3600,
+  maxUses: null,
+});
+export const ONE_HOUR_GRANT_LABEL = 'Approve and allow for 1 hour';
+
+/** Whether a surface may offer a grant on this question: an APPROVAL one person decides, not sensitive, no step-up. */
+export function grantOffered(
+  q: Pick<QuestionRecord, 'format' | 'sensitive'> & {
+    quorum?: Pick<QuorumSpec, 'approvals'> | null;
+    action?: object | null;
+  },
+): boolean {
+  return (
+    q.format === 'APPROVAL' &&
+    !!q.action &&
+    !q.sensitive &&
+    (q.quorum?.approvals ?? 1) <= 1 &&
+    (q.action as { assurance?: unknown }).assurance !== 'HIGH'
+  );
 }

@@ -28,6 +28,8 @@ export interface PolicyInputs {
   now: number;
   escalationPolicies: ReadonlyMap<string, readonly EscalationStep[]> | undefined;
   observer: Pick<EngineObserver, 'policyDecision'>;
+  /** The recipient as the channel's default fills it in (what a channel user's grant compares). */
+  recipient?: string | null;
   /** Rules to leave out: grants the store refused to use (see grants.ts). */
   skip?: ReadonlySet<string>;
 }
@@ -86,7 +88,7 @@ export function applyPolicies(v: ValidatedAsk, inputs: PolicyInputs): PolicyOutc
       quorum: v.quorum,
       audience: inputs.audience,
       channel: v.channel,
-      recipient: v.recipient,
+      recipient: inputs.recipient === undefined ? v.recipient : inputs.recipient,
     },
     inputs.now,
     inputs.skip,

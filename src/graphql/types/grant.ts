@@ -1,7 +1,8 @@
 // Grants and policy suggestions in GraphQL (API.md §20): what a person gave while approving
 // (their own, for revokeGrant), and the ALLOW rules the history supports.
+
+import type { StoredGrant } from '../../domain/policy/grant.ts';
 import type { PolicySuggestion } from '../../domain/policy/suggest.ts';
-import type { StoredGrant } from '../../store/grants.ts';
 import { builder } from '../builder.ts';
 import { DateTime, JSONObjectScalar } from '../scalars.ts';
 
