@@ -10,6 +10,7 @@ import { heldRequests } from './figures/held-requests.ts';
 import { listing } from './figures/listing.ts';
 import { mcpAsk } from './figures/mcp-ask.ts';
 import { outbox } from './figures/outbox.ts';
+import { policyRules } from './figures/policy-rules.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { slackDoor } from './figures/slack-door.ts';
@@ -35,6 +36,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   mcp: mcpAsk,
   outbox,
   audit: auditCost,
+  policies: policyRules,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */
