@@ -3,7 +3,7 @@
 // questions and SAME_ACTION on hook or schemaless actions; used by later asks of the same asker
 // and action (and arguments), counted (maxUses), expiring, revocable at once, audited in a chain
 // that still verifies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AuditEntry, auditHashOf } from '../../src/domain/audit.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
@@ -314,6 +314,30 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     });
     afterAll(() => set.close());
 
+    it('a grant given on one instance decides asks on the other within a second; a revoke there applies at once', async () => {
+      const [one, two] = set.engines as [
+        NonNullable<EngineSet['engines'][0]>,
+        NonNullable<EngineSet['engines'][0]>,
+      ];
+      const input = approval('cache.flush', { region: 'eu' });
+      const first = await one.ask(AGENT, input, { holdSeconds: 0 });
+      await one.answer(OPS, first.question.id, { decision: 'APPROVED', grant: HOUR });
+      const started = Date.now();
+      await vi.waitFor(
+        () =>
+          expect(
+            two.policyRules.list(ADMIN).some((r) => r.source === 'grant' && r.match.action === 'cache.flush'),
+          ).toBe(true),
+        { timeout: 5000, interval: 10 },
+      );
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect((await two.ask(AGENT, input, { holdSeconds: 0 })).question.status).toBe('ANSWERED');
+      const g = (await one.grants.mine(OPS)).find((x) => x.action === 'cache.flush')!;
+      expect(await one.grants.revoke(OPS, g.id)).toBe(true);
+      // The other instance has not polled yet, but the store refuses the use: asked as written.
+      expect((await two.ask(AGENT, input, { holdSeconds: 0 })).question.status).toBe('PENDING');
+    });
+
     it('100 concurrent asks on two instances against maxUses 5: exactly 5 are allowed', async () => {
       const [one, two] = set.engines as [
         NonNullable<EngineSet['engines'][0]>,
@@ -333,7 +357,9 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       const statuses = results.map((r) => r.question.status);
       expect(statuses.filter((s) => s === 'ANSWERED')).toHaveLength(5);
       expect(statuses.filter((s) => s === 'PENDING')).toHaveLength(95);
-      const used = (await set.stores[0]!.audit.page({ first: 1000, types: ['GRANT_USED'] })).entries;
+      const used = (await set.stores[0]!.audit.page({ first: 1000, types: ['GRANT_USED'] })).entries.filter(
+        (e) => e.detail?.maxUses === 5,
+      );
       expect(used).toHaveLength(5);
       expect(used.map((e) => e.detail?.use).sort()).toEqual([1, 2, 3, 4, 5]);
     });
