@@ -7,6 +7,7 @@ import { auditCost } from './figures/audit-cost.ts';
 import { callbackDoor } from './figures/callback-door.ts';
 import { fanout, fanout10k } from './figures/fanout.ts';
 import { heldRequests } from './figures/held-requests.ts';
+import { hookAsk } from './figures/hook-ask.ts';
 import { listing } from './figures/listing.ts';
 import { mcpAsk } from './figures/mcp-ask.ts';
 import { outbox } from './figures/outbox.ts';
@@ -34,6 +35,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   'replica-wait': replicaWait,
   listing,
   mcp: mcpAsk,
+  hooks: hookAsk,
   outbox,
   audit: auditCost,
   policies: policyRules,

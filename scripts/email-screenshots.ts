@@ -7,10 +7,12 @@ import { chromiumPath } from '../test/support/chromium.ts';
 
 const callbackUrl = 'https://tai.example.com/api/interactions/callback/Zq3…';
 const now = Date.now();
+const QUESTION_TEXT =
+  'Which region takes the failover traffic tonight?\nThe EU cluster is being patched 22:00–23:00 UTC.';
 const mail = questionMail(
   {
     id: 'q_01JDEMO',
-    text: 'Which region takes the failover traffic tonight?\nThe EU cluster is being patched 22:00–23:00 UTC.',
+    text: QUESTION_TEXT,
     format: 'SELECT',
     options: ['eu-west', 'us-east', 'ap-south'],
     schema: null,
@@ -36,7 +38,9 @@ try {
   );
   await page.screenshot({ path: 'docs/screenshots/email.png', fullPage: true });
   const choice = await browser.newPage({ viewport: { width: 420, height: 360 } });
-  await choice.setContent(renderCallbackPage({ kind: 'choice', index: 1, label: 'us-east' }).html);
+  await choice.setContent(
+    renderCallbackPage({ kind: 'choice', index: 1, label: 'us-east', about: { text: QUESTION_TEXT } }).html,
+  );
   await choice.screenshot({ path: 'docs/screenshots/email-choice.png', fullPage: true });
 } finally {
   await browser.close();

@@ -12,6 +12,7 @@ export const DOORS = [
   'mcp',
   'metrics',
   'audit',
+  'hooks',
 ] as const;
 export type Door = (typeof DOORS)[number];
 
@@ -48,6 +49,7 @@ export const DEFAULT_DOOR_POLICY: DoorPolicy = Object.freeze({
   mcp: 'authenticated',
   metrics: 'authenticated',
   audit: 'authenticated',
+  hooks: 'authenticated',
 });
 
 function isDoor(name: string): name is Door {

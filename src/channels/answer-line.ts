@@ -56,3 +56,12 @@ export function answerLine(q: Shown, max = ANSWER_LINE_MAX): string {
   const text = rule ? rule(q) : valueText(q.answer);
   return cutUnits(text.replace(/\s+/g, ' ').trim(), max);
 }
+
+/**
+ * What follows "Answered in the inbox by <who>": an approval's outcome (": Approved with
+ * changes"), so the people in the channel know whether the action was approved as they saw it.
+ * Nothing for other formats: their answers stay in the inbox.
+ */
+export function inboxOutcome(q: Shown): string {
+  return q.format === 'APPROVAL' && !q.sensitive ? `: ${answerLine(q)}` : '';
+}

@@ -59,6 +59,54 @@ function stepText(s: NonNullable<Question['escalations']>[number]): string {
   return `+${s.afterSeconds}s ${what}, ${done}`;
 }
 
+/**
+ * An APPROVAL's action as the approver needs it in a terminal: what it is, each argument on its
+ * own line (so a long one is not lost in one JSON blob), whether it may be edited, and how it
+ * ended (with changes or not, the votes, the run).
+ */
+function approvalRows(q: Question): [string, string | null][] {
+  const a = q.action;
+  if (!a) return [];
+  const args = Object.entries(a.arguments ?? {});
+  // The arguments approved, where the approver changed them: shown as "proposed → approved".
+  const answer = q.answer as { arguments?: Record<string, unknown> } | null | undefined;
+  const approved = q.edited && answer && typeof answer.arguments === 'object' ? answer.arguments : null;
+  const rows: [string, string | null][] = [
+    ['Action', a.name],
+    [
+      'Summary',
+      a.summary ? `${a.summary}${q.edited ? ' (proposed; the arguments were changed)' : ''}` : null,
+    ],
+    ['Arguments', args.length === 0 ? '(none)' : ''],
+    ...args.map(([k, v]): [string, string] => [`  ${k}`, argumentText(v, approved, k)]),
+    ['Editable', a.editable ? 'yes (approve changed arguments with answer --arguments <file.json>)' : 'no'],
+    ['Decision', q.decision ? `${q.decision}${q.edited ? ' with changes' : ''}` : null],
+    ['Quorum', q.quorum ? `${q.quorum.approvals} to approve, ${q.quorum.rejections} to reject` : null],
+    ...(q.votes ?? []).map((v): [string, string] => [
+      'Vote',
+      `${v.decision} by ${v.byName ? `${v.byName} (${v.by})` : v.by} via ${v.via}, ${shortTime(v.at)}${v.note ? `: ${oneLine(v.note)}` : ''}`,
+    ]),
+    ['Executed', executionText(q)],
+  ];
+  return rows;
+}
+
+/** One argument: its value, or "proposed → approved" where the approver changed it. */
+function argumentText(proposed: unknown, approved: Record<string, unknown> | null, key: string): string {
+  if (!approved || !Object.hasOwn(approved, key)) return answerText(proposed);
+  const now = answerText(approved[key]);
+  const was = answerText(proposed);
+  return now === was ? now : `${was} → ${now}`;
+}
+
+/** "consumed 2026-… by agent-1 · succeeded 2026-…", or null before the approval was used. */
+function executionText(q: Question): string | null {
+  const e = q.execution;
+  if (!e?.consumedAt) return null;
+  const ran = `consumed ${shortTime(e.consumedAt)}${e.consumedBy ? ` by ${e.consumedBy}` : ''}`;
+  return e.outcome ? `${ran} · ${e.outcome.toLowerCase()} ${shortTime(e.reportedAt)}` : ran;
+}
+
 export function questionDetail(q: Question): string {
   const rows: [string, string | null][] = [
     ['ID', q.id],
@@ -90,10 +138,13 @@ export function questionDetail(q: Question): string {
     ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
     ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],
     ['Reason', q.cancelReason],
+    ...approvalRows(q),
     ['Escalation', escalationText(q)],
     ...(q.escalations ?? []).map((s, i): [string, string] => [`  step ${i + 1}`, stepText(s)]),
   ];
-  const shown = rows.filter((r): r is [string, string] => r[1] !== null && r[1] !== '');
+  const shown = rows.filter(
+    (r): r is [string, string] => r[1] !== null && (r[1] !== '' || r[0] === 'Arguments'),
+  );
   const width = Math.max(...shown.map(([k]) => k.length));
   return `${shown.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}\n`;
 }

@@ -13,6 +13,8 @@ export interface CliIO {
   prompter: Prompter;
   /** Calls `stop` once when the person interrupts (Ctrl-C); returns a function that stops listening. */
   onInterrupt(stop: () => void): () => void;
+  /** Standard input, read to its end (`tai hook codex` reads the hook event there). */
+  readStdin?(): Promise<string>;
   /** `tai serve`: start the server from the environment (and the given overrides). */
   serve(overrides: { port?: string; host?: string }): Promise<void>;
   /** `tai channels setup <name>`: the channel's one-time provider set-up, from the server's settings. */
@@ -27,6 +29,11 @@ export function processIO(): CliIO {
     env: process.env,
     interactive: process.stdin.isTTY === true,
     prompter: inquirerPrompter(),
+    async readStdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
     onInterrupt(stop) {
       process.once('SIGINT', stop);
       return () => process.off('SIGINT', stop);

@@ -12,6 +12,7 @@ import { AuditVerificationError, auditCommand } from './commands/audit.ts';
 import { cancelCommand } from './commands/cancel.ts';
 import { channelsCommand } from './commands/channels.ts';
 import { doctorCommand } from './commands/doctor.ts';
+import { hookCommand } from './commands/hook.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
 import { outboxCommand } from './commands/outbox.ts';
@@ -96,6 +97,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(auditCommand(ctx))
     .addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));
+  program.addCommand(hookCommand(ctx));
   program.addCommand(createMcpCommand(io.env, DEFAULT_URL, io.err));
   inheritSettings(program);
   return program;

@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { badInput, type DomainError, isDomainError } from './errors.ts';
+import { formatWords } from './format-words.ts';
 import { JSON_MAX_DEPTH, SCHEMA_MAX_BYTES, utf8ByteLength } from './limits.ts';
 import { linearRegExp, PATTERN_WORK_MAX, PatternBudgetExceeded, withPatternBudget } from './linear-regexp.ts';
 import type { JsonObject } from './question.ts';
@@ -269,7 +270,43 @@ function check(compiled: CompiledSchema, value: unknown, fieldRoot: string): voi
   } catch {
     field = fieldRoot;
   }
-  throw badInput(`${clip(field, MESSAGE_MAX)} ${whatFailed(first)}`, field);
+  const failed = formatBeforePattern(compiled, first, value) ?? whatFailed(first);
+  throw badInput(`${clip(field, MESSAGE_MAX)} ${failed}`, field);
+}
+
+/** The value at an Ajv instance path, or undefined when the path leaves it. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let node = value;
+  for (const seg of decodePointer(pointer)) {
+    if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(seg)) node = node[Number(seg)];
+    else if (isPlainObject(node) && Object.hasOwn(node, seg)) node = node[seg];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
+ * Ajv checks `pattern` before `format`, so a field with both fails on the regular expression
+ * first: "must match pattern "^[^@]+@example\.com$"" says less to a person than "must be an email
+ * address". When the field's format also fails, that is the error named. Only a sibling `format`
+ * reached by a local path is looked at; anything else keeps Ajv's first error.
+ */
+function formatBeforePattern(compiled: CompiledSchema, error: ErrorObject, value: unknown): string | null {
+  if (error.keyword !== 'pattern' || !error.schemaPath.startsWith('#/')) return null;
+  const at = valueAt(compiled.schema, error.schemaPath.slice(1).replace(/\/pattern$/, ''));
+  if (!isPlainObject(at) || typeof at.format !== 'string') return null;
+  const check = slots[compiled.draft].ajv?.formats[at.format];
+  const v = valueAt(value, error.instancePath);
+  if (typeof v !== 'string' || check === undefined || check === true) return null;
+  // A format is a RegExp, a function, or a definition holding one of those (ajv-formats' shapes).
+  const def = (typeof check === 'object' && !(check instanceof RegExp) ? check.validate : check) as unknown;
+  let ok: unknown;
+  try {
+    ok = def instanceof RegExp ? def.test(v) : typeof def === 'function' ? def(v) : true;
+  } catch {
+    return null;
+  }
+  return ok === false ? `must be ${formatWords(at.format)}` : null;
 }
 
 /** Ajv's complaint in our words; an enum or const refusal lists what the schema allows. */
@@ -280,6 +317,9 @@ function whatFailed(error: ErrorObject): string {
     return `must be one of: ${listChoices(params.allowedValues)}`;
   }
   if (error.keyword === 'const') return `must be ${listChoices([params.allowedValue])}`;
+  if (error.keyword === 'format' && typeof (error.params as { format?: unknown }).format === 'string') {
+    return `must be ${formatWords((error.params as { format: string }).format)}`;
+  }
   return clip(error.message ?? 'is invalid', MESSAGE_MAX);
 }
 

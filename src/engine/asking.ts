@@ -277,6 +277,7 @@ export function createAsking(
         // A question a rule decides is pushed to nobody (API.md §20).
         askFollowUps: ctx.askFollowUps && ruled.kind !== 'decided' ? await ctx.askFollowUps() : null,
         ...(settings.maxOutbox === undefined ? {} : { maxOutbox: settings.maxOutbox }),
+        ...(opts.joinWhilePending ? { joinWhilePending: true } : {}),
       });
       if (created.kind === 'limit' && created.limit === 'outbox') throw outboxFull(quota);
       if (created.kind === 'limit') {

@@ -48,6 +48,11 @@ export interface HoldHandle {
 
 export interface AskOptions extends WaitOptions {
   preparedId?: string | null;
+  /**
+   * The idempotency key joins its question only while it is PENDING; once decided, the same key
+   * asks again (the agent hooks, API.md §21: an approval is never replayed).
+   */
+  joinWhilePending?: boolean;
 }
 
 export interface PreparedExternal {

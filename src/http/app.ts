@@ -33,6 +33,7 @@ import { channelRoutes } from './routes/channels.ts';
 import { graphiqlRoutes } from './routes/graphiql.ts';
 import { type GraphQLHandler, graphqlRoutes } from './routes/graphql.ts';
 import { healthRoutes } from './routes/health.ts';
+import { hookRoutes } from './routes/hooks.ts';
 import { inboxRoutes } from './routes/inbox.ts';
 import { inboxAppRoutes } from './routes/inbox-app.ts';
 import { jwksRoutes } from './routes/jwks.ts';
@@ -206,6 +207,7 @@ export async function createHttpApp({
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
     if (push) await app.register(pushRoutes, { push });
     await app.register(auditRoutes, { engine });
+    await app.register(hookRoutes, { engine, logger });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });

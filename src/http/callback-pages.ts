@@ -1,6 +1,6 @@
 // The pages a GET on a callback URL shows (API.md §7), and the page a browser's form POST gets
-// back. Each is a constant string, except the form page, which is built from the question's
-// schema (escaped) and never from the request. The only control on any page is a form that
+// back. Each is built from the question (its text, schema and action, escaped) and never from
+// the request. The only control on any page is a form that
 // POSTs back to the same URL, so a link scanner's prefetch changes nothing and the person's
 // click performs the claim. The one stylesheet is inline and allowed by its hash: no script,
 // no second request, and the CSP stays `default-src 'none'`.
@@ -13,7 +13,8 @@ import {
   pageCanEdit,
 } from '../domain/approval-form.ts';
 import type { ActionSpec, JsonObject } from '../domain/question.ts';
-import type { CallbackPage } from '../engine/answers/callbacks.ts';
+import { fitWidth } from '../domain/values.ts';
+import type { CallbackPage, PageQuestion } from '../engine/answers/callbacks.ts';
 
 /** Small screens first: one readable column, large touch targets, the system's colours. */
 const STYLE = [
@@ -30,6 +31,7 @@ const STYLE = [
   'table{width:100%;border-collapse:collapse;margin:0 0 1rem}th,td{text-align:left;vertical-align:top;padding:.3rem .4rem;border-bottom:1px solid color-mix(in srgb,CanvasText 15%,transparent);overflow-wrap:anywhere}',
   'pre{margin:0;white-space:pre-wrap;font:inherit}textarea{box-sizing:border-box;width:100%;font:inherit;padding:.6rem;border-radius:.4rem}',
   '.row{display:flex;gap:.5rem;margin:0 0 1rem}.reject{background:#b91c1c}',
+  '.q{margin:0 0 1rem;padding:.5rem .75rem;border-left:4px solid #2563eb;white-space:pre-wrap;overflow-wrap:anywhere}',
 ].join('');
 
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
@@ -38,52 +40,83 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+/** Longest question text a page shows; a longer one is cut with an ellipsis. */
+const ABOUT_MAX = 500;
+
+/** The question a page is about, above its controls; an approval's outcome once decided. */
+function aboutHtml(about: PageQuestion | null | undefined): string {
+  if (!about) return '';
+  const text = escapeHtml(fitWidth(about.text, ABOUT_MAX));
+  const decided =
+    about.decision === 'APPROVED'
+      ? about.edited
+        ? '<p><strong>Approved with changes.</strong></p>'
+        : '<p><strong>Approved.</strong></p>'
+      : about.decision === 'REJECTED'
+        ? '<p><strong>Rejected.</strong></p>'
+        : '';
+  return `<blockquote class="q">${text}</blockquote>${decided}`;
+}
+
+function page(title: string, body: string, about?: PageQuestion | null): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<meta name="referrer" content="no-referrer"><title>${title}</title><style>${STYLE}</style></head>` +
-    `<body><main><h1>${title}</h1>${body}</main></body></html>`
+    `<body><main><h1>${title}</h1>${aboutHtml(about)}${body}</main></body></html>`
   );
 }
 
-const CONFIRM = page(
-  'Confirm',
-  '<p>Press the button to confirm. Nothing happens until you do.</p>' +
-    '<form method="post"><button type="submit">Confirm</button></form>',
-);
-const REPLY_ELSEWHERE = page(
-  'Reply where you received this',
-  '<p>This question is answered by replying in the conversation where you received it.</p>',
-);
+type About = PageQuestion | null;
+
+function confirmPage(about: About): string {
+  return page(
+    'Confirm',
+    '<p>Press the button to confirm. Nothing happens until you do.</p>' +
+      '<form method="post"><button type="submit">Confirm</button></form>',
+    about,
+  );
+}
+function replyElsewherePage(about: About): string {
+  return page(
+    'Reply where you received this',
+    '<p>This question is answered by replying in the conversation where you received it.</p>',
+    about,
+  );
+}
 /**
- * A choice link's page: the chosen answer (the question's own label, escaped) and a button that
- * posts its index back. The form has no action, so it posts to this same URL.
+ * A choice link's page: the question, the chosen answer (the question's own label, escaped) and
+ * a button that posts its index back. The form has no action, so it posts to this same URL.
  */
-function choicePage(index: number, label: string): string {
+function choicePage(index: number, label: string, about: About): string {
   return page(
     'Confirm your answer',
     `<p>Your answer: <strong>${escapeHtml(label)}</strong></p><p>Nothing is sent until you press the button.</p>` +
       `<form method="post" enctype="application/x-www-form-urlencoded"><input type="hidden" name="choice" value="${index}"><button type="submit">Send this answer</button></form>`,
+    about,
   );
 }
 /** A TEXT question's one field; a sensitive answer is masked and never offered for autofill. */
-function textPage(sensitive: boolean): string {
+function textPage(sensitive: boolean, about: About): string {
   const field = sensitive
     ? '<input type="password" id="a" name="answer" required autocomplete="off">'
     : '<input type="text" id="a" name="answer" required>';
   return page(
     'Your answer',
     `<form method="post" enctype="application/x-www-form-urlencoded"><p><label for="a">Your answer</label>${field}</p><button type="submit">Send</button></form>`,
+    about,
   );
 }
-const TEXT_PAGE = textPage(false);
-const SENSITIVE_TEXT_PAGE = textPage(true);
-const DONE = page('Done', '<p>This has been answered. Thank you.</p>');
-const CLOSED = page(
-  'Closed',
-  '<p>This question has timed out or was cancelled; it no longer takes answers.</p>',
-);
+function donePage(about: About): string {
+  return page('Done', '<p>This has been answered. Thank you.</p>', about);
+}
+function closedPage(about: About): string {
+  return page(
+    'Closed',
+    '<p>This question has timed out or was cancelled; it no longer takes answers.</p>',
+    about,
+  );
+}
 const NOT_FOUND = page('Not found', '<p>This link is not valid, or it has expired.</p>');
 const NOT_ACCEPTED = page(
   'Not accepted',
@@ -120,7 +153,7 @@ function fieldHtml(name: string, prop: JsonObject, required: boolean, index: num
   return `<p>${label}${control}${hint}</p>`;
 }
 
-export function formPage(schema: JsonObject): string {
+export function formPage(schema: JsonObject, about: About = null): string {
   const props = (schema.properties ?? {}) as Record<string, JsonObject>;
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const fields = Object.entries(props)
@@ -132,6 +165,7 @@ export function formPage(schema: JsonObject): string {
   return page(
     title,
     `<form method="post" enctype="application/x-www-form-urlencoded">${fields}<button type="submit">Send</button></form>`,
+    about,
   );
 }
 
@@ -185,7 +219,7 @@ const REJECT =
  * edit; "Approve as proposed" posts `approve=as-proposed` (the fields it carries are ignored)
  * and, like Reject, skips the fields' validation.
  */
-export function approvalPage(action: ActionSpec): string {
+export function approvalPage(action: ActionSpec, about: About = null): string {
   const head =
     `<p><strong>${escapeHtml(action.name)}</strong>${action.summary ? ` — ${escapeHtml(action.summary)}` : ''}</p>` +
     argumentRows(action.arguments);
@@ -193,7 +227,7 @@ export function approvalPage(action: ActionSpec): string {
     const buttons =
       '<div class="row"><button type="submit" name="decision" value="APPROVED">Approve</button>' +
       `${REJECT}</div>`;
-    return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${buttons}</form>`);
+    return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${buttons}</form>`, about);
   }
   const props = flatProperties(action.argumentsSchema) ?? {};
   const fields = Object.entries(props)
@@ -205,27 +239,27 @@ export function approvalPage(action: ActionSpec): string {
   const asProposed =
     `<h2>Or decide on the proposal</h2><div class="row"><button type="submit" name="${AS_PROPOSED_FIELD}" value="${AS_PROPOSED}" formnovalidate>Approve as proposed</button>` +
     `${REJECT}</div>`;
-  return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${edit}${asProposed}</form>`);
+  return page('Approve this action?', `${head}${FORM_OPEN}${NOTE}${edit}${asProposed}</form>`, about);
 }
 
 export function renderCallbackPage(p: CallbackPage): { status: number; html: string } {
   switch (p.kind) {
     case 'confirm':
-      return { status: 200, html: CONFIRM };
+      return { status: 200, html: confirmPage(p.about) };
     case 'choice':
-      return { status: 200, html: choicePage(p.index, p.label) };
+      return { status: 200, html: choicePage(p.index, p.label, p.about) };
     case 'reply-elsewhere':
-      return { status: 200, html: REPLY_ELSEWHERE };
+      return { status: 200, html: replyElsewherePage(p.about) };
     case 'text':
-      return { status: 200, html: p.sensitive ? SENSITIVE_TEXT_PAGE : TEXT_PAGE };
+      return { status: 200, html: textPage(p.sensitive, p.about) };
     case 'form':
-      return { status: 200, html: formPage(p.schema) };
+      return { status: 200, html: formPage(p.schema, p.about) };
     case 'approval':
-      return { status: 200, html: approvalPage(p.action) };
+      return { status: 200, html: approvalPage(p.action, p.about) };
     case 'done':
-      return { status: 200, html: DONE };
+      return { status: 200, html: donePage(p.about) };
     case 'closed':
-      return { status: 200, html: CLOSED };
+      return { status: 200, html: closedPage(p.about) };
     default:
       return { status: 404, html: NOT_FOUND };
   }
@@ -235,10 +269,15 @@ export function renderCallbackPage(p: CallbackPage): { status: number; html: str
  * What a browser's form POST sees instead of JSON: Done once recorded (or already recorded),
  * Closed for a closed question, Not accepted for an invalid form. Anything else stays JSON.
  */
-export function pageAfterPost(result: 'answered' | 'already_answered' | 'closed' | 'invalid'): string {
-  if (result === 'closed') return CLOSED;
+export function pageAfterPost(
+  result: 'answered' | 'already_answered' | 'closed' | 'invalid',
+  after?: CallbackPage,
+): string {
+  // The page as it stands after the POST names the question (and an approval's outcome).
+  const about = after && after.kind !== 'not-found' ? after.about : null;
+  if (result === 'closed') return closedPage(about);
   if (result === 'invalid') return NOT_ACCEPTED;
-  return DONE;
+  return donePage(about);
 }
 
 /** Every callback response carries these (API.md §7); pages need only their own stylesheet. */

@@ -3,7 +3,10 @@ import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncEx
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
+import { SettingsMenu } from './components/SettingsMenu.tsx';
+import { ShortcutHelp } from './components/ShortcutHelp.tsx';
 import { useFeed } from './components/use-feed.ts';
+import { useShortcuts } from './components/use-shortcuts.ts';
 import { useSubmit } from './components/use-submit.ts';
 import type { Transport } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
@@ -39,15 +42,15 @@ function TopBar({
         <span className="dot" aria-hidden="true" />
         {STATUS_TEXT[status]}
       </p>
-      <PushSettings api={api} />
-      <div className="who">
-        <span>
+      <SettingsMenu>
+        <p className="who">
           Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
-        </span>
+        </p>
+        <PushSettings api={api} />
         <button type="button" className="quiet" onClick={() => onSignOut(null)}>
           Sign out
         </button>
-      </div>
+      </SettingsMenu>
     </header>
   );
 }
@@ -115,6 +118,9 @@ export function Inbox({
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const dispatch = store.dispatch;
   const [view, setView] = useState<View>('pending');
+  const [help, setHelp] = useState(false);
+  const toggleHelp = useCallback(() => setHelp((open) => !open), []);
+  useShortcuts({ active: view === 'pending' && !help, toggleHelp });
   const refused = useCallback(
     () =>
       onSignOut(
@@ -153,6 +159,7 @@ export function Inbox({
           </section>
         )}
       </main>
+      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
       <div className="visually-hidden" aria-live="polite" aria-atomic="true">
         {state.announcement.text}
       </div>

@@ -16,8 +16,9 @@ export function createEnginePort(engine: Interactions, principal: Principal): In
     receipt: await engine.receipt(r.question),
   });
   return {
-    async ask(input, waitSeconds, signal) {
-      return outcomeOf(await engine.ask(principal, input, { holdSeconds: waitSeconds, signal }));
+    async ask(input, waitSeconds, signal, options) {
+      const join = options?.joinWhilePending ? { joinWhilePending: true } : {};
+      return outcomeOf(await engine.ask(principal, input, { holdSeconds: waitSeconds, signal, ...join }));
     },
     async await(id, waitSeconds, signal) {
       return outcomeOf(await engine.awaitAnswer(principal, id, { holdSeconds: waitSeconds, signal }));

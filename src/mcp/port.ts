@@ -17,6 +17,11 @@ export interface McpQuestion {
   readonly answeredAt: string | null;
   readonly closedAt: string | null;
   readonly cancelReason: string | null;
+  /** Read by permission_prompt (API.md §21): the decision, who made it, and the asker's metadata. */
+  readonly answer?: unknown;
+  readonly answeredBy?: string | null;
+  readonly edited?: boolean | null;
+  readonly metadata?: Readonly<Record<string, unknown>> | null;
 }
 
 /** What an elicitation needs of a question to put it to the client's user (elicitation.ts). */
@@ -59,8 +64,17 @@ export interface CodedError {
 }
 
 export interface InteractionsPort {
-  /** Asks (the AskUserInput fields, camelCase) and waits up to `waitSeconds`. */
-  ask(input: Record<string, unknown>, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;
+  /**
+   * Asks (the AskUserInput fields, camelCase) and waits up to `waitSeconds`. `joinWhilePending`:
+   * the idempotency key joins its question only while it is PENDING (permission_prompt); a port
+   * that cannot say so (the stdio bridge) joins as any idempotent ask does.
+   */
+  ask(
+    input: Record<string, unknown>,
+    waitSeconds: number,
+    signal: AbortSignal,
+    options?: { joinWhilePending?: boolean },
+  ): Promise<WaitOutcome>;
   /** Waits again for a question asked earlier. */
   await(id: string, waitSeconds: number, signal: AbortSignal): Promise<WaitOutcome>;
   get(id: string): Promise<McpQuestion | null>;

@@ -80,7 +80,7 @@ const taskParams = z.looseObject({ taskId: z.string().min(1) });
 export interface TaskMethodsOptions {
   pollIntervalMs: number;
   /** The tool result a closed question's outcome becomes (the same as ask_user/await_answer). */
-  resultOf(outcome: WaitOutcome): Record<string, unknown>;
+  resultOf(outcome: WaitOutcome, question: McpQuestion): Record<string, unknown>;
   onInternalError?: (err: unknown) => void;
 }
 
@@ -139,7 +139,7 @@ export function registerTaskMethods(
       const outcome = await port.await(taskId, 0, ctx.mcpReq.signal);
       return {
         ...taskFields(q, 'completed', options.pollIntervalMs),
-        result: { resultType: 'complete', ...options.resultOf(outcome) },
+        result: { resultType: 'complete', ...options.resultOf(outcome, q) },
       };
     }),
   );

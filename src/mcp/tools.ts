@@ -1,4 +1,4 @@
-// The five MCP tools (API.md §13), defined once over an InteractionsPort: the /mcp endpoint
+// The MCP tools (API.md §13, and §21's permission_prompt), defined once over an InteractionsPort: the /mcp endpoint
 // and `tai mcp` build the same server, each over its own adapter.
 import { randomUUID } from 'node:crypto';
 import {
@@ -20,6 +20,11 @@ import {
   elicitationRefusal,
   elicitParamsOf,
 } from './elicitation.ts';
+import {
+  isPermissionPromptQuestion,
+  permissionResultOf,
+  registerPermissionPrompt,
+} from './permission-prompt.ts';
 import type { InteractionsPort, WaitOutcome } from './port.ts';
 import {
   askUserInput,
@@ -345,9 +350,12 @@ export function createMcpTools(port: InteractionsPort, options: McpToolsOptions 
     sessionElicits: () => declaresFormElicitation(server.server.getClientCapabilities()?.elicitation),
   });
   registerRecordTools(server, port, guard);
+  registerPermissionPrompt(server, port, guard, pollMs);
   registerTaskMethods(server, port, {
     pollIntervalMs: pollMs,
-    resultOf: (o) => waitResult(o) as Record<string, unknown>,
+    // A permission_prompt task ends in Claude Code's permission text, any other in ask_user's shape.
+    resultOf: (o, q) =>
+      (isPermissionPromptQuestion(q) ? permissionResultOf(q) : waitResult(o)) as Record<string, unknown>,
     ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
   });
   return server;

@@ -45,7 +45,8 @@ export function createQuestion(t: MemoryTables, spec: QuestionSpec, o: CreateOpt
   if (idemKey) {
     const existing = t.alive(t.idem, idemKey);
     const e = existing ? t.entry(existing) : undefined;
-    if (e) return { kind: 'existing', question: record(e) };
+    // joinWhilePending: a decided or closed question is left alone; the key moves to the new one.
+    if (e && !(o.joinWhilePending && e.resolution !== null)) return { kind: 'existing', question: record(e) };
   }
   let ticketHash = o.ticketHash ?? null;
   if (o.preparedId) {

@@ -89,6 +89,12 @@ export interface CreateOptions {
    * a durable timer written in the same step, moved to the outbox by `escalateDue`.
    */
   escalationDue?: readonly number[] | null;
+  /**
+   * The idempotency key joins its question only while that one is PENDING; a decided or closed
+   * one is left alone and the key moves to the new question (the agent hooks of API.md §21: a
+   * retry joins the open question, an approval is never replayed).
+   */
+  joinWhilePending?: boolean;
 }
 
 export type CreateResult =

@@ -223,7 +223,9 @@ for (const store of ['memory', 'redis'] as const) {
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.body).toContain('<form method="post">');
       expect(page.body).not.toContain(q.ticket);
-      expect(page.body).not.toContain('Approve the deploy');
+      // The question is named (issue 44), and the page is still the same bytes on every GET.
+      expect(page.body).toContain('<blockquote class="q">Approve the deploy?</blockquote>');
+      expect((await t.server.inject({ method: 'GET', url })).body).toBe(page.body);
       expect((await status(q.id)).status).toBe('PENDING');
       for (const h of HEADERS_THAT_MATTER.slice(1)) expect(page.headers[h], h).toBeTruthy();
       expect(page.headers['content-security-policy']).toContain("default-src 'none'");

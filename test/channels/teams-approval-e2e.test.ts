@@ -165,6 +165,6 @@ describe('APPROVAL through Teams', () => {
     const update = await teams.waitFor('PUT', UPDATES, (c) =>
       JSON.stringify(c.body).includes('Rotate the keys?'),
     );
-    expect(lineOf(update)).toBe('Answered in the inbox by ops');
+    expect(lineOf(update)).toBe('Answered in the inbox by ops: Approved');
   });
 });

@@ -159,6 +159,30 @@ describe('tai interactions answer --approve / --reject', () => {
     });
     expect(JSON.parse(second.stdout)).toMatchObject({ status: 'ANSWERED', decision: 'APPROVED' });
   });
+
+  it('show prints the action once: its name, each argument on its line, editable, and "with changes" after an edit', async () => {
+    const q = await refund(true);
+    const before = await runCliInProcess(['interactions', 'show', q.id], { env: ops });
+    expect(before.code).toBe(0);
+    expect(before.stdout).toMatch(/^Action +payments\.refund$/m);
+    expect(before.stdout).toMatch(/^Arguments *\n {2}charge +ch_1\n {2}amount +100$/m);
+    expect(before.stdout).toMatch(/^Editable +yes/m);
+    expect(before.stdout).not.toMatch(/^Decision/m);
+    const good = path.join(dir, 'show.json');
+    writeFileSync(good, JSON.stringify({ charge: 'ch_1', amount: 60 }));
+    const answered = await runCliInProcess(
+      ['interactions', 'answer', q.id, '--approve', '--arguments', good],
+      {
+        env: ops,
+      },
+    );
+    expect(answered.code).toBe(0);
+    const after = await runCliInProcess(['interactions', 'show', q.id], { env: ops });
+    expect(after.stdout).toMatch(/^Decision +APPROVED with changes$/m);
+    expect(after.stdout).toMatch(/^ {2}amount +100 → 60$/m);
+    const fixed = await runCliInProcess(['interactions', 'show', (await refund(false)).id], { env: ops });
+    expect(fixed.stdout).toMatch(/^Editable +no$/m);
+  });
 });
 
 describe('tai interactions ask --format approval', () => {

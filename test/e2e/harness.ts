@@ -275,3 +275,9 @@ export function previewPng(): string {
   ]);
   return `data:image/png;base64,${png.toString('base64')}`;
 }
+
+/** Opens the inbox's settings menu (who is signed in, notifications, sign out) if it is closed. */
+export async function openSettings(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: 'Settings' });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+}

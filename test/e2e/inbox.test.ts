@@ -23,6 +23,7 @@ import {
   KEYS,
   launchChromium,
   openPage,
+  openSettings,
   previewPng,
   REPO_ROOT,
   type RunningServer,
@@ -90,10 +91,12 @@ describe('the page and sign-in', () => {
       expect(
         await w.page.evaluate('[sessionStorage.getItem("tai-interactions.apiKey"), localStorage.length]'),
       ).toEqual([KEYS.ops, 0]);
+      await openSettings(w.page);
       await w.page.getByText('Signed in as ops').waitFor();
       // Still signed in after a reload (same tab), with nothing in the URL.
       await w.page.reload();
       await w.page.locator('[data-testid="feed-status"][data-state="live"]').waitFor();
+      await openSettings(w.page);
       await w.page.getByRole('button', { name: 'Sign out' }).click();
       await w.page.getByLabel('API key').waitFor();
       expect(await w.page.evaluate('sessionStorage.length')).toBe(0);

@@ -12,6 +12,7 @@ import {
   card,
   launchChromium,
   openPage,
+  openSettings,
   type RunningServer,
   startInboxServer,
 } from './harness.ts';
@@ -70,6 +71,7 @@ describe('sign-in through the identity provider', () => {
       // what the inbox itself reports from now on counts.
       w.problems.length = 0;
       await w.page.locator('[data-testid="feed-status"][data-state="live"]').waitFor();
+      await openSettings(w.page);
       await w.page.getByText('Signed in as Ada Lovelace').waitFor();
       const cookies = await w.context.cookies(srv.url);
       const session = cookies.find((c) => c.name === 'tai_session');
@@ -86,6 +88,7 @@ describe('sign-in through the identity provider', () => {
       expect(result.answer).toBe(true);
       expect(result.question.answeredBy).toBe('oidc:ada');
 
+      await openSettings(w.page);
       await w.page.getByRole('button', { name: 'Sign out' }).click();
       await w.page.getByTestId('sign-in-with').waitFor();
       // The old cookie no longer opens anything on the server.

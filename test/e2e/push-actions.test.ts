@@ -12,6 +12,7 @@ import {
   KEYS,
   launchChromium,
   openPage,
+  openSettings,
   type RunningServer,
   startInboxServer,
 } from './harness.ts';
@@ -57,6 +58,7 @@ describe('notification actions', () => {
       await w.context.grantPermissions(['notifications'], { origin: srv.url });
       const registered = w.context.waitForEvent('serviceworker');
       await w.page.goto(`${srv.url}/`);
+      await openSettings(w.page);
       await w.page.getByText('Signed in as Ada Lovelace').waitFor();
       const worker = w.context.serviceWorkers()[0] ?? (await registered);
       await w.page.evaluate('navigator.serviceWorker.ready');
@@ -104,6 +106,8 @@ describe('notification actions', () => {
     const w = await openPage(browser);
     try {
       await w.page.goto(`${srv.url}/#key=${KEYS.ops}`);
+      await w.page.locator('[data-testid="feed-status"][data-state="live"]').waitFor();
+      await openSettings(w.page);
       const panel = w.page.getByTestId('push-settings');
       await panel.getByRole('button', { name: 'Turn on notifications' }).waitFor();
       const arrives = pushService.next('ops-laptop');

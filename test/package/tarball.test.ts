@@ -5,7 +5,8 @@
 // tai-interactions` and the installed `tai-interactions` runs `--version`, `serve` (health, the
 // inbox), `mcp` against that server and `doctor`; (2) `npm install tai-interactions` as a
 // project dependency prints no EBADENGINE on this Node, installs the locked tree, and plain
-// `node` and plain `tsc` (node16 resolution) use the SDK and its declarations; (3) the README's
+// `node` and plain `tsc` (node16 resolution) use the SDK and its declarations, and plain `node`
+// loads the framework adapters with none of the frameworks installed; (3) the README's
 // five-minute start (five-minute-start.ts). No install warns about engines or install scripts.
 // Installs use the npm cache first (`--prefer-offline`): what `npm ci` fetched is reused, and
 // with the shrinkwrap npm needs no registry metadata but ours.
@@ -126,6 +127,8 @@ describe('the package installed as a project dependency', () => {
     expect(existsSync(path.join(pkg, 'lib/client/index.js'))).toBe(true);
     expect(existsSync(path.join(pkg, 'lib/client/index.d.ts'))).toBe(true);
     expect(existsSync(path.join(pkg, 'lib/channels/types.d.ts'))).toBe(true);
+    expect(existsSync(path.join(pkg, 'lib/client/adapters/openai.d.ts'))).toBe(true);
+    expect(existsSync(path.join(pkg, 'lib/client/adapters/ai-sdk.js'))).toBe(true);
     expect(existsSync(path.join(pkg, 'examples/tai-interactions.service'))).toBe(true);
     expect(existsSync(path.join(pkg, 'src'))).toBe(false);
     // Nothing runs TypeScript at run time in an installed package.
@@ -139,6 +142,17 @@ describe('the package installed as a project dependency', () => {
     expect(names).toEqual(
       expect.arrayContaining(['createInteractionsClient', 'TimedOutError', 'InteractionsError']),
     );
+  });
+
+  it('plain node imports the framework adapters, and none of the frameworks is installed with the package', async () => {
+    const { stdout } = await run(process.execPath, ['import-adapters.mjs'], { cwd: consumer });
+    expect(JSON.parse(stdout)).toEqual({
+      openai: ['createAgentsApprovals', 'createResponsesApprovals', 'mcpApprovalResponseOf'],
+      aiSdk: ['createToolApprovals', 'toolApprovalResponseOf'],
+    });
+    for (const name of ['openai', '@openai/agents', 'ai']) {
+      expect(findPackages(path.join(consumer, 'node_modules'), name)).toEqual([]);
+    }
   });
 
   it('plain tsc (moduleResolution node16) type-checks a consumer, and refuses a wrong one', async () => {

@@ -140,6 +140,28 @@ export function storeContract(name: string, make: (o?: StoreHarnessOptions) => P
       expect(again).toMatchObject({ kind: 'existing', question: { id: a.id, status: 'CANCELLED' } });
     });
 
+    it('joinWhilePending: the key joins a PENDING question only; a resolved one is left and the key moves on', async () => {
+      const join = { ...opts, joinWhilePending: true };
+      const a = await create({ idempotencyKey: 'k3' });
+      expect(await store.create(specOf({ idempotencyKey: 'k3' }), join)).toMatchObject({
+        kind: 'existing',
+        question: { id: a.id, status: 'PENDING' },
+      });
+      await store.claim(a.id, answer(true));
+      const b = await store.create(specOf({ idempotencyKey: 'k3' }), join);
+      expect(b.kind).toBe('created');
+      const bId = (b as { question: { id: string } }).question.id;
+      expect(bId).not.toBe(a.id);
+      expect(await store.create(specOf({ idempotencyKey: 'k3' }), join)).toMatchObject({
+        kind: 'existing',
+        question: { id: bId },
+      });
+      // Without the option the key names the newest question, as before.
+      expect(await store.create(specOf({ idempotencyKey: 'k3' }), opts)).toMatchObject({
+        question: { id: bId },
+      });
+    });
+
     it('enforces maxPending at the limit and writes nothing past it', async () => {
       const limited = { ...opts, maxPending: 3 };
       for (let i = 0; i < 3; i++) expect((await store.create(specOf(), limited)).kind).toBe('created');

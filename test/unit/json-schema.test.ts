@@ -240,6 +240,48 @@ describe('validateAgainst', () => {
   });
 });
 
+describe('a failed format is named in words, before any regular expression', () => {
+  const c = compileJsonSchema(
+    {
+      type: 'object',
+      properties: {
+        email: { type: 'string', format: 'email' },
+        work: { type: 'string', format: 'email', pattern: '@example\\.com$' },
+        day: { $ref: '#/$defs/day' },
+        odd: { type: 'string', format: 'no-such-format' },
+        code: { type: 'string', pattern: '^[A-Z]{3}$' },
+      },
+      $defs: { day: { type: 'string', format: 'date', pattern: '^2' } },
+    },
+    F,
+  );
+
+  it('says "must be an email address", not Ajv\'s "must match format"', () => {
+    expect(caught(() => validateAgainst(c, { email: 'nope' }, 'answer')).message).toBe(
+      'answer.email must be an email address',
+    );
+  });
+
+  it('names the format when both the format and the pattern fail', () => {
+    expect(caught(() => validateAgainst(c, { work: 'nope' }, 'answer')).message).toBe(
+      'answer.work must be an email address',
+    );
+    expect(caught(() => validateAgainst(c, { day: 'tomorrow' }, 'answer')).message).toBe(
+      'answer.day must be a date (YYYY-MM-DD)',
+    );
+  });
+
+  it('names the pattern when the format holds and only the pattern fails', () => {
+    const m = caught(() => validateAgainst(c, { work: 'ada@elsewhere.org' }, 'answer')).message;
+    expect(m).toMatch(/^answer\.work must match pattern/);
+    expect(caught(() => validateAgainst(c, { code: 'ab' }, 'answer')).message).toMatch(/must match pattern/);
+  });
+
+  it('accepts values that meet both', () => {
+    expect(() => validateAgainst(c, { work: 'ada@example.com', day: '2026-12-06' }, 'answer')).not.toThrow();
+  });
+});
+
 describe('jsonDepth and isJsonValue', () => {
   it('measures nesting', () => {
     expect(jsonDepth(1)).toBe(0);

@@ -1,6 +1,6 @@
 // The question's message in Discord: posted with its components, and edited once the question is
 // closed (from Discord or anywhere else) so the buttons give way to a line saying how it ended.
-import { answerLine } from '../answer-line.ts';
+import { answerLine, inboxOutcome } from '../answer-line.ts';
 import type { ChannelQuestion, DeliveryRecord } from '../types.ts';
 import { cut, escapeMarkdown, questionMessage, reminderMessage, resolvedMessage } from './components.ts';
 import { type DiscordRest, failure } from './rest.ts';
@@ -77,5 +77,5 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
     return `Answered by ${who}: ${escapeMarkdown(answerLine(q))}`;
   }
   if (by === 'callback') return `Answered on the answer page: ${escapeMarkdown(answerLine(q))}`;
-  return `Answered in the inbox by ${escapeMarkdown(by || 'someone')}`;
+  return `Answered in the inbox by ${escapeMarkdown(by || 'someone')}${escapeMarkdown(inboxOutcome(q))}`;
 }

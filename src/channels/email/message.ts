@@ -2,7 +2,7 @@
 // pieces, the question's text escaped for HTML, one link per choice for CONFIRM and SELECT
 // (each opens the callback page with that choice selected; the person's click there answers)
 // and one link to the answer page for the rest. The reference goes in the subject.
-import { answerLine } from '../answer-line.ts';
+import { answerLine, inboxOutcome } from '../answer-line.ts';
 import type { ChannelQuestion } from '../types.ts';
 
 /** The subject shows the start of the question; the whole text is in the body. */
@@ -157,5 +157,5 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   const prefix = `${channelName}:`;
   if (by.startsWith(prefix)) return `Answered by ${by.slice(prefix.length)}: ${answerLine(q)}`;
   if (by === 'callback') return `Answered on the answer page: ${answerLine(q)}`;
-  return `Answered in the inbox by ${by || 'someone'}`;
+  return `Answered in the inbox by ${by || 'someone'}${inboxOutcome(q)}`;
 }

@@ -1,7 +1,7 @@
 // The question's message in Slack: posted with its buttons, and edited once the question is
 // closed so the buttons give way to a line saying how it ended.
 import type { WebClient } from '@slack/web-api';
-import { answerLine } from '../answer-line.ts';
+import { answerLine, inboxOutcome } from '../answer-line.ts';
 import type { ChannelQuestion, DeliveryRecord } from '../types.ts';
 import { messageProblem } from './block-kit.ts';
 import { questionBlocks, resolvedBlocks, SECTION_MAX_CHARS } from './blocks.ts';
@@ -116,5 +116,5 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
     return `Answered by ${who}: ${escapeMrkdwn(answerLine(q))}`;
   }
   if (by === 'callback') return `Answered on the answer page: ${escapeMrkdwn(answerLine(q))}`;
-  return `Answered in the inbox by ${escapeMrkdwn(q.answeredByName || by || 'someone')}`;
+  return `Answered in the inbox by ${escapeMrkdwn(q.answeredByName || by || 'someone')}${escapeMrkdwn(inboxOutcome(q))}`;
 }

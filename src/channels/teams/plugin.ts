@@ -5,7 +5,7 @@
 // after any resolution.
 import { z } from 'zod';
 import { cleanName } from '../../domain/display-name.ts';
-import { answerLine } from '../answer-line.ts';
+import { answerLine, inboxOutcome } from '../answer-line.ts';
 import { endpointUrl, envName } from '../config-schema.ts';
 import type {
   ChannelContext,
@@ -80,7 +80,7 @@ export function resolvedLine(
     return `Answered by ${names?.get(userId) ?? userId}: ${answerLine(q)}`;
   }
   if (by === 'callback') return `Answered on the answer page: ${answerLine(q)}`;
-  return `Answered in the inbox by ${by || 'someone'}`;
+  return `Answered in the inbox by ${by || 'someone'}${inboxOutcome(q)}`;
 }
 
 /** The text of a reminder (plain text: Teams shows it as typed). */

@@ -1,6 +1,6 @@
 // Telegram messages for a question (API.md §9): HTML parse mode with the question's text escaped,
 // an inline keyboard for CONFIRM/SELECT, ForceReply for TEXT, URL buttons for FORM/EXTERNAL.
-import { answerLine } from '../answer-line.ts';
+import { answerLine, inboxOutcome } from '../answer-line.ts';
 import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -153,5 +153,5 @@ export function resolvedLine(q: ChannelQuestion, channelName: string): string {
   if (by.startsWith(prefix))
     return `Answered by ${q.answeredByName || `user ${by.slice(prefix.length)}`}: ${answer}`;
   if (by === 'callback') return `Answered on the answer page: ${answer}`;
-  return `Answered in the inbox by ${q.answeredByName || by || 'someone'}`;
+  return `Answered in the inbox by ${q.answeredByName || by || 'someone'}${inboxOutcome(q)}`;
 }

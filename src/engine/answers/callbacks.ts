@@ -4,6 +4,7 @@
 // about the question is revealed; the claim guard makes provider retries idempotent.
 
 import { validateAnswer } from '../../domain/answer.ts';
+import { decisionOf, editedOf } from '../../domain/approval.ts';
 import { callbackPayload, type QueryParams } from '../../domain/callback-payload.ts';
 import { choiceNamed } from '../../domain/choice-link.ts';
 import { DomainError, isDomainError } from '../../domain/errors.ts';
@@ -36,19 +37,40 @@ function contentTypeOf(headers: HeaderBag): string | undefined {
 
 export type CallbackOutcome = 'answered' | 'already_answered';
 
+/**
+ * What a page says about its question: the text a person was sent, and once answered, an
+ * approval's decision. Never the answer itself (it may be sensitive), and nothing for an
+ * EXTERNAL question, whose callback URL may sit with a third party that was never shown it.
+ */
+export interface PageQuestion {
+  text: string;
+  /** An APPROVAL's outcome, with `edited` when the approver changed the arguments. */
+  decision?: 'APPROVED' | 'REJECTED' | null;
+  edited?: boolean;
+}
+
+type About = { about: PageQuestion | null };
+
 export type CallbackPage =
-  | { kind: 'confirm' }
+  | ({ kind: 'confirm' } & About)
   /** A choice link's page (CONFIRM/SELECT): the question's label for the chosen index, posted back. */
-  | { kind: 'choice'; index: number; label: string }
-  | { kind: 'reply-elsewhere' }
+  | ({ kind: 'choice'; index: number; label: string } & About)
+  | ({ kind: 'reply-elsewhere' } & About)
   /** TEXT: one field; a sensitive answer is typed here, never into a chat (API.md §9). */
-  | { kind: 'text'; sensitive: boolean }
-  | { kind: 'form'; schema: JsonObject }
+  | ({ kind: 'text'; sensitive: boolean } & About)
+  | ({ kind: 'form'; schema: JsonObject } & About)
   /** APPROVAL: the action, Approve / Reject, and the edit form when the page can show it. */
-  | { kind: 'approval'; action: ActionSpec }
-  | { kind: 'done' }
-  | { kind: 'closed' }
+  | ({ kind: 'approval'; action: ActionSpec } & About)
+  | ({ kind: 'done' } & About)
+  | ({ kind: 'closed' } & About)
   | { kind: 'not-found' };
+
+/** The question as its pages name it (see PageQuestion). */
+function aboutOf(q: QuestionRecord): PageQuestion | null {
+  if (q.format === 'EXTERNAL') return null;
+  if (q.format !== 'APPROVAL' || q.status !== 'ANSWERED' || q.sensitive) return { text: q.text };
+  return { text: q.text, decision: decisionOf(q), edited: editedOf(q) === true };
+}
 
 export interface CallbackDeps {
   store: QuestionStore;
@@ -222,15 +244,16 @@ export function createCallbacks(d: CallbackDeps) {
     async page(ticket: string, choice?: string): Promise<CallbackPage> {
       const q = await lookup(ticket);
       if (!q || q.verifier) return { kind: 'not-found' };
-      if (q.status === 'ANSWERED') return { kind: 'done' };
-      if (q.status !== 'PENDING') return { kind: 'closed' };
+      const about = aboutOf(q);
+      if (q.status === 'ANSWERED') return { kind: 'done', about };
+      if (q.status !== 'PENDING') return { kind: 'closed', about };
       const chosen = choice === undefined ? null : choiceNamed(q, choice);
-      if (chosen) return { kind: 'choice', index: chosen.index, label: chosen.label };
-      if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
-      if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
-      if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };
-      if (q.format === 'APPROVAL' && q.action) return { kind: 'approval', action: q.action };
-      return { kind: 'reply-elsewhere' };
+      if (chosen) return { kind: 'choice', index: chosen.index, label: chosen.label, about };
+      if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm', about };
+      if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema, about };
+      if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive, about };
+      if (q.format === 'APPROVAL' && q.action) return { kind: 'approval', action: q.action, about };
+      return { kind: 'reply-elsewhere', about };
     },
   };
 }

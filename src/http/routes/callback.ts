@@ -165,10 +165,12 @@ export async function callbackRoutes(app: FastifyInstance, o: CallbackRouteOptio
         return reply.type('application/json; charset=utf-8').send(body);
       }
       const result = await o.engine.callback(input).catch(browserResult);
+      // A person's browser: the page after names the question (one more read, browsers only).
+      const after = result === 'invalid' ? undefined : await o.engine.callbackPage(input.ticket);
       return reply
         .status(STATUS_OF_RESULT[result])
         .type('text/html; charset=utf-8')
-        .send(pageAfterPost(result));
+        .send(pageAfterPost(result, after));
     });
 
     app.get(url, { config }, async (req: TicketRequest, reply: FastifyReply) => {

@@ -96,6 +96,7 @@ export function ApprovalAnswer({
             type="button"
             className="primary"
             disabled={busy}
+            data-shortcut="approve"
             onClick={() => send(withNote({ decision: 'APPROVED' }))}
           >
             Approve
@@ -110,11 +111,22 @@ export function ApprovalAnswer({
               Approve and allow for 1 hour
             </button>
           )}
-          <button type="button" disabled={busy} onClick={() => send(withNote({ decision: 'REJECTED' }))}>
+          <button
+            type="button"
+            disabled={busy}
+            data-shortcut="reject"
+            onClick={() => send(withNote({ decision: 'REJECTED' }))}
+          >
             Reject
           </button>
           {canEdit && (
-            <button type="button" className="quiet" disabled={busy} onClick={() => setEditing(true)}>
+            <button
+              type="button"
+              className="quiet"
+              disabled={busy}
+              data-shortcut="edit"
+              onClick={() => setEditing(true)}
+            >
               Edit and approve
             </button>
           )}

@@ -1,9 +1,18 @@
 // The pending list's filters (text, format, group, channel, audience, asker) and its order. They
 // live in the page, not in the feed's state, so a reconnect's SNAPSHOT keeps them.
-import { memo, useId, useMemo, useRef } from 'react';
+import { memo, useId, useMemo, useRef, useState } from 'react';
 import { type Facets, type Filter, isFiltering, NO_FILTER, type SortOrder } from '../lib/arrange.ts';
 import { FORMAT_CHOICES } from '../lib/formats.ts';
 import { plainId } from './hooks.ts';
+
+/** The filters behind the phone's Filters button (the search stays in view). */
+const FOLDED = [
+  'format',
+  'group',
+  'channel',
+  'audience',
+  'asker',
+] as const satisfies readonly (keyof Filter)[];
 
 const ORDERS: Record<SortOrder, string> = {
   newest: 'Newest first',
@@ -71,8 +80,12 @@ export function FilterBar({
     return { group: on('group'), channel: on('channel'), audience: on('audience'), asker: on('asker') };
   }, [setFilter]);
   const filtering = isFiltering(filter);
+  // On a phone the fields past the search fold behind one button that counts the active ones
+  // (styles.css shows them all on a wider screen, where the button is hidden).
+  const [open, setOpen] = useState(false);
+  const folded = FOLDED.filter((f) => filter[f] !== '').length;
   return (
-    <search className="filters" aria-label="Find questions">
+    <search className={open ? 'filters open' : 'filters'} aria-label="Find questions">
       <div className="filter-field filter-text">
         <label htmlFor={`${id}-text`}>Search</label>
         <input
@@ -84,54 +97,65 @@ export function FilterBar({
           onChange={(e) => set('text')(e.target.value)}
         />
       </div>
-      <div className="filter-field">
-        <label htmlFor={`${id}-format`}>Format</label>
-        <select id={`${id}-format`} value={filter.format} onChange={(e) => set('format')(e.target.value)}>
-          <option value="">Any</option>
-          {FORMAT_CHOICES.map((f) => (
-            <option key={f.value} value={f.value}>
-              {f.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Choice
-        id={`${id}-group`}
-        label="Group"
-        value={filter.group}
-        values={facets.groups}
-        onChange={choose.group}
-      />
-      <Choice
-        id={`${id}-channel`}
-        label="Channel"
-        value={filter.channel}
-        values={facets.channels}
-        onChange={choose.channel}
-      />
-      <Choice
-        id={`${id}-audience`}
-        label="Audience"
-        value={filter.audience}
-        values={facets.audiences}
-        onChange={choose.audience}
-      />
-      <Choice
-        id={`${id}-asker`}
-        label="Asker"
-        value={filter.asker}
-        values={facets.askers}
-        onChange={choose.asker}
-      />
-      <div className="filter-field">
-        <label htmlFor={`${id}-order`}>Sort</label>
-        <select id={`${id}-order`} value={order} onChange={(e) => setOrder(e.target.value as SortOrder)}>
-          {(Object.keys(ORDERS) as SortOrder[]).map((o) => (
-            <option key={o} value={o}>
-              {ORDERS[o]}
-            </option>
-          ))}
-        </select>
+      <button
+        type="button"
+        className="quiet filters-toggle"
+        aria-expanded={open}
+        aria-controls={`${id}-more`}
+        onClick={() => setOpen(!open)}
+      >
+        {folded > 0 ? `Filters (${folded} active)` : 'Filters'}
+      </button>
+      <div id={`${id}-more`} className="filter-more">
+        <div className="filter-field">
+          <label htmlFor={`${id}-format`}>Format</label>
+          <select id={`${id}-format`} value={filter.format} onChange={(e) => set('format')(e.target.value)}>
+            <option value="">Any</option>
+            {FORMAT_CHOICES.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Choice
+          id={`${id}-group`}
+          label="Group"
+          value={filter.group}
+          values={facets.groups}
+          onChange={choose.group}
+        />
+        <Choice
+          id={`${id}-channel`}
+          label="Channel"
+          value={filter.channel}
+          values={facets.channels}
+          onChange={choose.channel}
+        />
+        <Choice
+          id={`${id}-audience`}
+          label="Audience"
+          value={filter.audience}
+          values={facets.audiences}
+          onChange={choose.audience}
+        />
+        <Choice
+          id={`${id}-asker`}
+          label="Asker"
+          value={filter.asker}
+          values={facets.askers}
+          onChange={choose.asker}
+        />
+        <div className="filter-field">
+          <label htmlFor={`${id}-order`}>Sort</label>
+          <select id={`${id}-order`} value={order} onChange={(e) => setOrder(e.target.value as SortOrder)}>
+            {(Object.keys(ORDERS) as SortOrder[]).map((o) => (
+              <option key={o} value={o}>
+                {ORDERS[o]}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <p className="filter-count" role="status" data-testid="filter-count">
         {filtering ? `${shown} of ${total} pending match` : `${total} pending`}

@@ -9,6 +9,7 @@ import { timeOf } from '../lib/model.ts';
 import { answererText } from '../lib/names.ts';
 import { formatWhen } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
+import { ApprovalStory } from './ApprovalStory.tsx';
 import { Badges } from './QuestionCard.tsx';
 
 const PAGE_SIZE = 50;
@@ -34,7 +35,7 @@ function ExternalPayload({ question: q }: { question: Question }) {
   );
 }
 
-function HistoryItem({ question: q, viewer }: { question: Question; viewer: Viewer }) {
+function HistoryItem({ question: q, viewer, api }: { question: Question; viewer: Viewer; api: Transport }) {
   const outcome = q.status === 'PENDING' ? 'CLOSED' : q.status;
   let who = '';
   if (q.status === 'ANSWERED') {
@@ -61,7 +62,13 @@ function HistoryItem({ question: q, viewer }: { question: Question; viewer: View
         {who}
       </p>
       {q.status === 'ANSWERED' &&
-        (q.format === 'EXTERNAL' ? <ExternalPayload question={q} /> : <AnswerView question={q} />)}
+        (q.format === 'EXTERNAL' ? (
+          <ExternalPayload question={q} />
+        ) : q.format === 'APPROVAL' && q.action && !q.sensitive ? (
+          <ApprovalStory question={q} api={api} />
+        ) : (
+          <AnswerView question={q} />
+        ))}
     </article>
   );
 }
@@ -147,7 +154,7 @@ export function History({
       {page && page.items.length > 0 && (
         <div className="cards">
           {page.items.map((q) => (
-            <HistoryItem key={q.id} question={q} viewer={viewer} />
+            <HistoryItem key={q.id} question={q} viewer={viewer} api={api} />
           ))}
         </div>
       )}

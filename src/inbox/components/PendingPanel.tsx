@@ -26,9 +26,11 @@ import {
   type SortOrder,
 } from '../lib/arrange.ts';
 import { type BatchProgress, runBatch } from '../lib/batch.ts';
+import { type BatchDecision, batchAnswer, batchable } from '../lib/batch-select.ts';
 import type { FeedStatus } from '../lib/feed.ts';
 import type { InboxAction, InboxState } from '../lib/inbox-state.ts';
 import type { Viewer } from '../lib/model.ts';
+import { BatchBar } from './BatchBar.tsx';
 import { FilterBar } from './FilterBar.tsx';
 import { approvable, GroupHead } from './GroupHead.tsx';
 import { QuestionCard, type Submit } from './QuestionCard.tsx';
@@ -119,6 +121,55 @@ export function PendingPanel({
       );
     },
     [submit, dispatch],
+  );
+
+  // Cards picked for a batch decision; one that left the pending list drops out by itself.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [selection, setSelection] = useState<{ progress: BatchProgress; decision: BatchDecision } | null>(
+    null,
+  );
+  const onSelect = useCallback(
+    (id: string, on: boolean) =>
+      setPicked((prev) => {
+        const next = new Set(prev);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    [],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version stands for pending's contents.
+  const chosen = useMemo(() => {
+    const out = [];
+    for (const id of picked) {
+      const q = pending.get(id);
+      if (q && !settled.has(id) && batchable(q)) out.push(q);
+    }
+    return out;
+  }, [picked, pending, version, settled]);
+  // The cards "Select all" picks: those in the list as filtered and unfolded, that may join a batch.
+  const selectableIds = useMemo(() => {
+    const out: string[] = [];
+    for (const row of rows)
+      if (row.kind === 'card' && !row.card.settled && batchable(row.card.question))
+        out.push(row.card.question.id);
+    return out;
+  }, [rows]);
+  const decideSelected = useCallback(
+    (decision: BatchDecision) => {
+      const batch = chosen;
+      setPicked(new Set());
+      void runBatch(
+        batch,
+        async (q) => {
+          const result = await submit(q, batchAnswer(q, decision));
+          if (!result.ok) dispatch({ type: 'failed', id: q.id, message: result.message });
+          return result;
+        },
+        (progress) => setSelection({ progress, decision }),
+      );
+    },
+    [chosen, submit, dispatch],
   );
 
   const list = useRef<HTMLDivElement>(null);
@@ -255,12 +306,24 @@ export function PendingPanel({
                   failure={state.failures.get(row.card.question.id)}
                   position={item.index + 1}
                   setSize={rows.length}
+                  selectable={batchable(row.card.question)}
+                  selected={picked.has(row.card.question.id)}
+                  onSelect={onSelect}
                 />
               )}
             </div>
           );
         })}
       </div>
+      <BatchBar
+        count={chosen.length}
+        progress={selection?.progress ?? null}
+        decision={selection?.decision ?? null}
+        decide={decideSelected}
+        selectable={selectableIds.length}
+        selectAll={() => setPicked(new Set(selectableIds))}
+        clear={() => setPicked(new Set())}
+      />
     </section>
   );
 }

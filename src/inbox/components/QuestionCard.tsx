@@ -191,6 +191,10 @@ export interface QuestionCardProps {
   /** Its place in the list (1-based) and the list's length, for screen readers. */
   position: number;
   setSize: number;
+  /** Offered for a batch decision (lib/batch-select.ts), and whether it is in the batch now. */
+  selectable?: boolean;
+  selected?: boolean;
+  onSelect?(id: string, on: boolean): void;
 }
 
 /**
@@ -206,6 +210,9 @@ export const QuestionCard = memo(function QuestionCard({
   failure,
   position,
   setSize,
+  selectable = false,
+  selected = false,
+  onSelect,
 }: QuestionCardProps) {
   const q = card.question;
   const textId = useId();
@@ -242,6 +249,17 @@ export const QuestionCard = memo(function QuestionCard({
       tabIndex={-1}
     >
       <div className="card-head">
+        {selectable && !card.settled && (
+          <label className="select-card">
+            <input
+              type="checkbox"
+              checked={selected}
+              onChange={(e) => onSelect?.(q.id, e.target.checked)}
+              aria-describedby={textId}
+            />
+            <span className="visually-hidden">Select for a batch decision</span>
+          </label>
+        )}
         <Badges question={q} viewer={viewer} showGroup={showGroup} />
         {!card.settled && <Deadline timeoutAt={q.timeoutAt} />}
       </div>

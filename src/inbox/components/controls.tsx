@@ -59,10 +59,16 @@ export function ConfirmAnswer({ busy, send }: ControlProps) {
     <fieldset className="answer answer-confirm">
       <legend className="visually-hidden">Your answer</legend>
       <div className="actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => send(true)}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          data-shortcut="approve"
+          onClick={() => send(true)}
+        >
           Yes
         </button>
-        <button type="button" disabled={busy} onClick={() => send(false)}>
+        <button type="button" disabled={busy} data-shortcut="reject" onClick={() => send(false)}>
           No
         </button>
       </div>

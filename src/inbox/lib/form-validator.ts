@@ -6,6 +6,7 @@
 // `pattern` is not checked here: a caller's pattern run by the browser's backtracking engine could
 // freeze the page (`^(a+)+$`), while the server checks it in linear time (RE2) and its error lands
 // on the field.
+
 import {
   validate as cfValidate,
   dereference,
@@ -30,6 +31,7 @@ import {
   validationDataMerge,
   withIdRefPrefix,
 } from '@rjsf/utils';
+import { formatWords } from '../../domain/format-words.ts';
 import { answerPath, serverMessage } from './answer-path.ts';
 import { isPlainObject } from './model.ts';
 
@@ -137,22 +139,6 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'empty',
 };
 
-const FORMAT_WORDS: Record<string, string> = {
-  email: 'an email address',
-  uri: 'a URL',
-  url: 'a URL',
-  'uri-reference': 'a URL or path',
-  date: 'a date (YYYY-MM-DD)',
-  time: 'a time',
-  'date-time': 'a date and time',
-  duration: 'a duration',
-  hostname: 'a host name',
-  ipv4: 'an IPv4 address',
-  ipv6: 'an IPv6 address',
-  uuid: 'a UUID',
-  regex: 'a regular expression',
-};
-
 function numbers(text: string): string[] {
   return text.match(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/gi) ?? [];
 }
@@ -181,7 +167,7 @@ function messageFor(unit: OutputUnit): string {
       return `Must be at most ${n} character${n === '1' ? '' : 's'}.`;
     case 'format': {
       const format = /format "(.*)"\.$/.exec(unit.error)?.[1] ?? '';
-      return `Must be ${FORMAT_WORDS[format] ?? `a valid ${format}`}.`;
+      return `Must be ${formatWords(format)}.`;
     }
     case 'minimum':
       return unit.error.includes('or equal to') ? `Must be greater than ${n}.` : `Must be at least ${n}.`;

@@ -8,5 +8,7 @@ export function answererText(
   fallback: string,
 ): string {
   if (q.answeredBy === viewer.id) return 'you';
+  // A policy rule decided it (API.md §20): said as a rule, never taken for a person's name.
+  if (q.answeredBy?.startsWith('policy:')) return `policy rule ${q.answeredBy.slice('policy:'.length)}`;
   return q.answeredByName ?? q.answeredBy ?? fallback;
 }

@@ -2,7 +2,8 @@
 -- ARGV[3]: everything else, one JSON object built by createArgs (script-io.ts), read by name:
 --   id, createdAt, timeoutAt, ttlMs, maxPending, format, askedBy, mediaBytes, outboxTtlMs,
 --   askedDetail (the ASKED audit entry's detail); when set: audience, groupId, channel,
---   ticketHash, idempotencySlot, preparedId, followUps and askFollowUps (targets joined by
+--   ticketHash, idempotencySlot, joinWhilePending (the key joins only a PENDING question),
+--   preparedId, followUps and askFollowUps (targets joined by
 --   newlines), maxPendingPerPrincipal, maxMediaBytesPerPrincipal, maxMediaBytes, maxOutbox
 --   (absent = no cap), escalationDue (epoch ms in step order; absent = no ladder).
 local spec = ARGV[2]
@@ -15,7 +16,9 @@ if idem then
   local existing = redis.call('GET', prefix .. 'idem:' .. idem)
   if existing then
     local cur = redis.call('HMGET', qkey(existing), 'spec', 'st', 'res')
-    if cur[1] then return {'existing', cur[1], cur[2], cur[3]} end
+    if cur[1] and not (a.joinWhilePending and cur[2] ~= 'PENDING') then
+      return {'existing', cur[1], cur[2], cur[3]}
+    end
   end
 end
 

@@ -50,6 +50,7 @@ export function createArgs(spec: QuestionSpec, o: CreateOptions): [string, strin
     ticketHash: o.ticketHash || undefined,
     idempotencySlot: spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : undefined,
     preparedId: o.preparedId || undefined,
+    joinWhilePending: o.joinWhilePending === true || undefined,
     followUps: followUps.length > 0 ? followUps.join('\n') : undefined,
     askFollowUps: askFollowUps.length > 0 ? askFollowUps.join('\n') : undefined,
     maxPendingPerPrincipal: cap(o.maxPendingPerPrincipal),
@@ -79,6 +80,7 @@ interface CreateScriptArgs {
   ticketHash: string | undefined;
   idempotencySlot: string | undefined;
   preparedId: string | undefined;
+  joinWhilePending: true | undefined;
   followUps: string | undefined;
   askFollowUps: string | undefined;
   maxPendingPerPrincipal: number | undefined;

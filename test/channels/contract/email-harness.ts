@@ -118,6 +118,7 @@ export function emailHarness(inboundProvider?: Provider['name']): ChannelHarness
         inbox: /Answered in the inbox by ops/,
         timedOut: /Timed out/,
         cancelled: (reason) => new RegExp(`Cancelled: ${reason}`),
+        approvedWithChanges: /Answered in the inbox by ops: Approved with changes/,
       },
     },
     ...(p

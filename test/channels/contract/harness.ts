@@ -54,8 +54,11 @@ export interface ChannelHarness {
   resolved?: {
     /** The first edit (or follow-up) made for the question whose text contains `marker`. */
     edited(marker: string): Promise<Delivered>;
-    /** What an edit says after an answer in the inbox by `ops`, a timeout, a cancel with `reason`. */
-    says: { inbox: RegExp; timedOut: RegExp; cancelled(reason: string): RegExp };
+    /**
+     * What an edit says after an answer in the inbox by `ops`, a timeout, a cancel with `reason`,
+     * and after `ops` approved an edited action in the inbox.
+     */
+    says: { inbox: RegExp; timedOut: RegExp; cancelled(reason: string): RegExp; approvedWithChanges: RegExp };
   };
   /** The provider's inbound door; absent when the channel takes no inbound requests. */
   inbound?: {

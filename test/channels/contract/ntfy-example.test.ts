@@ -43,7 +43,12 @@ const exampleHarness: ChannelHarness = {
     ),
   resolved: {
     edited: published('Question closed'),
-    says: { inbox: /→ answered/, timedOut: /→ timed_out/, cancelled: () => /→ cancelled/ },
+    says: {
+      inbox: /→ answered/,
+      timedOut: /→ timed_out/,
+      cancelled: () => /→ cancelled/,
+      approvedWithChanges: /→ answered/,
+    },
   },
 };
 

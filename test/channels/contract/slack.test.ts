@@ -51,6 +51,7 @@ const slackHarness: ChannelHarness = {
       inbox: /Answered in the inbox by ops/,
       timedOut: /Timed out/,
       cancelled: (reason) => new RegExp(`Cancelled: ${reason}`),
+      approvedWithChanges: /Answered in the inbox by ops: Approved with changes/,
     },
   },
   inbound: {

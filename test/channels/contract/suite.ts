@@ -152,6 +152,27 @@ export function runChannelContract(h: ChannelHarness): void {
         expect(cancel.errors).toBeUndefined();
         expect((await resolved.edited(dropped)).strings.join('\n')).toMatch(resolved.says.cancelled(reason));
       });
+
+      it('an approval edited in the inbox shows "Approved with changes" in the channel', async () => {
+        const text = unique('Refund the customer?');
+        const a = await ask({
+          text,
+          format: 'APPROVAL',
+          action: {
+            name: 'payments.refund',
+            arguments: { amount: 100 },
+            argumentsSchema: { type: 'object', properties: { amount: { type: 'integer' } } },
+            editable: true,
+          },
+        });
+        const r = await gql(
+          'mutation($id: ID!) { answer(id: $id, answer: {decision: "APPROVED", arguments: {amount: 60}}) { edited } }',
+          { id: a.id },
+          'ops',
+        );
+        expect(r.errors).toBeUndefined();
+        expect((await resolved.edited(text)).strings.join('\n')).toMatch(resolved.says.approvedWithChanges);
+      });
     }
 
     if (h.inbound) {

@@ -57,6 +57,8 @@ const webhookHarness: ChannelHarness = {
       inbox: /ANSWERED[\s\S]*\nops$/m,
       timedOut: /TIMED_OUT/,
       cancelled: (reason) => new RegExp(`CANCELLED[\\s\\S]*${reason}`),
+      // The event carries the decision; `edited` is a boolean beside it (not among the strings).
+      approvedWithChanges: /ANSWERED[\s\S]*APPROVED/,
     },
   },
 };
