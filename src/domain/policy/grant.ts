@@ -5,6 +5,7 @@
 // later question (never one the person could not have answered, never a quorum above 1, never a
 // sensitive one).
 import { DomainError } from '../errors.ts';
+import { HOOK_CLIENTS } from '../hooks/permission-request.ts';
 import type { Principal } from '../principal.ts';
 import type { ActionSpec, QuestionRecord, QuorumSpec } from '../question.ts';
 import { clip, isPlainObject, listChoices, own } from '../values.ts';
@@ -21,7 +22,7 @@ export const GRANTS_PER_PERSON_MAX = 100;
  * Actions of the agent hooks (§21): "any shell command for an hour" is not a grant, so only
  * SAME_ARGUMENTS may be given on them.
  */
-export const HOOK_ACTION_PREFIXES = ['claude-code.', 'codex.'] as const;
+export const HOOK_ACTION_PREFIXES: readonly string[] = HOOK_CLIENTS.map((c) => `${c}.`);
 /** Grant ids: a rule id (a-z 0-9 -) that store rules may not take. */
 export const GRANT_ID_PREFIX = 'grant-';
 
