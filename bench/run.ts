@@ -11,6 +11,7 @@ import { hookAsk } from './figures/hook-ask.ts';
 import { listing } from './figures/listing.ts';
 import { mcpAsk } from './figures/mcp-ask.ts';
 import { outbox } from './figures/outbox.ts';
+import { policyRules } from './figures/policy-rules.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { slackDoor } from './figures/slack-door.ts';
@@ -39,6 +40,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   outbox,
   audit: auditCost,
   traces: traceResume,
+  policies: policyRules,
 };
 
 /** The whole run stops by itself well inside ten minutes, whatever hangs. */

@@ -40,6 +40,8 @@ export interface ChannelQuestion {
   link: string | null;
   /** APPROVAL: the proposed action; absent or null for other formats. */
   action?: ChannelAction | null;
+  /** APPROVAL: whether "Approve and allow for 1 hour" may be offered (API.md §20); absent: no. */
+  grantable?: boolean;
   /** The recipient after the channel's `defaultRecipient` was applied. */
   recipient: string | null;
   sensitive: boolean;

@@ -19,6 +19,10 @@ export const AUDIT_ENTRY_TYPES = [
   // API.md §20: a rule decided a question (instead of ANSWERED); a rule was put or deleted.
   'DECIDED_BY_POLICY',
   'POLICY_CHANGED',
+  // §20 grants: given while approving, used by a later ask, revoked.
+  'GRANT_GIVEN',
+  'GRANT_USED',
+  'GRANT_REVOKED',
   // §23: an approval used once, and what its use did.
   'CONSUMED',
   'EXECUTED',

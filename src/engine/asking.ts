@@ -17,7 +17,7 @@ import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
-import { applyPolicies } from './policies/apply.ts';
+import { applyPoliciesAndGrants } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
@@ -149,6 +149,12 @@ export function createAsking(
     return recipient;
   }
 
+  /** The recipient as written, the channel's default filled in (or as given, when it is refused later). */
+  function defaultedRecipient(v: Pick<ValidAsk, 'channel' | 'recipient'>): string | null {
+    if (v.channel === null || v.recipient !== null) return v.recipient;
+    return channels.instance?.(v.channel)?.defaultRecipient ?? null;
+  }
+
   /** A REROUTE step's recipient follows its channel's rules, as the question's own does. */
   function ladderRecipients(v: ValidAsk): ValidAsk['escalation'] {
     if (!v.escalation) return null;
@@ -227,14 +233,21 @@ export function createAsking(
       });
       if (checked.verifier) verifiers.checkConfig(checked.verifier.name, checked.verifier.config);
       const now = clock();
-      const ruled = applyPolicies(checked, {
-        index: policies.index(),
-        askedBy: p.id,
-        audience: audienceFor(p, checked.audience),
-        now,
-        escalationPolicies: ctx.escalationPolicies,
-        observer,
-      });
+      const id = preparedId ?? randomUUID();
+      // A grant's use is counted (and audited) under the id the question is about to get.
+      const ruled = await applyPoliciesAndGrants(
+        checked,
+        {
+          index: policies.index(),
+          askedBy: p.id,
+          audience: audienceFor(p, checked.audience),
+          now,
+          escalationPolicies: ctx.escalationPolicies,
+          observer,
+          recipient: defaultedRecipient(checked),
+        },
+        async (grantId) => (await store.grants.use(grantId, id, clock())) === 'used',
+      );
       const v = ruled.v;
       const recipient = recipientOf(v);
       const escalation = ladderRecipients(v);
@@ -244,7 +257,7 @@ export function createAsking(
         p,
         { ...v, recipient, escalation },
         {
-          id: preparedId ?? randomUUID(),
+          id,
           link: cb.link,
           audience: ruled.kind === 'ask' ? ruled.audience : audienceFor(p, v.audience),
           now,

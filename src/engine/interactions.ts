@@ -26,9 +26,11 @@ import { hasFollowUps } from './outbox/follow-ups.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
+import { createGrantAdmin } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
 import { createPolicyAdmin } from './policies/store-rules.ts';
+import { createPolicySuggestions } from './policies/suggestions.ts';
 import {
   type ChannelDetail,
   type ChannelPort,
@@ -143,6 +145,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const escalationAlarm = createEscalationAlarm({ clock, due: () => reaper.escalateNow() });
   const waiting = createWaiting(ctx);
   const policyRules = createPolicyAdmin(ctx);
+  const grants = createGrantAdmin(ctx, policyRules.refresh);
+  const policySuggestions = createPolicySuggestions(ctx, policyRules);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
 
@@ -252,6 +256,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     callback: (req) => callbacks.handle(req),
     callbackPage: (ticket, choice) => callbacks.page(ticket, choice),
     policyRules,
+    grants,
+    policySuggestions,
     policyShadowReport: (p, ruleId) => policyShadowReport(store, p, ruleId),
     decisionStats: (p, args) =>
       decisionStats({ store, clock, maxQuestions: settings.statsMaxQuestions }, p, args),

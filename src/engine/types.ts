@@ -13,7 +13,9 @@ import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts'
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { Execution } from './execution.ts';
+import type { GrantAdmin } from './policies/grants.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
+import type { PolicySuggestions } from './policies/suggestions.ts';
 import type { ChannelDetail } from './ports.ts';
 import type { AuditReader } from './views/audit.ts';
 import type { DecisionStatsArgs } from './views/decision-stats.ts';
@@ -166,6 +168,10 @@ export interface Interactions extends Execution {
   receipt(question: QuestionRecord): Promise<string | null>;
   /** Policy rules (API.md §20): listed for admins and auditors, put and deleted by admins. */
   policyRules: Pick<PolicyAdmin, 'list' | 'put' | 'delete' | 'refresh'>;
+  /** Grants given while approving (API.md §20): the caller's own, and revoking one. */
+  grants: GrantAdmin;
+  /** ALLOW rules the history supports, and adopting one in SHADOW (API.md §20). */
+  policySuggestions: PolicySuggestions;
   /** How people's decisions compared with a SHADOW rule (admins and auditors). */
   policyShadowReport(p: Principal, ruleId: unknown): Promise<ShadowReport>;
   /** The SLA view (API.md §24): operators (their visible questions), admins and auditors. */

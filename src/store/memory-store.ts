@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createQuestion } from './memory-create.ts';
 import { createMemoryDeliveries } from './memory-deliveries.ts';
 import { createMemoryExecution } from './memory-execution.ts';
+import { createMemoryGrants } from './memory-grants.ts';
 import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryPolicies } from './memory-policies.ts';
@@ -138,6 +139,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     links: createMemoryLinks(t),
     people: createMemoryPeople(t.clock),
     policies: createMemoryPolicies(t.audit.append),
+    grants: createMemoryGrants(t.audit.append),
     audit: t.audit.log,
 
     create: async (spec, o) => createQuestion(t, spec, o),

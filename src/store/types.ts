@@ -7,6 +7,7 @@ import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
 import type { ChannelDeliveries } from './deliveries.ts';
 import type { ConsumeInput, ConsumeResult, ReportInput, ReportResult } from './execution.ts';
+import type { GrantStore } from './grants.ts';
 import type { ShortLinks } from './links.ts';
 import type { Outbox } from './outbox-port.ts';
 import type { PeopleStore } from './people.ts';
@@ -212,6 +213,8 @@ export interface QuestionStore {
   readonly people: PeopleStore;
   /** Store policy rules (API.md §20). */
   readonly policies: PolicyStore;
+  /** Grants given while approving (API.md §20). */
+  readonly grants: GrantStore;
   /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
   readonly audit: AuditLog;
   /**

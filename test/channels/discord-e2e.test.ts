@@ -92,7 +92,12 @@ describe('discord channel end to end (redis)', () => {
     const body = post.body as { content: string; components: { components: { label: string }[] }[] };
     expect(body.content).toContain('payments\\.refund'); // markdown-escaped
     expect(body.content).toMatch(/amount\S*:100/);
-    expect(body.components[0]!.components.map((c) => c.label)).toEqual(['Approve', 'Reject', 'Details']);
+    expect(body.components[0]!.components.map((c) => c.label)).toEqual([
+      'Approve',
+      'Approve and allow for 1 hour',
+      'Reject',
+      'Details',
+    ]);
     const res = await interact(componentClick(`tai:c:${id}:1`));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
@@ -104,6 +109,25 @@ describe('discord channel end to end (redis)', () => {
       answer: { decision: 'APPROVED', arguments: { charge: 'ch_1', amount: 100 } },
       answeredBy: `ops-discord:${DISCORD_USER}`,
     });
+  });
+
+  it('APPROVAL: "Approve and allow for 1 hour" approves and gives a grant that decides the same ask', async () => {
+    const input = {
+      text: 'Restart?',
+      format: 'APPROVAL',
+      action: { name: 'ops.restart', arguments: { pool: 'a' } },
+    };
+    const { id } = await ask(input);
+    expect((await interact(componentClick(`tai:c:${id}:2`))).status).toBe(200);
+    expect(await question(id)).toMatchObject({
+      status: 'ANSWERED',
+      answeredBy: `ops-discord:${DISCORD_USER}`,
+    });
+    const again = await gql(
+      `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) { status } }`,
+      { input: { ...input, channel: 'ops-discord' } },
+    );
+    expect(again.data!.askUser.status).toBe('ANSWERED');
   });
 
   it('APPROVAL, editable with a flat schema: Edit and approve opens a prefilled modal; its submission approves the edit', async () => {
@@ -129,6 +153,7 @@ describe('discord channel end to end (redis)', () => {
     const body = post.body as { components: { components: { label: string; custom_id?: string }[] }[] };
     expect(body.components[0]!.components.map((c) => c.label)).toEqual([
       'Approve',
+      'Approve and allow for 1 hour',
       'Reject',
       'Edit and approve',
       'Edit in browser',
@@ -178,9 +203,20 @@ describe('discord channel end to end (redis)', () => {
       const body = post.body as { components: { components: { label: string }[] }[] };
       return body.components[0]!.components.map((c) => c.label);
     };
-    expect(await labels(5, true)).toEqual(['Approve', 'Reject', 'Edit and approve', 'Edit in browser']);
-    expect(await labels(6, true)).toEqual(['Approve', 'Reject', 'Edit in browser']);
-    expect(await labels(5, false)).toEqual(['Approve', 'Reject', 'Details']);
+    expect(await labels(5, true)).toEqual([
+      'Approve',
+      'Approve and allow for 1 hour',
+      'Reject',
+      'Edit and approve',
+      'Edit in browser',
+    ]);
+    expect(await labels(6, true)).toEqual([
+      'Approve',
+      'Approve and allow for 1 hour',
+      'Reject',
+      'Edit in browser',
+    ]);
+    expect(await labels(5, false)).toEqual(['Approve', 'Approve and allow for 1 hour', 'Reject', 'Details']);
   });
 
   it('`channelDetails` lists the channel, with an inbound door, ready', async () => {

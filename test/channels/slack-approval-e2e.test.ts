@@ -98,6 +98,22 @@ describe('APPROVAL through Slack', () => {
     expect(edit.args.text).toBe(`Answered by <@${USER}>: Approved`);
   });
 
+  it('"Approve and allow for 1 hour" approves and gives a grant; a quorum question does not offer it', async () => {
+    const action = { name: 'ops.restart', arguments: { pool: 'web' } };
+    const { id, post } = await ask({ action });
+    expect(JSON.stringify(post.args.blocks)).toContain('Approve and allow for 1 hour');
+    expect((await interact(click(`${id}:2`, `${ACTION.approve}_hour`))).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', decision: 'APPROVED' });
+    const again = await gql(
+      `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) { status question { answeredBy } } }`,
+      { input: { channel: 'ops-slack', text: 'Refund?', format: 'APPROVAL', action } },
+    );
+    expect(again.data!.askUser.status).toBe('ANSWERED');
+    expect(again.data!.askUser.question.answeredBy).toMatch(/^policy:grant-/);
+    const quorum = await ask({ action: { name: 'ops.other', arguments: {} }, quorum: { approvals: 2 } });
+    expect(JSON.stringify(quorum.post.args.blocks)).not.toContain(`${ACTION.approve}_hour`);
+  });
+
   it('Reject rejects', async () => {
     const { id } = await ask({ action: { name: 'db.drop', arguments: { table: 'users' } } });
     expect((await interact(click(`${id}:0`, `${ACTION.approve}_no`))).status).toBe(200);

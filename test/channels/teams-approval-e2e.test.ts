@@ -81,7 +81,7 @@ describe('APPROVAL through Teams', () => {
         { title: 'meta', value: '{"reason":"late"}' },
       ],
     });
-    expect(card.actions!.map((a) => a.title)).toEqual(['Approve', 'Reject']);
+    expect(card.actions!.map((a) => a.title)).toEqual(['Approve', 'Approve and allow for 1 hour', 'Reject']);
     expect((await send(cardSubmit(teams, { tai: 'a', q: id, i: 1 }))).status).toBe(200);
     expect(await question(id)).toMatchObject({
       status: 'ANSWERED',
@@ -116,7 +116,19 @@ describe('APPROVAL through Teams', () => {
     expect(lineOf(update)).toBe(`Answered by ${TEAMS_USER.name}: Rejected`);
   });
 
-  it('an approve submit for another format, or an index other than 0/1, answers nothing', async () => {
+  it('"Approve and allow for 1 hour" approves and gives a grant: the same ask is then decided at once', async () => {
+    const input = { text: 'Restart web?', action: { name: 'ops.restart-web', arguments: { pool: 'a' } } };
+    const { id } = await ask(input);
+    expect((await send(cardSubmit(teams, { tai: 'a', q: id, i: 2 }))).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', decision: 'APPROVED', answeredBy: BY });
+    const again = await gql(
+      `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) { status } }`,
+      { input: { channel: 'ops-teams', format: 'APPROVAL', ...input } },
+    );
+    expect(again.data!.askUser.status).toBe('ANSWERED');
+  });
+
+  it('an approve submit for another format, or an index other than 0/1/2, answers nothing', async () => {
     const confirm = await gql(ASK, {
       input: { channel: 'ops-teams', text: 'Plain yes/no?', format: 'CONFIRM' },
     });
@@ -125,7 +137,7 @@ describe('APPROVAL through Teams', () => {
     await teams.waitFor('POST', SENDS, (c) => String(c.body.text).startsWith('That answer was not accepted'));
     expect((await question(confirmId)).status).toBe('PENDING');
     const { id } = await ask({ text: 'Index two?', action: { name: 'x.y', arguments: {} } });
-    expect((await send(cardSubmit(teams, { tai: 'a', q: id, i: 2 }))).status).toBe(400);
+    expect((await send(cardSubmit(teams, { tai: 'a', q: id, i: 3 }))).status).toBe(400);
     expect((await question(id)).status).toBe('PENDING');
   });
 

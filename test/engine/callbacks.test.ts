@@ -122,7 +122,8 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       const q = await external();
       await engine.cancel(AGENT, q.id);
       expect(await codeOf(call(q.ticket, { body: json({}) }))).toBe('QUESTION_CLOSED');
-      expect(await engine.callbackPage(q.ticket)).toEqual({ kind: 'closed' });
+      // An EXTERNAL question's pages never name it (its URL may sit with a third party).
+      expect(await engine.callbackPage(q.ticket)).toEqual({ kind: 'closed', about: null });
     });
 
     it('a bound verifier runs first: bad signature 401 pending or answered; empty body 400; no secret 500', async () => {
@@ -248,11 +249,11 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       expect(channel.sent).toHaveLength(1);
       expect(channel.sent[0]!.url).toBe(r.callbackUrl);
       const ticket = ticketOf(r.callbackUrl!);
-      expect(await engine.callbackPage(ticket)).toEqual({ kind: 'confirm' });
+      expect(await engine.callbackPage(ticket)).toEqual({ kind: 'confirm', about: { text: 'Approve?' } });
       expect((await engine.get(OPS, r.question.id))?.status).toBe('PENDING');
       expect(await call(ticket)).toBe('answered');
       expect((await engine.get(OPS, r.question.id))?.answer).toBe(true);
-      expect(await engine.callbackPage(ticket)).toEqual({ kind: 'done' });
+      expect(await engine.callbackPage(ticket)).toEqual({ kind: 'done', about: { text: 'Approve?' } });
     });
 
     it('channel TEXT/SELECT/FORM take {"answer": …}; their pages say where to reply', async () => {
@@ -262,7 +263,11 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         { holdSeconds: 0 },
       );
       const tk = ticketOf(t.callbackUrl!);
-      expect(await engine.callbackPage(tk)).toEqual({ kind: 'text', sensitive: false });
+      expect(await engine.callbackPage(tk)).toEqual({
+        kind: 'text',
+        sensitive: false,
+        about: { text: 'Name?' },
+      });
       expect(await codeOf(call(tk))).toBe('BAD_USER_INPUT');
       expect(await codeOf(call(tk, { body: json({ reply: 'Ada' }) }))).toBe('BAD_USER_INPUT');
       expect(await call(tk, { body: json({ answer: 'Ada' }) })).toBe('answered');
@@ -272,7 +277,11 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         { text: 'N?', format: 'FORM', schema, channel: 'pager' },
         { holdSeconds: 0 },
       );
-      expect(await engine.callbackPage(ticketOf(f.callbackUrl!))).toEqual({ kind: 'form', schema });
+      expect(await engine.callbackPage(ticketOf(f.callbackUrl!))).toEqual({
+        kind: 'form',
+        schema,
+        about: { text: 'N?' },
+      });
     });
 
     it('a failed delivery is CHANNEL_DELIVERY_FAILED with its cause and leaves no pending question', async () => {

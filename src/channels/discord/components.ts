@@ -2,6 +2,7 @@
 // message content and components for the answer; the modals for TEXT and flat FORMs; and the
 // message once the question is closed. Every custom_id carries the question id and an option
 // index, never the callback ticket.
+import { ONE_HOUR_GRANT_LABEL } from '../../domain/policy/grant.ts';
 import { yesOrNo } from '../../domain/yes-no.ts';
 import { type FormField, formFields as flatFields } from '../slack/blocks.ts';
 import type { ChannelQuestion } from '../types.ts';
@@ -165,6 +166,8 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
       return [
         row([
           button('Approve', `tai:${KIND.confirm}:${q.id}:1`, SUCCESS),
+          // 2: approve and allow the same for an hour (API.md §20).
+          ...(q.grantable ? [button(ONE_HOUR_GRANT_LABEL, `tai:${KIND.confirm}:${q.id}:2`, SECONDARY)] : []),
           button('Reject', `tai:${KIND.confirm}:${q.id}:0`, DANGER),
           ...(modalFields(q) !== null
             ? [button('Edit and approve', `tai:${KIND.openForm}:${q.id}`, PRIMARY)]

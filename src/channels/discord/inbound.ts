@@ -1,6 +1,7 @@
 // Discord interactions (PING, message components, modal submissions) mapped to what they mean.
 // Only called after the signature was verified; every shape is checked, nothing is trusted.
 import { z } from 'zod';
+import { ONE_HOUR_GRANT } from '../../domain/policy/grant.ts';
 import type { ChannelQuestion } from '../types.ts';
 import { KIND, modalAnswer } from './components.ts';
 
@@ -77,6 +78,12 @@ const INDEXED = /^tai:([csm]):(.{1,90}):(\d{1,3})$/;
 const PLAIN = /^tai:([tfx]):(.{1,95})$/;
 
 /** What a verified interaction means; null when it is malformed (a 400). */
+/** A decision button's answer: 1 approves, 0 rejects, 2 approves with a one-hour grant (API.md §20). */
+function approvalOf(n: string): Record<string, unknown> {
+  if (n !== '2') return { decision: n === '1' ? 'APPROVED' : 'REJECTED' };
+  return { decision: 'APPROVED', grant: { scope: ONE_HOUR_GRANT.scope, seconds: ONE_HOUR_GRANT.seconds } };
+}
+
 export function interpret(i: Interaction): DiscordEvent | null {
   if (i.type === PING) return { kind: 'ping' };
   if (i.type === APPLICATION_COMMAND) return { kind: 'command' };
@@ -88,16 +95,16 @@ export function interpret(i: Interaction): DiscordEvent | null {
     if (indexed) {
       const [, kind, questionId, n] = indexed as unknown as [string, string, string, string];
       if (kind === KIND.confirm) {
-        if (n !== '0' && n !== '1') return null;
+        if (n !== '0' && n !== '1' && n !== '2') return null;
         return {
           kind: 'answer',
           questionId,
           by,
           answer: (q) =>
-            q.format === 'CONFIRM'
+            q.format === 'CONFIRM' && n !== '2'
               ? n === '1'
               : q.format === 'APPROVAL'
-                ? { decision: n === '1' ? 'APPROVED' : 'REJECTED' }
+                ? approvalOf(n)
                 : undefined,
         };
       }

@@ -1,5 +1,6 @@
 // Block Kit for a question, per format (API.md §9's table), and the modal for flat FORM schemas.
 // Interactive elements carry the question id and an option index, never the callback ticket.
+import { ONE_HOUR_GRANT_LABEL } from '../../domain/policy/grant.ts';
 import type { ChannelQuestion } from '../types.ts';
 import { viewProblem } from './block-kit.ts';
 import { cut, escapedChunks } from './escape.ts';
@@ -21,7 +22,7 @@ export const ACTION = {
   link: 'tai_link',
   /** The FORM message's second button: the answer page, for when Slack cannot show the modal. */
   formPage: 'tai_form_page',
-  /** APPROVAL: `tai_approve_yes` / `tai_approve_no`. */
+  /** APPROVAL: `tai_approve_yes` / `tai_approve_no`, and `tai_approve_hour` (approve with a one-hour grant). */
   approve: 'tai_approve',
 } as const;
 export const FORM_CALLBACK_ID = 'tai_form';
@@ -132,6 +133,17 @@ function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
           value: `${q.id}:1`,
           style: 'primary',
         },
+        // "Approve and allow for 1 hour" (API.md §20): a grant of the same arguments.
+        ...(q.grantable
+          ? [
+              {
+                type: 'button',
+                action_id: `${ACTION.approve}_hour`,
+                text: plain(ONE_HOUR_GRANT_LABEL),
+                value: `${q.id}:2`,
+              },
+            ]
+          : []),
         {
           type: 'button',
           action_id: `${ACTION.approve}_no`,

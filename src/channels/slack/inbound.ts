@@ -1,6 +1,7 @@
 // Slack interactivity payloads (`block_actions`, `view_submission`) mapped to what they mean.
 // Only called after the signature was verified; every shape is checked, nothing is trusted.
 import { z } from 'zod';
+import { ONE_HOUR_GRANT } from '../../domain/policy/grant.ts';
 import type { AnswerFormat, ChannelQuestion, JsonValue } from '../types.ts';
 import {
   ACTION,
@@ -105,14 +106,18 @@ function fromAction(a: z.output<typeof action>, payload: BlockActions): SlackEve
   }
   if (a.action_id.startsWith(ACTION.approve)) {
     const v = splitValue(a.value);
-    if (!v || v.index > 1) return null;
-    const decision = v.index === 1 ? 'APPROVED' : 'REJECTED';
+    if (!v || v.index > 2) return null;
+    // 1 approves, 0 rejects, 2 approves and allows the same for an hour (API.md §20).
+    const value: JsonValue =
+      v.index === 2
+        ? { decision: 'APPROVED', grant: { scope: ONE_HOUR_GRANT.scope, seconds: ONE_HOUR_GRANT.seconds } }
+        : { decision: v.index === 1 ? 'APPROVED' : 'REJECTED' };
     return {
       kind: 'answer',
       questionId: v.questionId,
       by,
-      answer: (q) => (q.format === 'APPROVAL' ? { decision } : undefined),
-      answerFor: { format: 'APPROVAL', value: { decision } },
+      answer: (q) => (q.format === 'APPROVAL' ? value : undefined),
+      answerFor: { format: 'APPROVAL', value },
     };
   }
   // A cleared menu (`selected_option: null`) answers nothing; Slack shows an error for a non-200.

@@ -2,6 +2,8 @@
 // (a TextRun renders no markdown, so nothing an agent writes formats, mentions or links), then
 // Action.Submit buttons for the choices, inputs for TEXT and flat FORMs, Action.OpenUrl for the rest.
 // Every submit carries the question id and an option index, never the callback ticket.
+
+import { ONE_HOUR_GRANT_LABEL } from '../../domain/policy/grant.ts';
 import { type FormField, formFields } from '../slack/blocks.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -152,6 +154,8 @@ function answerParts(q: ChannelQuestion, callbackUrl: string): { inputs: Obj[]; 
         inputs: [],
         actions: [
           submit('Approve', { tai: SUBMIT.approve, q: q.id, i: 1 }),
+          // i 2: approve and allow the same for an hour (API.md §20).
+          ...(q.grantable ? [submit(ONE_HOUR_GRANT_LABEL, { tai: SUBMIT.approve, q: q.id, i: 2 })] : []),
           submit('Reject', { tai: SUBMIT.approve, q: q.id, i: 0 }),
           ...(q.action?.editable ? [openUrl('Edit on the web', callbackUrl)] : []),
         ],

@@ -2,6 +2,7 @@
 // card's Action.Submit (an answer), or something else to acknowledge. Only called after the token
 // was verified; every shape is checked, nothing is trusted.
 import { z } from 'zod';
+import { ONE_HOUR_GRANT } from '../../domain/policy/grant.ts';
 import type { ChannelQuestion } from '../types.ts';
 import { CHOICE_INPUT, formAnswer, SUBMIT, TEXT_INPUT } from './cards.ts';
 
@@ -95,9 +96,12 @@ export function interpret(a: Activity): TeamsEvent | null {
     case SUBMIT.approve: {
       // A decision on an APPROVAL (API.md §15): the engine records it as the answer or, with a
       // quorum, as this person's vote; the proposed arguments are kept as they are.
-      if (data.i !== 0 && data.i !== 1) return null;
-      const decision = data.i === 1 ? 'APPROVED' : 'REJECTED';
-      return { ...base, answer: (q) => (q.format === 'APPROVAL' ? { decision } : undefined) };
+      if (data.i !== 0 && data.i !== 1 && data.i !== 2) return null;
+      const value =
+        data.i === 2
+          ? { decision: 'APPROVED', grant: { scope: ONE_HOUR_GRANT.scope, seconds: ONE_HOUR_GRANT.seconds } }
+          : { decision: data.i === 1 ? 'APPROVED' : 'REJECTED' };
+      return { ...base, answer: (q) => (q.format === 'APPROVAL' ? value : undefined) };
     }
     case SUBMIT.select:
       return { ...base, answer: (q) => optionAt(q, data.i) };

@@ -105,6 +105,25 @@ interface DecisionFlags {
   reject?: boolean;
   note?: string;
   arguments?: string;
+  grant?: string;
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+const SCOPES: Record<string, string> = { 'same-arguments': 'SAME_ARGUMENTS', 'same-action': 'SAME_ACTION' };
+
+/**
+ * `--grant 1h[:same-arguments|:same-action]` (API.md §20): approve, and allow the same for that
+ * long (s, m, h or d; SAME_ARGUMENTS unless said). The server checks the bounds.
+ */
+export function grantFromFlag(spec: string): { scope: string; seconds: number } {
+  const m = /^(\d{1,7})([smhd]?)(?::([a-z-]+))?$/.exec(spec.trim());
+  const scope = m?.[3] === undefined ? 'SAME_ARGUMENTS' : SCOPES[m[3]];
+  if (!m || scope === undefined) {
+    throw new BadUserInputError(
+      `--grant must be a duration and an optional scope, e.g. 1h, 30m, 7d:same-action (scopes: ${Object.keys(SCOPES).join(', ')})`,
+    );
+  }
+  return { scope, seconds: Number(m[1]) * UNIT_SECONDS[m[2] || 's']! };
 }
 
 async function argumentsFile(path: string): Promise<Record<string, unknown>> {
@@ -136,6 +155,7 @@ export async function answerFromDecision(q: Pick<Question, 'format'>, o: Decisio
   if (o.approve && o.reject) throw new BadUserInputError('give --approve or --reject, not both');
   const approved = o.approve === true;
   if (q.format === 'CONFIRM') {
+    if (o.grant !== undefined) throw new BadUserInputError('--grant is for APPROVAL questions');
     if (o.note !== undefined || o.arguments !== undefined) {
       throw new BadUserInputError('--note and --arguments are for APPROVAL questions');
     }
@@ -147,9 +167,11 @@ export async function answerFromDecision(q: Pick<Question, 'format'>, o: Decisio
     );
   }
   if (o.arguments !== undefined && !approved) throw new BadUserInputError('--arguments goes with --approve');
+  if (o.grant !== undefined && !approved) throw new BadUserInputError('--grant goes with --approve');
   const answer: Record<string, unknown> = { decision: approved ? 'APPROVED' : 'REJECTED' };
   if (o.arguments !== undefined) answer.arguments = await argumentsFile(o.arguments);
   if (o.note !== undefined) answer.note = o.note;
+  if (o.grant !== undefined) answer.grant = grantFromFlag(o.grant);
   return answer;
 }
 
@@ -168,12 +190,17 @@ export function answerCommand(ctx: CommandContext): Command {
     .option('--reject', 'APPROVAL or CONFIRM: reject (with a quorum: vote to reject)')
     .option('--note <note>', 'APPROVAL: a note with the decision (at most 2000 characters)')
     .option('--arguments <file.json>', 'APPROVAL, editable actions: approve these arguments instead')
+    .option(
+      '--grant <duration[:scope]>',
+      'APPROVAL, with --approve: also allow the same for a while, e.g. 1h (same arguments) or 1d:same-action',
+    )
     .action(async (id: string, o: { answer?: string } & DecisionFlags, cmd: Command) => {
       const client = ctx.clientOf(cmd);
       const decided = o.approve === true || o.reject === true;
       if (decided && o.answer !== undefined) {
         throw new BadUserInputError('give --answer or --approve/--reject, not both');
       }
+      if (!decided && o.grant !== undefined) throw new BadUserInputError('--grant goes with --approve');
       if (!decided && (o.note !== undefined || o.arguments !== undefined)) {
         throw new BadUserInputError('--note and --arguments go with --approve or --reject');
       }

@@ -3,11 +3,13 @@
 // lookup; only glob rules are tried one by one.
 import { withPatternBudget } from '../linear-regexp.ts';
 import type { JsonObject } from '../question.ts';
+import { type CoveredQuestion, grantCovers } from './grant.ts';
 import type { PolicyEffect, PolicyRule } from './rule.ts';
 
-export interface PolicyQuestion {
+/** The question as rules see it; the routing fields decide only whether a grant covers it. */
+export interface PolicyQuestion extends Omit<CoveredQuestion, 'action'> {
   askedBy: string;
-  action: { name: string; arguments: JsonObject };
+  action: CoveredQuestion['action'] & { arguments: JsonObject };
 }
 
 export interface PolicyDecision {
@@ -92,13 +94,20 @@ function argumentsMatch(rule: PolicyRule, args: JsonObject): boolean {
 function matches(rule: PolicyRule, q: PolicyQuestion, now: number): boolean {
   if (rule.expiresAt !== null && rule.expiresAt <= now) return false;
   if (rule.match.askers !== null && !rule.match.askers.includes(q.askedBy)) return false;
+  if (rule.grant) return grantCovers(rule.grant, q);
   return argumentsMatch(rule, q.action.arguments);
 }
 
-/** Effect first, then the most specific action (exact, then longer glob), then the lowest id. */
+/**
+ * Effect first; then an operator's ALLOW before a person's grant (a grant's uses are spent
+ * only where no rule allows it anyway); then the most specific action (exact, then longer
+ * glob), then the lowest id.
+ */
 function compareRules(a: PolicyRule, b: PolicyRule): number {
   const byEffect = RANK[a.effect] - RANK[b.effect];
   if (byEffect !== 0) return byEffect;
+  const byGrant = Number(a.grant !== undefined) - Number(b.grant !== undefined);
+  if (byGrant !== 0) return byGrant;
   const aGlob = isGlob(a.match.action);
   const bGlob = isGlob(b.match.action);
   if (aGlob !== bGlob) return aGlob ? 1 : -1;
@@ -108,15 +117,23 @@ function compareRules(a: PolicyRule, b: PolicyRule): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Which rules apply to an APPROVAL question, and which one is recorded. */
-export function decide(index: PolicyIndex, q: PolicyQuestion, now: number): PolicyDecision {
+/**
+ * Which rules apply to an APPROVAL question, and which one is recorded. `skip`: rules to leave
+ * out (grants whose use the store refused: exhausted, expired or revoked meanwhile).
+ */
+export function decide(
+  index: PolicyIndex,
+  q: PolicyQuestion,
+  now: number,
+  skip?: ReadonlySet<string>,
+): PolicyDecision {
   const candidates: PolicyRule[] = [];
   for (const rule of index.exact.get(q.action.name) ?? []) candidates.push(rule);
   for (const rule of index.globs) if (globMatches(rule.match.action, q.action.name)) candidates.push(rule);
   const enforced: PolicyRule[] = [];
   const shadow: PolicyRule[] = [];
   for (const rule of candidates) {
-    if (!matches(rule, q, now)) continue;
+    if (skip?.has(rule.id) || !matches(rule, q, now)) continue;
     (rule.mode === 'SHADOW' ? shadow : enforced).push(rule);
   }
   enforced.sort(compareRules);

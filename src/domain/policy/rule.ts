@@ -8,12 +8,16 @@ import { type CompiledSchema, compileJsonSchema } from '../json-schema.ts';
 import { ACTION_NAME_MAX_CHARS, exceedsChars, isBlank, LABEL_MAX_CHARS } from '../limits.ts';
 import type { JsonObject, QuorumSpec } from '../question.ts';
 import { clip, isPlainObject, listChoices, own } from '../values.ts';
+import { GRANT_ID_PREFIX, type Grant } from './grant.ts';
 
 export const POLICY_EFFECTS = ['ALLOW', 'DENY', 'ASK'] as const;
 export type PolicyEffect = (typeof POLICY_EFFECTS)[number];
 export const POLICY_MODES = ['ENFORCE', 'SHADOW'] as const;
 export type PolicyMode = (typeof POLICY_MODES)[number];
-export type PolicySource = 'manifest' | 'store';
+export type PolicySource = 'manifest' | 'store' | 'grant';
+/** What an ASK rule may demand of the approver (§23 step-up). */
+export const POLICY_ASSURANCES = ['STANDARD', 'HIGH'] as const;
+export type PolicyAssurance = (typeof POLICY_ASSURANCES)[number];
 
 export const POLICY_ID_MAX_CHARS = 64;
 export const POLICY_DESCRIPTION_MAX_CHARS = 500;
@@ -24,7 +28,14 @@ const POLICY_ID = /^[a-z0-9-]+$/;
 const ACTION_PATTERN = /^[A-Za-z0-9_.:*-]+$/;
 const RULE_KEYS = new Set(['id', 'description', 'effect', 'mode', 'match', 'ask', 'expiresAt']);
 const MATCH_KEYS = new Set(['action', 'askers', 'arguments']);
-const ASK_KEYS = new Set(['quorum', 'audience', 'channel', 'escalationPolicy']);
+const ASK_KEYS = new Set([
+  'quorum',
+  'audience',
+  'channel',
+  'escalationPolicy',
+  'assurance',
+  'requireSeparateRequester',
+]);
 
 export interface PolicyMatch {
   action: string;
@@ -38,6 +49,10 @@ export interface PolicyAsk {
   audience: string | null;
   channel: string | null;
   escalationPolicy: string | null;
+  /** HIGH: the approver must step up (§23), whatever the agent asked. Enforced at ask time by §23's code. */
+  assurance: PolicyAssurance | null;
+  /** The requester (`action.requestedBy`) may not approve (§22). Enforced by §22's code. */
+  requireSeparateRequester: boolean;
 }
 
 /** A rule as written: what the manifest lists, the store keeps and GraphQL shows. */
@@ -59,6 +74,8 @@ export interface PolicyRule extends PolicyRuleSpec {
   createdBy: string | null;
   createdAt: number | null;
   compiled: CompiledSchema | null;
+  /** Grants only (source "grant"): the grant this rule stands for. */
+  grant?: Grant;
 }
 
 /** What the ask-time checks of a rule's routing need to know of the manifest. */
@@ -105,6 +122,8 @@ function checkId(value: unknown, field: string): string {
   ) {
     throw badInput(`id must be 1 to ${POLICY_ID_MAX_CHARS} characters of a-z 0-9 -`, field);
   }
+  if (value.startsWith(GRANT_ID_PREFIX))
+    throw badInput(`ids starting with ${GRANT_ID_PREFIX} are kept for grants`, field);
   return value;
 }
 
@@ -187,7 +206,21 @@ function checkAsk(value: unknown, field: string, ctx: PolicyContext): PolicyAsk 
     audience: label(own(value, 'audience'), `${field}.audience`),
     channel,
     escalationPolicy,
+    assurance:
+      own(value, 'assurance') === undefined || own(value, 'assurance') === null
+        ? null
+        : oneOf(own(value, 'assurance'), POLICY_ASSURANCES, `${field}.assurance`),
+    requireSeparateRequester: flag(
+      own(value, 'requireSeparateRequester'),
+      `${field}.requireSeparateRequester`,
+    ),
   };
+}
+
+function flag(value: unknown, field: string): boolean {
+  if (!present(value)) return false;
+  if (typeof value !== 'boolean') throw badInput('must be true or false', field);
+  return value;
 }
 
 function checkExpiry(value: unknown, field: string): number | null {
@@ -249,6 +282,9 @@ export function policyRuleJson(spec: PolicyRuleSpec): JsonObject {
           audience: spec.ask.audience,
           channel: spec.ask.channel,
           escalationPolicy: spec.ask.escalationPolicy,
+          // Only when set, so the versions of rules written before these fields stay the same.
+          ...(spec.ask.assurance ? { assurance: spec.ask.assurance } : {}),
+          ...(spec.ask.requireSeparateRequester ? { requireSeparateRequester: true } : {}),
         }
       : null,
     expiresAt: spec.expiresAt === null ? null : new Date(spec.expiresAt).toISOString(),

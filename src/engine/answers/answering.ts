@@ -28,7 +28,9 @@ export function createAnswering(
     async answer(p, id, answer) {
       const { q, announced } = await target(p, id);
       if (!canAnswer(p)) throw new DomainError('FORBIDDEN', 'this key may not answer questions');
-      return questionOrThrow(await recordAnswer(q, { id: p.id, via: 'api' }, answer, { announced }));
+      return questionOrThrow(
+        await recordAnswer(q, { id: p.id, via: 'api', principal: p }, answer, { announced }),
+      );
     },
 
     async cancel(p, id, reason) {

@@ -12,11 +12,14 @@ import { validateAnswer } from '../../domain/answer.ts';
 import { repeatsAnswer, repeatsVote } from '../../domain/answer-retry.ts';
 import { decisionOfAnswer } from '../../domain/approval.ts';
 import { DomainError, isDomainError, notFound, storeUnavailable } from '../../domain/errors.ts';
+import type { GrantRequest } from '../../domain/policy/grant.ts';
+import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
 import type { PolicyOutcome } from '../policies/apply.ts';
+import { createGrantGiving, grantRefusalKind, splitGrant } from '../policies/grants.ts';
 import type { AnswerOutcome } from './outcome.ts';
 
 type RuleDecision = Extract<PolicyOutcome, { kind: 'decided' }>;
@@ -29,6 +32,8 @@ export interface Answerer {
   via: string;
   /** The display name the door was given for this identity (cleaned), kept when the answer counts. */
   name?: string | null;
+  /** The key or session behind an `api` answer: whether it may give a grant (API.md §20). */
+  principal?: Pick<Principal, 'roles' | 'restricted'>;
 }
 
 export interface RecordOptions {
@@ -75,6 +80,7 @@ export interface AnswerPath {
 
 export function createRecordAnswer(ctx: EngineContext): AnswerPath {
   const rememberName = createNameRemembering(ctx.people, ctx.clock);
+  const grants = createGrantGiving(ctx);
 
   async function counted(q: QuestionRecord, by: Answerer): Promise<void> {
     if (q.status !== 'PENDING') ctx.announced.forget(q.id);
@@ -187,9 +193,11 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
   async function record(
     q: QuestionRecord,
     by: Answerer,
-    given: unknown,
+    sent: unknown,
     opts: RecordOptions = {},
   ): Promise<AnswerOutcome> {
+    // A grant rides an approval (API.md §20): the answer is checked and stored without it.
+    const { given, grant } = splitGrant(q, sent);
     if (q.format === 'EXTERNAL' && by.via !== 'callback') {
       return {
         kind: 'invalid',
@@ -211,7 +219,19 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
       }
       return { kind: 'invalid', error: err };
     }
-    return takesVotes(q) ? vote(q, by, value, given) : claim(q, by, value, given);
+    let granting: GrantRequest | null = null;
+    if (grant !== undefined) {
+      try {
+        granting = await grants.check(q, by, value, grant);
+      } catch (err) {
+        const kind = grantRefusalKind(err);
+        if (kind === null || !isDomainError(err)) throw err;
+        return { kind, error: err };
+      }
+    }
+    const outcome = takesVotes(q) ? await vote(q, by, value, given) : await claim(q, by, value, given);
+    if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, by, granting);
+    return outcome;
   }
 
   async function decideByRule(q: QuestionRecord, ruled: RuleDecision): Promise<QuestionRecord> {

@@ -2,7 +2,8 @@
 // channel plugin. It lives beside the ports, not in src/channels/, so the engine depends on the
 // plugin contract's types only and never on plugin code.
 import type { ChannelQuestion } from '../../channels/types.ts';
-import type { QuestionRecord } from '../../domain/question.ts';
+import { grantOffered } from '../../domain/policy/grant.ts';
+import type { QuestionRecord, QuorumSpec } from '../../domain/question.ts';
 
 /** The fields of a stored question a plugin may see: no media, no verifier, no asker, no idempotency key. */
 export function channelQuestionOf(
@@ -14,6 +15,7 @@ export function channelQuestionOf(
     schema: Record<string, unknown> | null;
     link: string | null;
     action?: ChannelQuestion['action'];
+    quorum?: QuorumSpec | null;
     recipient: string | null;
     sensitive: boolean;
     status: ChannelQuestion['status'];
@@ -43,6 +45,7 @@ export function channelQuestionOf(
     timeoutAt: record.timeoutAt,
   };
   if (record.action) out.action = record.action;
+  if (record.action && grantOffered({ ...record, action: record.action })) out.grantable = true;
   return out;
 }
 

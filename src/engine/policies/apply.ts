@@ -27,7 +27,11 @@ export interface PolicyInputs {
   audience: string | null;
   now: number;
   escalationPolicies: ReadonlyMap<string, readonly EscalationStep[]> | undefined;
-  observer: EngineObserver;
+  observer: Pick<EngineObserver, 'policyDecision'>;
+  /** The recipient as the channel's default fills it in (what a channel user's grant compares). */
+  recipient?: string | null;
+  /** Rules to leave out: grants the store refused to use (see grants.ts). */
+  skip?: ReadonlySet<string>;
 }
 
 const refOf = (r: PolicyRule): PolicyRef => ({ ruleId: r.id, version: r.version, effect: r.effect });
@@ -74,7 +78,21 @@ function withScrutiny(
 export function applyPolicies(v: ValidatedAsk, inputs: PolicyInputs): PolicyOutcome {
   const asWritten = { kind: 'ask' as const, v, audience: inputs.audience, policy: null, shadow: [] };
   if (v.format !== 'APPROVAL' || !v.action || inputs.index.rules.length === 0) return asWritten;
-  const d = decide(inputs.index, { askedBy: inputs.askedBy, action: v.action }, inputs.now);
+  const d = decide(
+    inputs.index,
+    {
+      askedBy: inputs.askedBy,
+      action: v.action,
+      // What a grant must stay within (domain/policy/grant.ts): rules look at action and asker only.
+      sensitive: v.sensitive,
+      quorum: v.quorum,
+      audience: inputs.audience,
+      channel: v.channel,
+      recipient: inputs.recipient === undefined ? v.recipient : inputs.recipient,
+    },
+    inputs.now,
+    inputs.skip,
+  );
   const shadow = d.shadow.map(refOf);
   for (const r of d.shadow) inputs.observer.policyDecision?.(r.effect, 'SHADOW');
   const rule = d.recorded;

@@ -3,6 +3,7 @@
 // applies its own changes at once.
 import { jcsDigest } from '../../domain/digest.ts';
 import { badInput, DomainError } from '../../domain/errors.ts';
+import { grantRule } from '../../domain/policy/grant.ts';
 import {
   type PolicyContext,
   type PolicyRule,
@@ -39,7 +40,7 @@ export function createPolicyAdmin(ctx: EngineContext): PolicyAdmin {
     channels: ctx.channels.names(),
     escalationPolicies: new Set(ctx.escalationPolicies?.keys() ?? []),
   });
-  let seen = -1;
+  let seen = '';
   let timer: ReturnType<typeof setInterval> | null = null;
 
   /** A stored rule ready to decide; one that no longer checks (a channel removed) is skipped. */
@@ -63,15 +64,26 @@ export function createPolicyAdmin(ctx: EngineContext): PolicyAdmin {
     }
   }
 
+  /** Both generations (rules and grants), read before what they cover: a change after is seen next time. */
+  async function generation(): Promise<string> {
+    const [rules, grants] = await Promise.all([
+      ctx.store.policies.generation(),
+      ctx.store.grants.generation(),
+    ]);
+    return `${rules}:${grants}`;
+  }
+
   async function refresh(): Promise<void> {
-    const generation = await ctx.store.policies.generation();
-    const stored = await ctx.store.policies.list();
+    const now = await generation();
+    const [stored, grants] = await Promise.all([ctx.store.policies.list(), ctx.store.grants.list()]);
     set.setStoreRules(stored.map(fromStore).filter((r): r is PolicyRule => r !== null));
-    seen = generation;
+    const at = ctx.clock();
+    set.setGrants(grants.filter((g) => g.expiresAt > at).map(grantRule));
+    seen = now;
   }
 
   async function poll(): Promise<void> {
-    if ((await ctx.store.policies.generation()) !== seen) await refresh();
+    if ((await generation()) !== seen) await refresh();
   }
 
   const manifestIds = () =>

@@ -71,7 +71,7 @@ builder.mutationFields((t) => ({
         type: JSONScalar,
         required: true,
         description:
-          'TEXT: a string; CONFIRM: a boolean; SELECT: one of the options; FORM: an object; APPROVAL: {decision, arguments?, note?}.',
+          'TEXT: a string; CONFIRM: a boolean; SELECT: one of the options; FORM: an object; APPROVAL: {decision, arguments?, note?, grant?} — `grant: {scope, seconds, maxUses?}` with an approval allows the same for a while (API.md §20).',
       }),
     },
     resolve: (_root, { id, answer }, ctx) => ctx.engine.answer(ctx.principal, String(id), answer),
@@ -100,5 +100,20 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true, description: 'The store rule’s id.' }) },
     resolve: (_root, { id }, ctx) => ctx.engine.policyRules.delete(ctx.principal, String(id)),
+  }),
+  revokeGrant: t.boolean({
+    description:
+      'Ends a grant at once (GRANT_REVOKED); false when there is none. The person who gave it, or an admin.',
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true, description: 'The grant’s id (from myGrants or policies).' }) },
+    resolve: (_root, { id }, ctx) => ctx.engine.grants.revoke(ctx.principal, String(id)),
+  }),
+  adoptPolicySuggestion: t.field({
+    type: PolicyRuleType,
+    description:
+      'Creates a suggestion’s rule as a store rule in SHADOW (audited as POLICY_CHANGED). Admins only.',
+    authScopes: { admin: true },
+    args: { key: t.arg.string({ required: true, description: 'The suggestion’s key.' }) },
+    resolve: (_root, { key }, ctx) => ctx.engine.policySuggestions.adopt(ctx.principal, key),
   }),
 }));

@@ -9,6 +9,7 @@ import { AuditConnection, AuditFilter } from '../types/audit.ts';
 import { ChannelDetail } from '../types/channel-detail.ts';
 import { OutboxDeadLetters } from '../types/dead-letter.ts';
 import { DecisionStatsRowType, StatsGroupBy } from '../types/decision-stats.ts';
+import { GrantType, PolicySuggestionType } from '../types/grant.ts';
 import { PolicyRuleType, PolicyShadowReportType } from '../types/policy.ts';
 import { Question } from '../types/question.ts';
 import { QuestionConnection } from '../types/question-connection.ts';
@@ -122,6 +123,28 @@ builder.queryFields((t) => ({
         until: until ? until.getTime() : null,
         groupBy,
       }),
+  }),
+  myGrants: t.field({
+    type: [GrantType],
+    description:
+      'The active grants the caller gave while approving (API.md §20), with their ids for revokeGrant.',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ctx.engine.grants.mine(ctx.principal),
+  }),
+  policySuggestions: t.field({
+    type: [PolicySuggestionType],
+    description:
+      'ALLOW rules the decided questions support: at least `minDecisions` approvals in the last `days`, none edited or rejected, by two or more people. Admins only.',
+    authScopes: { admin: true },
+    args: {
+      minDecisions: t.arg.int({ defaultValue: 20, description: 'Approvals a group needs, 2 to 100000.' }),
+      days: t.arg.int({
+        defaultValue: 30,
+        description: 'How far back, 1 to 3650 days (never past the questions’ retention).',
+      }),
+    },
+    resolve: (_root, { minDecisions, days }, ctx) =>
+      ctx.engine.policySuggestions.list(ctx.principal, minDecisions, days),
   }),
   auditLog: t.field({
     type: AuditConnection,

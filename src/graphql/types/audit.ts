@@ -20,6 +20,9 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   DECIDED_BY_POLICY:
     'A policy rule decided the question (approved or rejected) without asking anyone; detail names the rule, its version and effect.',
   POLICY_CHANGED: 'A policy rule was put or deleted.',
+  GRANT_GIVEN: 'A person approving a question allowed the same for a while (a grant).',
+  GRANT_USED: 'A grant decided a question (one use counted).',
+  GRANT_REVOKED: 'A grant was ended before its time.',
   CONSUMED: 'An approval was used, once, by its asker or a named executor.',
   EXECUTED: 'The outcome of a used approval was reported.',
 };

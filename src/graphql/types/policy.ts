@@ -80,6 +80,14 @@ const PolicyAskRef = builder.objectRef<PolicyAskSpec>('PolicyAsk').implement({
       nullable: true,
       description: 'A manifest escalation policy that replaces the agent’s ladder.',
     }),
+    assurance: t.exposeString('assurance', {
+      nullable: true,
+      description:
+        '`HIGH`: the approver must step up (API.md §23), whatever the agent asked; `STANDARD` or null: as asked.',
+    }),
+    requireSeparateRequester: t.exposeBoolean('requireSeparateRequester', {
+      description: 'The person the agent acts for (`action.requestedBy`) may not approve it (API.md §22).',
+    }),
   }),
 });
 
@@ -104,7 +112,9 @@ export const PolicyRuleType = builder.objectRef<PolicyRule>('PolicyRule').implem
       description: 'ASK rules: the added scrutiny.',
       resolve: (r) => r.ask,
     }),
-    source: t.exposeString('source', { description: '`manifest` or `store`.' }),
+    source: t.exposeString('source', {
+      description: '`manifest`, `store`, or `grant` (given by a person while approving; see `myGrants`).',
+    }),
     createdBy: t.exposeString('createdBy', {
       nullable: true,
       description: 'Store rules: the admin who last put it.',
@@ -149,6 +159,10 @@ const PolicyAskInput = builder.inputType('PolicyAskInput', {
     audience: t.string({ description: 'Who may answer.' }),
     channel: t.string({ description: 'A channel of the manifest it is delivered to.' }),
     escalationPolicy: t.string({ description: 'An escalation policy of the manifest.' }),
+    assurance: t.string({ description: '`STANDARD` or `HIGH` (the approver must step up, API.md §23).' }),
+    requireSeparateRequester: t.boolean({
+      description: 'The person the agent acts for may not approve it (API.md §22).',
+    }),
   }),
 });
 

@@ -1,5 +1,5 @@
 // An APPROVAL question: the action, its summary and arguments as a table, the votes so far, and
-// Approve / Reject with an optional note; "Edit and approve" opens a form from argumentsSchema
+// Approve / Reject with an optional note, "Approve and allow for 1 hour" (a grant, API.md §20); "Edit and approve" opens a form from argumentsSchema
 // (editable actions only) with the changed arguments highlighted before they are sent.
 import { lazy, Suspense, useId, useState } from 'react';
 import { quorumLine } from '../lib/approval.ts';
@@ -12,6 +12,13 @@ import { plainId } from './hooks.ts';
 const ApprovalEdit = lazy(() => import('./ApprovalEdit.tsx').then((m) => ({ default: m.ApprovalEdit })));
 
 const NOTE_MAX = 2000;
+/** "Approve and allow for 1 hour" (API.md §20): the same arguments, for an hour. */
+const ONE_HOUR_GRANT = { scope: 'SAME_ARGUMENTS', seconds: 3600 };
+
+/** Grants are for questions one person decides, never sensitive ones (the server checks the rest). */
+function grantOffered(q: Question): boolean {
+  return !q.sensitive && (q.quorum?.approvals ?? 1) <= 1;
+}
 
 export function ActionView({ question: q }: { question: Pick<Question, 'action' | 'quorum' | 'votes'> }) {
   const a = q.action;
@@ -94,6 +101,16 @@ export function ApprovalAnswer({
           >
             Approve
           </button>
+          {grantOffered(q) && (
+            <button
+              type="button"
+              disabled={busy}
+              title="Approve, and approve the same request with the same arguments by the same agent for the next hour"
+              onClick={() => send(withNote({ decision: 'APPROVED', grant: ONE_HOUR_GRANT }))}
+            >
+              Approve and allow for 1 hour
+            </button>
+          )}
           <button
             type="button"
             disabled={busy}

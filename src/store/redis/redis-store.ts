@@ -14,6 +14,7 @@ import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
 import { createRedisDeliveries, deliveryFieldsOf, deliveryFrom } from './deliveries.ts';
 import { createRedisExecution } from './execution.ts';
+import { createRedisGrants } from './grants.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
 import { createRedisLinks } from './links.ts';
 import { createRedisOutbox } from './outbox.ts';
@@ -95,6 +96,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
     people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
     policies: reportingUnavailable(createRedisPolicies(redis, prefix, run)),
+    grants: reportingUnavailable(createRedisGrants(redis, prefix, run)),
     audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {

@@ -54,6 +54,9 @@ const SCRIPTS = {
   auditTrim: script('audit-trim'),
   policyPut: script('policy-put'),
   policyDelete: script('policy-delete'),
+  grantGive: script('grant-give'),
+  grantUse: script('grant-use'),
+  grantRevoke: script('grant-revoke'),
 };
 
 export type ScriptName = keyof typeof SCRIPTS;
