@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { type AuditSettings, auditSettings } from './settings/audit.ts';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
+import { type GroupSettings, groupSettings } from './settings/groups.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
 import { type McpSettings, mcpSettings } from './settings/mcp.ts';
@@ -42,7 +43,8 @@ export interface Config
     OidcSettings,
     PushSettings,
     McpSettings,
-    AuditSettings {}
+    AuditSettings,
+    GroupSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -58,6 +60,7 @@ const envSchema = z.object({
   ...pushSettings.env,
   ...mcpSettings.env,
   ...auditSettings.env,
+  ...groupSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -109,6 +112,7 @@ export function loadConfig(
   const push = pushSettings.read(e, io);
   const mcp = mcpSettings.read(e, io);
   const audit = auditSettings.read(e, io);
+  const groups = groupSettings.read(e, io);
   return Object.freeze({
     ...server,
     ...store,
@@ -119,5 +123,6 @@ export function loadConfig(
     ...push,
     ...mcp,
     ...audit,
+    ...groups,
   });
 }

@@ -6,6 +6,7 @@ import { createAuthenticator } from '../auth/authenticate.ts';
 import { cappedFetch, JSON_MAX_BYTES } from '../channels/response-body.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
+import type { Directory } from '../engine/people/directory.ts';
 import type { WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
 import { createPeople, type People } from '../engine/people/people.ts';
 import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
@@ -23,6 +24,7 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
+import { authenticatorWithGroups, directoryOf, sessionsWithGroups } from './people-setup.ts';
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { mcpStateKey } from './mcp-state-key.ts';
@@ -137,7 +139,7 @@ function principalsOf(config: Config): {
  * (a session opened before OIDC was switched off still ends on its own); the login doors only
  * when INTERACTIONS_OIDC_ISSUER is set.
  */
-function signInOf(config: Config, people: People): HttpAppOptions['signIn'] {
+function signInOf(config: Config, people: People, directory: Directory): HttpAppOptions['signIn'] {
   if (!config.accessControl) return undefined;
   const publicOrigin =
     config.publicBaseUrlDefaulted || config.publicBaseUrl === null
@@ -154,9 +156,9 @@ function signInOf(config: Config, people: People): HttpAppOptions['signIn'] {
           fetch: cappedFetch(fetch, JSON_MAX_BYTES),
         })
       : null,
-    rules: o ?? { rolesClaim: 'roles', roleMap: {} },
+    rules: { ...(o ?? { rolesClaim: 'roles', roleMap: {} }), groupsClaim: config.oidcGroupsClaim },
     people,
-    sessions: createSessionAuth({ people, publicOrigin }),
+    sessions: sessionsWithGroups(createSessionAuth({ people, publicOrigin }), directory),
     sessionSeconds: config.sessionSeconds,
     publicOrigin,
   };
@@ -172,6 +174,7 @@ export async function createServer(
     const { store, redis: redisForLimits } = await openStore(config, logger, closers);
 
     const manifest = plugins.manifest?.manifest;
+    const directory = directoryOf(config.groups, manifest?.groups);
     const channels = channelsOf(config, logger, plugins, closers);
     const webhookEndpoints = plugins.webhookEndpoints ?? plugins.manifest?.webhookEndpoints ?? {};
     // The manifest's `verifiers` restricts which verifiers questions may bind.
@@ -207,6 +210,7 @@ export async function createServer(
       ...(manifest ? { escalationPolicies: manifest.escalationPolicies, policies: manifest.policies } : {}),
       settings: engineSettingsOf(config),
       receipts,
+      directory,
     });
     await engine.start();
     closers.push(() => engine.stop());
@@ -236,12 +240,15 @@ export async function createServer(
     if (!config.accessControl) {
       logger.warn('ACCESS_CONTROL_ENABLE=false: every door is open and every caller acts as "anonymous"');
     }
-    const auth = createAuthenticator({
-      accessControl: config.accessControl,
-      keyring: createKeyring(principals),
-      policy: config.doorPolicy,
-    });
-    const signIn = signInOf(config, people);
+    const auth = authenticatorWithGroups(
+      createAuthenticator({
+        accessControl: config.accessControl,
+        keyring: createKeyring(principals),
+        policy: config.doorPolicy,
+      }),
+      directory,
+    );
+    const signIn = signInOf(config, people, directory);
     const yoga = createGraphQLServer({
       engine,
       authenticator: auth,

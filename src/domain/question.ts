@@ -80,6 +80,11 @@ export interface QuestionSpec {
   media: MediaItem[] | null;
   groupId: string | null;
   audience: string | null;
+  /**
+   * `oncall:<group>` audiences (API.md §22): who was on duty when it was asked; null when no one
+   * was (the rotation had not started). Absent for other audiences.
+   */
+  routedTo?: string | null;
   channel: string | null;
   recipient: string | null;
   sensitive: boolean;

@@ -14,6 +14,7 @@ import {
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
 import type { Logger } from './logger.ts';
+import { createDirectory, type Directory } from './people/directory.ts';
 import { createPeople, type People } from './people/people.ts';
 import type { RuleSet } from './policies/rule-set.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
@@ -65,6 +66,8 @@ export interface EngineContext {
   askFollowUps?: () => Promise<readonly string[]>;
   /** People's sessions and names: one for the whole process (API.md §19). */
   people: People;
+  /** Groups and on-call rotations (API.md §22); an empty directory when none are configured. */
+  directory: Directory;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**
@@ -87,15 +90,18 @@ function checkedId(id: unknown): string {
 }
 
 export function createContext(
-  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people'> & {
+  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people' | 'directory'> & {
     /** Absent: made from the store (an engine on its own, a test). */
     people?: People;
+    /** Absent: no groups. */
+    directory?: Directory;
   },
 ): EngineContext {
   const retentionMs = base.settings.retentionSeconds * 1000;
   return {
     ...base,
     people: base.people ?? createPeople(base.store.people, base.clock),
+    directory: base.directory ?? createDirectory(),
     retentionMs,
     async visible(p, id) {
       const q = await base.store.get(checkedId(id));

@@ -24,6 +24,7 @@ import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
+import type { Directory } from './people/directory.ts';
 import type { People } from './people/people.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
@@ -71,6 +72,8 @@ export interface EngineDeps {
   askFollowUps?: () => Promise<readonly string[]>;
   /** People's sessions and names (built once by the app and shared); absent: made from the store. */
   people?: People;
+  /** Groups and on-call rotations (API.md §22); absent: none. */
+  directory?: Directory;
   /**
    * The outbox holds items due now: a resolution with follow-ups was announced (by any
    * instance), this instance moved escalation steps into it, or announcements may have been
@@ -106,6 +109,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.onAsked ? { onAsked: deps.onAsked } : {}),
     ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
     ...(deps.people ? { people: deps.people } : {}),
+    ...(deps.directory ? { directory: deps.directory } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const wakeOutbox = deps.wakeOutbox;

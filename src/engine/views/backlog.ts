@@ -7,6 +7,7 @@
 // before it reads, so a resolution after the announced copy was taken reaches the feed as an
 // event (the copy is dropped in the same step that dispatches it to the feeds).
 import { visibilityScope } from '../../domain/access.ts';
+import { pendingIdsScoped } from './scoped.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { mediaBytesOf } from '../../domain/quotas.ts';
@@ -73,7 +74,7 @@ export async function* readBacklog(
 ): AsyncGenerator<QuestionRecord[]> {
   const scope = visibilityScope(p);
   if (scope === 'none') return;
-  const ids = await store.pendingIds(scope);
+  const ids = await pendingIdsScoped(store, scope);
   let size = FIRST_BATCH;
   let part: QuestionRecord[] = [];
   let bytes = 0;
