@@ -2,7 +2,7 @@
 // and the manifest's `groups:`, and every principal a door authenticates carries its groups (the
 // configured ones that list its id, added to a signed-in person's claim), so the engine's
 // visibility rules see them whatever the credential.
-import type { AuthResult, Authenticator } from '../auth/authenticate.ts';
+import type { Authenticator, AuthResult } from '../auth/authenticate.ts';
 import type { SessionAuth } from '../auth/session-cookie.ts';
 import { type Group, mergeGroups } from '../domain/groups.ts';
 import { createDirectory, type Directory } from '../engine/people/directory.ts';

@@ -6,8 +6,8 @@ import { createAuthenticator } from '../auth/authenticate.ts';
 import { cappedFetch, JSON_MAX_BYTES } from '../channels/response-body.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
-import type { Directory } from '../engine/people/directory.ts';
 import type { WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
+import type { Directory } from '../engine/people/directory.ts';
 import { createPeople, type People } from '../engine/people/people.ts';
 import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
 import type { ChannelPort } from '../engine/ports.ts';
@@ -24,11 +24,11 @@ import { createMetrics, type Metrics } from '../metrics/metrics.ts';
 import { hashTaggedPrefix } from '../store/redis/key-prefix.ts';
 import type { QuestionStore } from '../store/types.ts';
 import { builtinVerifiers, createVerifierRegistry } from '../verifiers/registry.ts';
-import { authenticatorWithGroups, directoryOf, sessionsWithGroups } from './people-setup.ts';
 import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { mcpStateKey } from './mcp-state-key.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { authenticatorWithGroups, directoryOf, sessionsWithGroups } from './people-setup.ts';
 import { setUpPush } from './push-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
@@ -217,6 +217,7 @@ export async function createServer(
     const outbox = await startOutbox({
       store,
       people,
+      directory,
       logger,
       channels,
       webhookEndpoints,

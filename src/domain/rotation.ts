@@ -56,7 +56,10 @@ export function checkRotation(raw: unknown, field: string): Rotation {
   }
   for (const key of Object.keys(raw)) {
     if (!ROTATION_KEYS.has(key)) {
-      throw badInput(`unknown field (expected: ${listChoices(ROTATION_KEYS)})`, `${field}.${key.slice(0, 64)}`);
+      throw badInput(
+        `unknown field (expected: ${listChoices(ROTATION_KEYS)})`,
+        `${field}.${key.slice(0, 64)}`,
+      );
     }
   }
   const every = own(raw, 'every');
@@ -72,7 +75,10 @@ export function checkRotation(raw: unknown, field: string): Rotation {
         ? Date.parse(startsAtRaw)
         : Number.NaN;
   if (!Number.isFinite(startsAt)) {
-    throw badInput('startsAt must be an RFC 3339 date and time, e.g. 2026-01-05T09:00:00Z', `${field}.startsAt`);
+    throw badInput(
+      'startsAt must be an RFC 3339 date and time, e.g. 2026-01-05T09:00:00Z',
+      `${field}.startsAt`,
+    );
   }
   const order = checkIdentities(own(raw, 'order'), `${field}.order`);
   const handoverAt = own(raw, 'handoverAt') ?? '09:00';

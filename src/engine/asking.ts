@@ -17,6 +17,7 @@ import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
+import { routeToPeople } from './people/routing.ts';
 import { applyPolicies } from './policies/apply.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
@@ -253,6 +254,7 @@ export function createAsking(
       );
       if (ruled.policy) spec.policy = ruled.policy;
       if (ruled.shadow.length > 0) spec.policyShadow = ruled.shadow;
+      routeToPeople(spec, ctx.directory, now);
       const quota = quotaFor(settings, p);
       const created = await store.create(spec, {
         ...quota,

@@ -13,6 +13,7 @@ import {
   type Quota,
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
+import type { ActsFor } from './answers/separation.ts';
 import type { Logger } from './logger.ts';
 import { createDirectory, type Directory } from './people/directory.ts';
 import { createPeople, type People } from './people/people.ts';
@@ -68,6 +69,8 @@ export interface EngineContext {
   people: People;
   /** Groups and on-call rotations (API.md §22); an empty directory when none are configured. */
   directory: Directory;
+  /** The people an identity acts for (their delegate, §22), for separation of duties; absent: none. */
+  actsFor?: ActsFor;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**
@@ -90,7 +93,10 @@ function checkedId(id: unknown): string {
 }
 
 export function createContext(
-  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people' | 'directory'> & {
+  base: Omit<
+    EngineContext,
+    'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people' | 'directory'
+  > & {
     /** Absent: made from the store (an engine on its own, a test). */
     people?: People;
     /** Absent: no groups. */

@@ -23,8 +23,8 @@ import type { Logger } from './logger.ts';
 import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
-import { createNameCache } from './people/names.ts';
 import type { Directory } from './people/directory.ts';
+import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
@@ -264,6 +264,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
         ...s,
         firedAt: fired.get(i)?.firedAt ?? null,
         outcome: fired.get(i)?.outcome ?? null,
+        ...(fired.get(i)?.routedTo !== undefined ? { routedTo: fired.get(i)?.routedTo ?? null } : {}),
       }));
     },
     waiterCount: () => waiters.size(),

@@ -48,7 +48,8 @@ export function createDirectory(groups: readonly Group[] = []): Directory {
       if (cached) return cached;
       const own = groupsOf(p.id);
       const all = [...new Set([...(p.groups ?? []), ...own])];
-      const made = all.length === (p.groups?.length ?? 0) ? p : Object.freeze({ ...p, groups: Object.freeze(all) });
+      const made =
+        all.length === (p.groups?.length ?? 0) ? p : Object.freeze({ ...p, groups: Object.freeze(all) });
       known.set(p, made);
       return made;
     },

@@ -7,11 +7,11 @@
 // before it reads, so a resolution after the announced copy was taken reaches the feed as an
 // event (the copy is dropped in the same step that dispatches it to the feeds).
 import { visibilityScope } from '../../domain/access.ts';
-import { pendingIdsScoped } from './scoped.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { mediaBytesOf } from '../../domain/quotas.ts';
 import type { QuestionStore } from '../../store/types.ts';
+import { pendingIdsScoped } from './scoped.ts';
 
 /**
  * Roughly how many bytes of questions one batch may hold, counted as sizeOf counts them (a

@@ -18,13 +18,19 @@ export function scopedFilters(filter: ListFilter, scope: VisibilityScope): ListF
   return wanted.map((audience) => ({ ...filter, ...one, audience }));
 }
 
-export async function listScoped(store: QuestionStore, filters: ListFilter[], page: PageRequest): Promise<Page> {
+export async function listScoped(
+  store: QuestionStore,
+  filters: ListFilter[],
+  page: PageRequest,
+): Promise<Page> {
   if (filters.length === 0) return { items: [], totalCount: 0, hasNextPage: false, endCursor: null };
   if (filters.length === 1) return store.list(filters[0]!, page);
   const pages = await Promise.all(filters.map((f) => store.list(f, page)));
   const merged = pages
     .flatMap((p) => p.items)
-    .sort((a, b) => compareOldestFirst({ createdAt: b.createdAt, id: b.id }, { createdAt: a.createdAt, id: a.id }));
+    .sort((a, b) =>
+      compareOldestFirst({ createdAt: b.createdAt, id: b.id }, { createdAt: a.createdAt, id: a.id }),
+    );
   const items = merged.slice(0, page.first);
   const last = items.at(-1);
   return {
