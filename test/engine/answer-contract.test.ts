@@ -165,7 +165,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
             return o.question.status === 'ANSWERED' ? 'ALREADY_ANSWERED' : 'QUESTION_CLOSED';
           case 'invalid':
             if (/already voted/.test(o.message)) return 'ALREADY_ANSWERED';
-            if (/not among the voters/.test(o.message)) return 'FORBIDDEN';
+            if (/not among the voters|separation of duties/.test(o.message)) return 'FORBIDDEN';
             return 'BAD_USER_INPUT';
           case 'not-found':
             return 'NOT_FOUND';
@@ -259,6 +259,82 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         expect((await read(q.id)).votes ?? []).toHaveLength(0);
       });
     }
+
+    for (const door of DOORS) {
+      it(`${door.name}: the requester of an action (${door.identity}) never answers or votes on it; another door decides`, async () => {
+        const action = { name: 'payments.refund', arguments: { amount: 5 }, requestedBy: door.identity };
+        const single = await ask({ format: 'APPROVAL', action });
+        expect(await door.answer(single, { decision: 'APPROVED' })).toBe('FORBIDDEN');
+        expect(await door.answer(single, { decision: 'REJECTED' })).toBe('FORBIDDEN');
+        expect(await read(single.id)).toMatchObject({ status: 'PENDING', answeredBy: null });
+        const voted = await ask({ format: 'APPROVAL', action, quorum: { approvals: 2 } });
+        expect(await door.answer(voted, { decision: 'APPROVED' })).toBe('FORBIDDEN');
+        expect((await read(voted.id)).votes ?? []).toHaveLength(0);
+        const other = DOORS.find((d) => d !== door && d !== mcp)!;
+        expect(await other.answer(single, { decision: 'APPROVED' })).toBe('ok');
+        expect(await read(single.id)).toMatchObject({ status: 'ANSWERED', answeredBy: other.identity });
+      });
+    }
+
+    it("MCP elicitation: the asker's own client never decides an action requested for a person", async () => {
+      const q = await ask({
+        format: 'APPROVAL',
+        action: { name: 'payments.refund', arguments: { amount: 5 }, requestedBy: 'oidc:requester' },
+      });
+      expect(await mcp.answer(q, { decision: 'APPROVED' })).toBe('FORBIDDEN');
+      expect((await read(q.id)).status).toBe('PENDING');
+    });
+
+    it('an asker with operator rights never approves its own APPROVAL, on its own or in a quorum; an admin asker may', async () => {
+      const both = { id: 'agent-ops', roles: ['agent', 'operator'] as const, restricted: false };
+      const mine = await engine().ask(
+        both,
+        {
+          text: 'Refund?',
+          format: 'APPROVAL',
+          action: { name: 'payments.refund', arguments: { amount: 1 } },
+        },
+        { holdSeconds: 0 },
+      );
+      expect(await engine().answer(both, mine.question.id, { decision: 'APPROVED' }).catch(codeOf)).toBe(
+        'FORBIDDEN',
+      );
+      const quorum = await engine().ask(
+        both,
+        {
+          text: 'Refund?',
+          format: 'APPROVAL',
+          action: { name: 'payments.refund', arguments: { amount: 2 } },
+          quorum: { approvals: 2 },
+        },
+        { holdSeconds: 0 },
+      );
+      expect(await engine().answer(both, quorum.question.id, { decision: 'APPROVED' }).catch(codeOf)).toBe(
+        'FORBIDDEN',
+      );
+      expect((await read(quorum.question.id)).votes ?? []).toHaveLength(0);
+      // Other formats are not approvals: the asker may answer its own CONFIRM.
+      const confirm = await engine().ask(both, { text: 'Go?', format: 'CONFIRM' }, { holdSeconds: 0 });
+      expect(
+        await engine()
+          .answer(both, confirm.question.id, true)
+          .then(() => 'ok', codeOf),
+      ).toBe('ok');
+      const admins = await engine().ask(
+        ADMIN,
+        {
+          text: 'Refund?',
+          format: 'APPROVAL',
+          action: { name: 'payments.refund', arguments: { amount: 3 } },
+        },
+        { holdSeconds: 0 },
+      );
+      expect(
+        await engine()
+          .answer(ADMIN, admins.question.id, { decision: 'APPROVED' })
+          .then(() => 'ok', codeOf),
+      ).toBe('ok');
+    });
 
     for (const door of [api, callback, channel]) {
       it(`${door.name}: a sensitive answer is kept out of the record and reaches the asker once`, async () => {
