@@ -192,7 +192,14 @@ export async function createServer(
     const people = createPeople(store.people);
     // A new question's pushes are queued by the worker that leases its `push` item: one item
     // per device, targeted at its push service.
-    const push = setUpPush(config, { store, people, principals, logger, kick: () => kickOutbox() });
+    const push = setUpPush(config, {
+      store,
+      people,
+      principals,
+      logger,
+      directory,
+      kick: () => kickOutbox(),
+    });
     const engine = createInteractions({
       // A new question's `push` item is due now: this instance's worker takes it at once.
       askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),

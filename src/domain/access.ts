@@ -34,6 +34,22 @@ export function isAddressedTo(
   return (q.routedTo != null && q.routedTo === p.id) || (p.groups?.includes(group) ?? false);
 }
 
+/**
+ * Whether a new question or a reminder is pushed to `p` (API.md §22): one addressed to a group
+ * goes to its members only, one routed by a rotation to the person on duty only; any other to
+ * whoever may see it.
+ */
+export function isNotified(
+  p: Principal,
+  q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action' | 'routedTo'>>,
+): boolean {
+  if (!canSee(p, q)) return false;
+  const group = addressedGroup(q.audience);
+  if (group === null) return true;
+  if (q.audience?.startsWith(ONCALL_PREFIX) && q.routedTo != null) return q.routedTo === p.id;
+  return p.groups?.includes(group) ?? false;
+}
+
 export function canAnswer(p: Principal): boolean {
   return hasRole(p, 'operator');
 }

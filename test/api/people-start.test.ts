@@ -34,9 +34,7 @@ describe('reserved identity prefixes and groups at start', () => {
     // The parser the server starts with, without a process per prefix.
     for (const prefix of RESERVED_IDENTITY_PREFIXES) {
       for (const id of [prefix, `${prefix}:x`, `${prefix.toUpperCase()}-bot`]) {
-        expect(() => parsePrincipals([{ id, key: KEY, roles: ['agent'] }]), id).toThrow(
-          /reserved/,
-        );
+        expect(() => parsePrincipals([{ id, key: KEY, roles: ['agent'] }]), id).toThrow(/reserved/);
       }
     }
     expect(parsePrincipals([{ id: 'team-mcp', key: KEY, roles: ['agent'] }])).toHaveLength(1);
