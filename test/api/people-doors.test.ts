@@ -108,6 +108,16 @@ for (const store of ['memory', 'redis'] as const) {
       expect(await status(id)).toBe('PENDING');
       expect(await graphql(KEYS.alice, id, true)).toBe('ok');
       expect((await t.server.store.get(id))!.answeredBy).toBe('alice');
+      const viewer = async (key: string) => {
+        const r = await fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ viewer { groups } }' }),
+        });
+        return ((await r.json()) as { data: { viewer: { groups: string[] } } }).data.viewer.groups;
+      };
+      expect(await viewer(KEYS.alice)).toEqual(['payments']);
+      expect(await viewer(KEYS.bob)).toEqual([]);
     });
   });
 }
