@@ -13,7 +13,11 @@ import { KEYS, PRINCIPALS, startServer, type TestServer } from '../support/serve
 const dir = mkdtempSync(path.join(tmpdir(), 'tai-people-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const groupsFile = path.join(dir, 'groups.yaml');
-writeFileSync(groupsFile, '- id: payments\n  members: [alice, rita]\n');
+writeFileSync(
+  groupsFile,
+  '- id: payments\n  members: [alice, rita]\n' +
+    '- id: sre\n  members: [alice, bob]\n  rotation: { every: 1d, startsAt: "2026-01-01T09:00:00Z", order: [alice, bob] }\n',
+);
 
 const MORE = {
   rita: 'test-rita-key-00000000007',
@@ -116,8 +120,28 @@ for (const store of ['memory', 'redis'] as const) {
         });
         return ((await r.json()) as { data: { viewer: { groups: string[] } } }).data.viewer.groups;
       };
-      expect(await viewer(KEYS.alice)).toEqual(['payments']);
-      expect(await viewer(KEYS.bob)).toEqual([]);
+      expect(await viewer(KEYS.alice)).toEqual(['payments', 'sre']);
+      expect(await viewer(KEYS.bob)).toEqual(['sre']);
+    });
+
+    it('an on-call question shows whom it was routed to (Question.routedTo), to the group only', async () => {
+      const id = await ask(AGENT, { format: 'CONFIRM', audience: 'oncall:sre' });
+      const routed = (await t.server.store.get(id))!.routedTo;
+      expect(['alice', 'bob']).toContain(routed);
+      const read = async (key: string) => {
+        const r = await fetch(`${url}/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            query: 'query($id: ID!) { question(id: $id) { audience routedTo } }',
+            variables: { id },
+          }),
+        });
+        return ((await r.json()) as { data: { question: unknown } }).data.question;
+      };
+      expect(await read(KEYS.bob)).toEqual({ audience: 'oncall:sre', routedTo: routed });
+      expect(await read(KEYS.ops)).toEqual({ audience: 'oncall:sre', routedTo: routed });
+      expect(await read(MORE.rita)).toEqual({ audience: 'oncall:sre', routedTo: routed });
     });
   });
 }
