@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { type AuditSettings, auditSettings } from './settings/audit.ts';
 import { ConfigError, type Env, type SettingsIO } from './settings/fields.ts';
+import { type GroupSettings, groupSettings } from './settings/groups.ts';
 import { type KeySettings, keySettings } from './settings/keys.ts';
 import { type LimitSettings, limitSettings } from './settings/limits.ts';
 import { type McpSettings, mcpSettings } from './settings/mcp.ts';
@@ -45,7 +46,8 @@ export interface Config
     PushSettings,
     McpSettings,
     AuditSettings,
-    OtelSettingsGroup {}
+    OtelSettingsGroup,
+    GroupSettings {}
 
 /**
  * Every variable of every area in one schema, so the environment is parsed once and the first
@@ -62,6 +64,7 @@ const envSchema = z.object({
   ...mcpSettings.env,
   ...auditSettings.env,
   ...otelSettings.env,
+  ...groupSettings.env,
 });
 
 /** Every variable this module reads: none of them may be handed to a verifier. */
@@ -114,6 +117,7 @@ export function loadConfig(
   const mcp = mcpSettings.read(e, io);
   const audit = auditSettings.read(e, io);
   const otel = otelSettings.read(e, io);
+  const groups = groupSettings.read(e, io);
   return Object.freeze({
     ...server,
     ...store,
@@ -125,5 +129,6 @@ export function loadConfig(
     ...mcp,
     ...audit,
     ...otel,
+    ...groups,
   });
 }

@@ -12,6 +12,7 @@ import { loadChannelPlugin, PluginLoadError } from '../channels/registry.ts';
 import type { ChannelPlugin } from '../channels/types.ts';
 import { isDomainError } from '../domain/errors.ts';
 import { checkEscalationSteps, type EscalationStep } from '../domain/escalation.ts';
+import { type Group, parseGroups, RESERVED_IDENTITY_PREFIXES, reservedPrefixOf } from '../domain/groups.ts';
 import type { PolicyRule } from '../domain/policy/rule.ts';
 import { builtinVerifiers } from '../verifiers/registry.ts';
 import { manifestPolicies } from './manifest-policies.ts';
@@ -62,6 +63,8 @@ export interface Manifest {
   escalationPolicies: Record<string, EscalationStep[]>;
   /** Policy rules (API.md §20), checked and compiled at start; reloaded only by a restart. */
   policies: PolicyRule[];
+  /** Groups and their rotations (API.md §22); INTERACTIONS_GROUPS_FILE's are added at start. */
+  groups: Group[];
 }
 
 export interface LoadManifestInput {
@@ -121,6 +124,8 @@ function manifestSchema(knownVerifiers: readonly string[]) {
     escalationPolicies: z.record(instanceName, z.array(z.unknown())).optional(),
     // Checked rule by rule below (domain/policy), against the channels and escalation policies.
     policies: z.array(z.unknown()).max(10_000).optional(),
+    // Checked group by group below (domain/groups.ts), then merged with INTERACTIONS_GROUPS_FILE's.
+    groups: z.array(z.unknown()).optional(),
   });
 }
 
@@ -267,6 +272,7 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
       webhooks: {},
       escalationPolicies: {},
       policies: [],
+      groups: [],
     };
   }
   const schema = manifestSchema(knownVerifiers);
@@ -279,6 +285,14 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
 
   const channels: Record<string, ChannelDeclaration> = {};
   for (const [name, decl] of Object.entries(raw.channels ?? {})) {
+    // A channel's users are `<name>:<id>`: a name such as `oidc` would pass them for signed-in people.
+    if (reservedPrefixOf(name) !== null) {
+      throw new ManifestError(
+        file,
+        `channels.${name}`,
+        `a channel name must not be or begin with a reserved identity prefix (${RESERVED_IDENTITY_PREFIXES.join(', ')})`,
+      );
+    }
     let implementation: ChannelPlugin;
     try {
       implementation = await loadChannelPlugin(decl.plugin, dirname(file));
@@ -313,6 +327,13 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
     new Set(Object.keys(escalationPolicies)),
   );
   if (!Array.isArray(policies)) throw new ManifestError(file, policies.keyPath, policies.message);
+  let groups: Group[];
+  try {
+    groups = parseGroups(raw.groups ?? [], 'groups');
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    throw new ManifestError(file, err.field ?? 'groups', err.message);
+  }
 
   return {
     file,
@@ -322,5 +343,6 @@ export async function loadManifest(input: LoadManifestInput): Promise<Manifest> 
     webhooks,
     escalationPolicies,
     policies,
+    groups,
   };
 }

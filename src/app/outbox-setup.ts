@@ -14,6 +14,7 @@ import {
   type OutboxWorker,
   targetParts,
 } from '../engine/outbox/worker.ts';
+import type { Directory } from '../engine/people/directory.ts';
 import { createNameCache } from '../engine/people/names.ts';
 import type { People } from '../engine/people/people.ts';
 import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
@@ -39,6 +40,8 @@ export interface OutboxSetup {
   push?: Push;
   /** OpenTelemetry (API.md §24): records each traced question's wait span (`trace` items). */
   tracing?: TracingPort;
+  /** Groups and rotations (API.md §22): escalation steps route `oncall:` questions again. */
+  directory?: Directory;
   /** The worker's timing (tests shorten the poll, the lease, the backoff and the webhook schedule). */
   timing: {
     pollMs?: number;
@@ -92,6 +95,7 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
       publicBaseUrl: o.publicBaseUrl,
       // A REMIND also pushes "Reminder: a question is waiting" to subscribed devices (§19).
       ...(o.push ? { push: reminderPush(o.push) } : {}),
+      ...(o.directory ? { directory: o.directory } : {}),
     }),
     webhook: countedWebhooks(webhooks, metrics),
     // An approval's reported execution (API.md §23) to the same endpoint.

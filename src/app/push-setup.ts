@@ -7,6 +7,7 @@ import webpush from 'web-push';
 import type { PrincipalConfig } from '../auth/api-keys.ts';
 import { discardBody } from '../channels/response-body.ts';
 import type { Logger } from '../engine/logger.ts';
+import type { Directory } from '../engine/people/directory.ts';
 import type { People } from '../engine/people/people.ts';
 import { createPush, type Push, type PushAuthority, type PushSender } from '../engine/people/push.ts';
 import type { QuestionStore } from '../store/types.ts';
@@ -62,6 +63,8 @@ export interface PushSetup {
   logger: Logger;
   /** Wakes the outbox worker once pushes were queued. */
   kick: () => void;
+  /** Groups (API.md §22): a group's questions are pushed to its members. */
+  directory?: Directory;
 }
 
 export function setUpPush(config: Config, o: PushSetup): Push {
@@ -105,5 +108,6 @@ export function setUpPush(config: Config, o: PushSetup): Push {
     publicKey: keys.publicKey,
     hosts: config.pushHosts,
     logger,
+    ...(o.directory ? { withGroups: o.directory.withGroups } : {}),
   });
 }

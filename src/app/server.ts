@@ -7,6 +7,7 @@ import { cappedFetch, JSON_MAX_BYTES } from '../channels/response-body.ts';
 import type { EngineSettings } from '../engine/context.ts';
 import { createInteractions } from '../engine/interactions.ts';
 import type { WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
+import type { Directory } from '../engine/people/directory.ts';
 import { createPeople, type People } from '../engine/people/people.ts';
 import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
 import type { ChannelPort } from '../engine/ports.ts';
@@ -27,6 +28,7 @@ import { manifestChannels } from './channel-port.ts';
 import type { Config, ManifestSettings } from './config.ts';
 import { mcpStateKey } from './mcp-state-key.ts';
 import { type OutboxSetup, startOutbox } from './outbox-setup.ts';
+import { authenticatorWithGroups, directoryOf, sessionsWithGroups } from './people-setup.ts';
 import { setUpPush } from './push-setup.ts';
 import { openReceiptSigner } from './receipt-setup.ts';
 import { type Closers, openStore } from './store-setup.ts';
@@ -138,7 +140,7 @@ function principalsOf(config: Config): {
  * (a session opened before OIDC was switched off still ends on its own); the login doors only
  * when INTERACTIONS_OIDC_ISSUER is set.
  */
-function signInOf(config: Config, people: People): HttpAppOptions['signIn'] {
+function signInOf(config: Config, people: People, directory: Directory): HttpAppOptions['signIn'] {
   if (!config.accessControl) return undefined;
   const publicOrigin =
     config.publicBaseUrlDefaulted || config.publicBaseUrl === null
@@ -155,9 +157,9 @@ function signInOf(config: Config, people: People): HttpAppOptions['signIn'] {
           fetch: cappedFetch(fetch, JSON_MAX_BYTES),
         })
       : null,
-    rules: o ?? { rolesClaim: 'roles', roleMap: {} },
+    rules: { ...(o ?? { rolesClaim: 'roles', roleMap: {} }), groupsClaim: config.oidcGroupsClaim },
     people,
-    sessions: createSessionAuth({ people, publicOrigin }),
+    sessions: sessionsWithGroups(createSessionAuth({ people, publicOrigin }), directory),
     sessionSeconds: config.sessionSeconds,
     publicOrigin,
   };
@@ -173,6 +175,7 @@ export async function createServer(
     const { store, redis: redisForLimits } = await openStore(config, logger, closers);
 
     const manifest = plugins.manifest?.manifest;
+    const directory = directoryOf(config.groups, manifest?.groups);
     const channels = channelsOf(config, logger, plugins, closers);
     const webhookEndpoints = plugins.webhookEndpoints ?? plugins.manifest?.webhookEndpoints ?? {};
     // The manifest's `verifiers` restricts which verifiers questions may bind.
@@ -192,7 +195,14 @@ export async function createServer(
     const people = createPeople(store.people);
     // A new question's pushes are queued by the worker that leases its `push` item: one item
     // per device, targeted at its push service.
-    const push = setUpPush(config, { store, people, principals, logger, kick: () => kickOutbox() });
+    const push = setUpPush(config, {
+      store,
+      people,
+      principals,
+      logger,
+      directory,
+      kick: () => kickOutbox(),
+    });
     const engine = createInteractions({
       // A new question's `push` item is due now: this instance's worker takes it at once.
       askFollowUps: async () => ((await push.anySubscribers()) ? [PUSH_TARGET] : []),
@@ -211,12 +221,14 @@ export async function createServer(
       settings: engineSettingsOf(config),
       receipts,
       ...(tracing ? { tracing } : {}),
+      directory,
     });
     await engine.start();
     closers.push(() => engine.stop());
     const outbox = await startOutbox({
       store,
       people,
+      directory,
       logger,
       channels,
       webhookEndpoints,
@@ -241,12 +253,15 @@ export async function createServer(
     if (!config.accessControl) {
       logger.warn('ACCESS_CONTROL_ENABLE=false: every door is open and every caller acts as "anonymous"');
     }
-    const auth = createAuthenticator({
-      accessControl: config.accessControl,
-      keyring: createKeyring(principals),
-      policy: config.doorPolicy,
-    });
-    const signIn = signInOf(config, people);
+    const auth = authenticatorWithGroups(
+      createAuthenticator({
+        accessControl: config.accessControl,
+        keyring: createKeyring(principals),
+        policy: config.doorPolicy,
+      }),
+      directory,
+    );
+    const signIn = signInOf(config, people, directory);
     const yoga = createGraphQLServer({
       engine,
       authenticator: auth,

@@ -2,6 +2,7 @@
 // hashed while the configuration is parsed and never kept. No message here ever echoes a key.
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { RESERVED_IDENTITY_PREFIXES, reservedPrefixOf } from '../domain/groups.ts';
 import type { Principal, Role } from '../domain/principal.ts';
 import { ROLES } from '../domain/principal.ts';
 
@@ -43,7 +44,12 @@ const principalInput = z
         .refine((s) => [...s].length <= PRINCIPAL_ID_MAX_CHARS, {
           error: `must be at most ${PRINCIPAL_ID_MAX_CHARS} characters`,
         })
-        .refine((s) => !RESERVED_PRINCIPAL_IDS.includes(s), { error: 'is reserved for a built-in identity' }),
+        .refine((s) => !RESERVED_PRINCIPAL_IDS.includes(s), { error: 'is reserved for a built-in identity' })
+        // Identities the server mints (API.md §2, §22): a key may not pass for a rule, a group, a
+        // rotation, a signed-in person, an MCP client's user, a callback holder or the open server.
+        .refine((s) => reservedPrefixOf(s) === null, {
+          error: `must not be or begin with a reserved identity prefix (${RESERVED_IDENTITY_PREFIXES.join(', ')})`,
+        }),
       key: z
         .string({ error: 'must be a string' })
         .min(KEY_MIN_CHARS, { error: `must be at least ${KEY_MIN_CHARS} characters` })

@@ -11,6 +11,19 @@ export interface OidcRoleRules {
   readonly rolesClaim: string;
   /** Claim value → role. */
   readonly roleMap: Readonly<Record<string, Role>>;
+  /** The ID token claim holding the person's groups (API.md §22); absent: none are read. */
+  readonly groupsClaim?: string;
+}
+
+/** Most groups kept from one sign-in; a group id is at most 64 characters (domain/groups.ts). */
+const CLAIM_GROUPS_MAX = 100;
+const GROUP_ID = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** The groups a sign-in's claims name, usable as `group:<id>`: others are dropped. */
+function groupsOf(claims: Record<string, unknown>, rules: OidcRoleRules): string[] {
+  if (!rules.groupsClaim) return [];
+  const valid = claimValues(claims[rules.groupsClaim]).filter((g) => GROUP_ID.test(g));
+  return [...new Set(valid)].slice(0, CLAIM_GROUPS_MAX);
 }
 
 export type SignedInPrincipal = Principal & { name: string };
@@ -39,6 +52,10 @@ export function principalFromClaims(
     if (role) roles.add(role);
   }
   const name = displayName(id, claims.name, claims.email);
-  if (roles.size === 0) return { id, name, roles: Object.freeze(['operator'] as Role[]), restricted: true };
-  return { id, name, roles: Object.freeze([...roles]), restricted: false };
+  const groups = groupsOf(claims, rules);
+  const inGroups = groups.length > 0 ? { groups: Object.freeze(groups) } : {};
+  if (roles.size === 0) {
+    return { id, name, roles: Object.freeze(['operator'] as Role[]), restricted: true, ...inGroups };
+  }
+  return { id, name, roles: Object.freeze([...roles]), restricted: false, ...inGroups };
 }

@@ -1,15 +1,16 @@
 // Access rules, once: which questions a principal may see, answer and cancel (API.md §2).
 // A question the caller may not see is reported as absent by every operation.
 import { DomainError } from './errors.ts';
+import { addressedGroup, GROUP_PREFIX, ONCALL_PREFIX } from './groups.ts';
 import type { Principal } from './principal.ts';
 import { hasRole } from './principal.ts';
 import type { QuestionRecord } from './question.ts';
 
 export function canSee(
   p: Principal,
-  q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action'>>,
+  q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action' | 'routedTo'>>,
 ): boolean {
-  if (p.restricted) return q.audience === p.id;
+  if (p.restricted) return q.audience === p.id || isAddressedTo(p, q);
   // An auditor reads every question (API.md §2) but may not ask, answer or cancel.
   if (hasRole(p, 'operator', 'auditor')) return true;
   return hasRole(p, 'agent') && (q.askedBy === p.id || isExecutor(p, q));
@@ -18,6 +19,35 @@ export function canSee(
 /** A principal the asker named in `action.executors` (§23): it may read and consume the approval. */
 export function isExecutor(p: Principal, q: Partial<Pick<QuestionRecord, 'action'>>): boolean {
   return !p.restricted && (q.action?.executors?.includes(p.id) ?? false);
+}
+
+/**
+ * Whether a question addressed to a group or a rotation (`group:<id>`, `oncall:<id>`, API.md §22)
+ * is for `p`: it is a member of that group, or the one the rotation routed it to.
+ */
+export function isAddressedTo(
+  p: Principal,
+  q: Pick<QuestionRecord, 'audience'> & Partial<Pick<QuestionRecord, 'routedTo'>>,
+): boolean {
+  const group = addressedGroup(q.audience);
+  if (group === null) return false;
+  return (q.routedTo != null && q.routedTo === p.id) || (p.groups?.includes(group) ?? false);
+}
+
+/**
+ * Whether a new question or a reminder is pushed to `p` (API.md §22): one addressed to a group
+ * goes to its members only, one routed by a rotation to the person on duty only; any other to
+ * whoever may see it.
+ */
+export function isNotified(
+  p: Principal,
+  q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action' | 'routedTo'>>,
+): boolean {
+  if (!canSee(p, q)) return false;
+  const group = addressedGroup(q.audience);
+  if (group === null) return true;
+  if (q.audience?.startsWith(ONCALL_PREFIX) && q.routedTo != null) return q.routedTo === p.id;
+  return p.groups?.includes(group) ?? false;
 }
 
 export function canAnswer(p: Principal): boolean {
@@ -32,12 +62,28 @@ export function canAsk(p: Principal): boolean {
   return hasRole(p, 'agent');
 }
 
+/** Where a principal's reads are confined: one audience, what it asked, or (see `audiences`) more. */
+export interface VisibilityScope {
+  audience?: string;
+  askedBy?: string;
+  /**
+   * A restricted member of groups sees several audiences: its own id and each of its groups'
+   * `group:<id>` and `oncall:<id>` (API.md §22); `audience` is then the first of them.
+   */
+  audiences?: readonly string[];
+}
+
 /**
  * The listing scope of a principal, applied before paging so counts are honest:
- * restricted → its own audience; an agent → what it asked; no role → nothing.
+ * restricted → its own audience (and its groups'); an agent → what it asked; no role → nothing.
  */
-export function visibilityScope(p: Principal): { audience?: string; askedBy?: string } | 'none' {
-  if (p.restricted) return { audience: p.id };
+export function visibilityScope(p: Principal): VisibilityScope | 'none' {
+  if (p.restricted) {
+    const groups = p.groups ?? [];
+    if (groups.length === 0) return { audience: p.id };
+    const audiences = [p.id, ...groups.flatMap((g) => [GROUP_PREFIX + g, ONCALL_PREFIX + g])];
+    return { audience: p.id, audiences };
+  }
   if (hasRole(p, 'operator', 'auditor')) return {};
   if (hasRole(p, 'agent')) return { askedBy: p.id };
   return 'none';

@@ -3,6 +3,7 @@
 // Errors are BAD_USER_INPUT at `input.action…`, `input.quorum…` or `answer…`.
 import { assertCanonicalizable, jcsDigest } from './digest.ts';
 import { badInput } from './errors.ts';
+import { GROUP_PREFIX, ONCALL_PREFIX } from './groups.ts';
 import { compileJsonSchema, isJsonValue, jsonDepth, validateAgainst } from './json-schema.ts';
 import {
   ACTION_ARGUMENTS_MAX_BYTES,
@@ -41,6 +42,7 @@ const ACTION_KEYS = new Set([
   'editable',
   'executors',
   'validSeconds',
+  'requestedBy',
 ]);
 const QUORUM_KEYS = new Set(['approvals', 'rejections', 'voters']);
 const ANSWER_KEYS = new Set(['decision', 'arguments', 'note']);
@@ -144,7 +146,23 @@ export function checkAction(given: unknown, format: AnswerFormat): ActionSpec | 
   if (executors) spec.executors = executors;
   const validSeconds = checkValidSeconds(own(given, 'validSeconds'), `${field}.validSeconds`);
   if (validSeconds !== null) spec.validSeconds = validSeconds;
+  const requestedBy = checkRequestedBy(own(given, 'requestedBy'), `${field}.requestedBy`);
+  if (requestedBy !== null) spec.requestedBy = requestedBy;
   return spec;
+}
+
+/** `action.requestedBy` (§22): the one person the agent acts for, an identity; null when absent. */
+function checkRequestedBy(given: unknown, field: string): string | null {
+  if (given === undefined || given === null) return null;
+  if (typeof given !== 'string' || isBlank(given))
+    throw badInput('requestedBy must be a non-blank identity', field);
+  if (exceedsChars(given, LABEL_MAX_CHARS)) {
+    throw badInput(`requestedBy must be at most ${LABEL_MAX_CHARS} characters`, field);
+  }
+  if (given.startsWith(GROUP_PREFIX) || given.startsWith(ONCALL_PREFIX)) {
+    throw badInput('requestedBy must name one person, not a group or a rotation', field);
+  }
+  return given;
 }
 
 /** `action.executors` (§23): at most ACTION_EXECUTORS_MAX distinct principal ids; null when absent. */
@@ -231,7 +249,9 @@ export function checkQuorum(
       seen.add(v);
     });
     voters = [...seen];
-    if (voters.length < approvals) {
+    // A `group:<id>` entry stands for its members (API.md §22): the engine counts them where the
+    // group is configured (engine/answers/addressees.ts); here only plain identities are counted.
+    if (voters.length < approvals && !voters.some((v) => v.startsWith(GROUP_PREFIX))) {
       throw badInput('voters must name at least as many identities as approvals needed', `${field}.voters`);
     }
   }

@@ -51,6 +51,15 @@ export function takesOneStepAnswer(
     spec.format === format &&
     spec.sensitive === false &&
     (spec.quorum ?? null) === null &&
-    (format !== 'APPROVAL' || isPlainObject(spec.action))
+    (format !== 'APPROVAL' || (isPlainObject(spec.action) && !separatesDuties(spec.action)))
   );
+}
+
+/**
+ * An APPROVAL whose deciders separation of duties limits (API.md §22: a requester, or a rule's
+ * requireSeparateRequester) is never claimed in one step: a requester's "Reject" must meet the
+ * answer path's checks like any other answer.
+ */
+function separatesDuties(action: NonNullable<QuestionSpec['action']>): boolean {
+  return typeof action.requestedBy === 'string' || action.requireSeparateRequester === true;
 }

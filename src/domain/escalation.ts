@@ -27,6 +27,8 @@ export interface EscalationStep {
 export interface FiredStep {
   firedAt: number;
   outcome: string;
+  /** An `oncall:<group>` question (API.md §22): who was on duty when the step fired. */
+  routedTo?: string | null;
 }
 
 /** The outcome of a step whose every delivery went through. */

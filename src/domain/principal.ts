@@ -11,6 +11,11 @@ export interface Principal {
   name?: string;
   /** This key's own cap on its pending questions (INTERACTIONS_API_KEYS `maxPending`); else the server's. */
   maxPending?: number;
+  /**
+   * The groups this principal belongs to (API.md §22): the groups file's and the manifest's that
+   * list its id, and a signed-in person's INTERACTIONS_OIDC_GROUPS_CLAIM values. Absent: none.
+   */
+  groups?: readonly string[];
 }
 
 /** The identity used when access control is off: every door open, no key. */

@@ -41,6 +41,13 @@ export interface ActionSpec {
   executors?: string[] | null;
   /** How long the approval may be consumed, counted from the decision (§23); absent: no limit. */
   validSeconds?: number | null;
+  /** The person the agent acts for (§22): never answers or votes on it, nor do their delegates. */
+  requestedBy?: string | null;
+  /**
+   * Set by an ASK rule's `requireSeparateRequester` (§20, §22), never by the agent: nobody on the
+   * asking side decides it — not the asker (admin or not), not its MCP client's user, not the requester.
+   */
+  requireSeparateRequester?: boolean;
 }
 
 /** How many distinct approvals or rejections decide, and who may vote (null: anyone who may answer). */
@@ -81,6 +88,11 @@ export interface QuestionSpec {
   media: MediaItem[] | null;
   groupId: string | null;
   audience: string | null;
+  /**
+   * `oncall:<group>` audiences (API.md §22): who was on duty when it was asked; null when no one
+   * was (the rotation had not started). Absent for other audiences.
+   */
+  routedTo?: string | null;
   channel: string | null;
   recipient: string | null;
   sensitive: boolean;

@@ -17,6 +17,7 @@ import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
+import { routeToPeople } from './people/routing.ts';
 import { applyPoliciesAndGrants } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
@@ -268,6 +269,7 @@ export function createAsking(
       if (ruled.shadow.length > 0) spec.policyShadow = ruled.shadow;
       // Before the follow-ups are computed: a sampled trace adds the `trace` item.
       if (ctx.tracing) spec.trace = ctx.tracing.begin(opts.trace ?? null);
+      routeToPeople(spec, ctx.directory, now);
       const quota = quotaFor(settings, p);
       const created = await store.create(spec, {
         ...quota,

@@ -13,8 +13,10 @@ import {
   type Quota,
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
+import type { ActsFor } from './answers/separation.ts';
 import type { Logger } from './logger.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
+import { createDirectory, type Directory } from './people/directory.ts';
 import { createPeople, type People } from './people/people.ts';
 import type { RuleSet } from './policies/rule-set.ts';
 import type { ChannelPort, EngineObserver, VerifierPort } from './ports.ts';
@@ -70,6 +72,10 @@ export interface EngineContext {
   people: People;
   /** OpenTelemetry traces (API.md §24); absent when not configured (nothing is traced). */
   tracing?: TracingPort;
+  /** Groups and on-call rotations (API.md §22); an empty directory when none are configured. */
+  directory: Directory;
+  /** The people an identity acts for (their delegate, §22), for separation of duties; absent: none. */
+  actsFor?: ActsFor;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**
@@ -92,15 +98,21 @@ function checkedId(id: unknown): string {
 }
 
 export function createContext(
-  base: Omit<EngineContext, 'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people'> & {
+  base: Omit<
+    EngineContext,
+    'retentionMs' | 'visible' | 'visibleAnnounced' | 'claim' | 'people' | 'directory'
+  > & {
     /** Absent: made from the store (an engine on its own, a test). */
     people?: People;
+    /** Absent: no groups. */
+    directory?: Directory;
   },
 ): EngineContext {
   const retentionMs = base.settings.retentionSeconds * 1000;
   return {
     ...base,
     people: base.people ?? createPeople(base.store.people, base.clock),
+    directory: base.directory ?? createDirectory(),
     retentionMs,
     async visible(p, id) {
       const q = await base.store.get(checkedId(id));

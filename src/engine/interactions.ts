@@ -24,6 +24,7 @@ import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
+import type { Directory } from './people/directory.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
 import { createGrantAdmin } from './policies/grants.ts';
@@ -77,6 +78,8 @@ export interface EngineDeps {
   people?: People;
   /** OpenTelemetry traces (API.md §24); absent: nothing is traced. */
   tracing?: TracingPort;
+  /** Groups and on-call rotations (API.md §22); absent: none. */
+  directory?: Directory;
   /**
    * The outbox holds items due now: a resolution with follow-ups was announced (by any
    * instance), this instance moved escalation steps into it, or announcements may have been
@@ -113,6 +116,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.askFollowUps ? { askFollowUps: deps.askFollowUps } : {}),
     ...(deps.people ? { people: deps.people } : {}),
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
+    ...(deps.directory ? { directory: deps.directory } : {}),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const wakeOutbox = deps.wakeOutbox;
@@ -273,6 +277,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
         ...s,
         firedAt: fired.get(i)?.firedAt ?? null,
         outcome: fired.get(i)?.outcome ?? null,
+        ...(fired.get(i)?.routedTo !== undefined ? { routedTo: fired.get(i)?.routedTo ?? null } : {}),
       }));
     },
     waiterCount: () => waiters.size(),

@@ -198,4 +198,6 @@ export interface EscalationView extends EscalationStep {
   firedAt: number | null;
   /** `DELIVERED`, or `FAILED: <why>`; null while it has not fired. */
   outcome: string | null;
+  /** An `oncall:<group>` question (API.md §22): who was on duty when it fired. */
+  routedTo?: string | null;
 }

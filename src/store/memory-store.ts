@@ -286,7 +286,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     async recordEscalation(id, step, fired, audit) {
       const e = t.entry(id);
       if (!e || e.fired.has(step)) return false;
-      e.fired.set(step, { firedAt: fired.firedAt, outcome: fired.outcome });
+      e.fired.set(step, {
+        firedAt: fired.firedAt,
+        outcome: fired.outcome,
+        ...(fired.routedTo !== undefined ? { routedTo: fired.routedTo } : {}),
+      });
       if (!e.resolution) t.announce(eventOf('UPDATED', record(e)));
       // Its audit entry in the same step, as escalation-record.lua writes it.
       t.audit.append(

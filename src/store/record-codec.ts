@@ -37,7 +37,11 @@ const EVENT_TYPES = new Set<StoreEventType>(['ASKED', 'UPDATED', 'ANSWERED', 'TI
 
 /** A fired escalation step as the record keeps it (JSON, written once). */
 export function encodeFired(f: FiredStep): string {
-  return JSON.stringify({ firedAt: f.firedAt, outcome: f.outcome });
+  return JSON.stringify({
+    firedAt: f.firedAt,
+    outcome: f.outcome,
+    ...(f.routedTo !== undefined ? { routedTo: f.routedTo } : {}),
+  });
 }
 
 /** The fired steps from the record's `e0`…`e9` fields (in step order; absent: not fired). */

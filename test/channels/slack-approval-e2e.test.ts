@@ -194,4 +194,25 @@ describe('APPROVAL through Slack', () => {
       'admin',
     ]);
   });
+  it('the person an action is requested for cannot approve or reject it from Slack (API.md §22); another door decides', async () => {
+    const { id } = await ask({
+      text: 'Refund requested by ana?',
+      action: {
+        name: 'payments.refund',
+        arguments: { charge: 'ch_9', amount: 9 },
+        requestedBy: `ops-slack:${USER}`,
+      },
+    });
+    expect((await interact(click(`${id}:1`, `${ACTION.approve}_yes`))).status).toBe(200);
+    // Reject is the one-step click: it meets the same check.
+    expect((await interact(click(`${id}:0`, `${ACTION.approve}_no`))).status).toBe(200);
+    expect(await question(id)).toMatchObject({ status: 'PENDING', answeredBy: null });
+    const r = await gql(
+      'mutation($id: ID!) { answer(id: $id, answer: {decision: "APPROVED"}) { status } }',
+      { id },
+      'ops',
+    );
+    expect(r.errors).toBeUndefined();
+    expect(await question(id)).toMatchObject({ status: 'ANSWERED', answeredBy: 'ops', decision: 'APPROVED' });
+  });
 });

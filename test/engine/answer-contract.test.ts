@@ -12,7 +12,9 @@ import { channelPort } from '../../src/app/channel-port.ts';
 import type { ChannelSet } from '../../src/channels/channel-set.ts';
 import type { ChannelInstance, ClaimOutcome, InboundEvent } from '../../src/channels/types.ts';
 import { isDomainError } from '../../src/domain/errors.ts';
+import { parseGroups } from '../../src/domain/groups.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
+import { createDirectory } from '../../src/engine/people/directory.ts';
 import { ADMIN, AGENT, type EngineSet, OPS, type StoreKind, startEngines } from '../support/engines.ts';
 
 /** What a door made of one answer, in one vocabulary: ok, or the refusal's code. */
@@ -64,6 +66,14 @@ const FORMATS = [
   },
 ] as const;
 
+// Every door's identity is a member of `crew` (API.md §22); `others` has none of them.
+const CREW = createDirectory(
+  parseGroups([
+    { id: 'crew', members: ['ops', 'mcp:agent', 'callback', `${CHANNEL}:${USER}`] },
+    { id: 'others', members: ['someone', 'else'] },
+  ]),
+);
+
 const codeOf = (err: unknown): string => (isDomainError(err) ? err.code : `thrown: ${String(err)}`);
 
 for (const kind of ['memory', 'redis'] as StoreKind[]) {
@@ -90,7 +100,12 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         get: (n) => (n === CHANNEL ? sms : undefined),
         close: async () => {},
       };
-      set = await startEngines(kind, 1, {}, { channels: channelPort(channels, { [CHANNEL]: 'sms' }) });
+      set = await startEngines(
+        kind,
+        1,
+        {},
+        { channels: channelPort(channels, { [CHANNEL]: 'sms' }), directory: CREW },
+      );
     });
     afterEach(() => set.close());
 
@@ -165,7 +180,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
             return o.question.status === 'ANSWERED' ? 'ALREADY_ANSWERED' : 'QUESTION_CLOSED';
           case 'invalid':
             if (/already voted/.test(o.message)) return 'ALREADY_ANSWERED';
-            if (/not among the voters/.test(o.message)) return 'FORBIDDEN';
+            if (/not among the voters|separation of duties/.test(o.message)) return 'FORBIDDEN';
             return 'BAD_USER_INPUT';
           case 'not-found':
             return 'NOT_FOUND';
@@ -250,6 +265,19 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         expect((await read(q.id)).answeredAt).toBe(decided.answeredAt);
       });
 
+      it(`${door.name}: a member of a group:<id> voter entry votes once as itself; outside the group, FORBIDDEN`, async () => {
+        const q = await ask({
+          format: 'CONFIRM',
+          quorum: { approvals: 2, voters: ['group:crew', door.identity] },
+        });
+        expect(await door.answer(q, true)).toBe('ok');
+        expect(await door.answer(q, false)).toBe('ALREADY_ANSWERED');
+        expect((await read(q.id)).votes).toMatchObject([{ by: door.identity, via: door.via }]);
+        const outside = await ask({ format: 'CONFIRM', quorum: { approvals: 2, voters: ['group:others'] } });
+        expect(await door.answer(outside, true)).toBe('FORBIDDEN');
+        expect((await read(outside.id)).votes ?? []).toHaveLength(0);
+      });
+
       it(`${door.name}: an identity outside the voters is FORBIDDEN and nothing is counted`, async () => {
         const q = await ask({
           format: 'CONFIRM',
@@ -259,6 +287,31 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         expect((await read(q.id)).votes ?? []).toHaveLength(0);
       });
     }
+
+    for (const door of DOORS) {
+      it(`${door.name}: the requester of an action (${door.identity}) never answers or votes on it; another door decides`, async () => {
+        const action = { name: 'payments.refund', arguments: { amount: 5 }, requestedBy: door.identity };
+        const single = await ask({ format: 'APPROVAL', action });
+        expect(await door.answer(single, { decision: 'APPROVED' })).toBe('FORBIDDEN');
+        expect(await door.answer(single, { decision: 'REJECTED' })).toBe('FORBIDDEN');
+        expect(await read(single.id)).toMatchObject({ status: 'PENDING', answeredBy: null });
+        const voted = await ask({ format: 'APPROVAL', action, quorum: { approvals: 2 } });
+        expect(await door.answer(voted, { decision: 'APPROVED' })).toBe('FORBIDDEN');
+        expect((await read(voted.id)).votes ?? []).toHaveLength(0);
+        const other = DOORS.find((d) => d !== door && d !== mcp)!;
+        expect(await other.answer(single, { decision: 'APPROVED' })).toBe('ok');
+        expect(await read(single.id)).toMatchObject({ status: 'ANSWERED', answeredBy: other.identity });
+      });
+    }
+
+    it("MCP elicitation: the asker's own client never decides an action requested for a person", async () => {
+      const q = await ask({
+        format: 'APPROVAL',
+        action: { name: 'payments.refund', arguments: { amount: 5 }, requestedBy: 'oidc:requester' },
+      });
+      expect(await mcp.answer(q, { decision: 'APPROVED' })).toBe('FORBIDDEN');
+      expect((await read(q.id)).status).toBe('PENDING');
+    });
 
     for (const door of [api, callback, channel]) {
       it(`${door.name}: a sensitive answer is kept out of the record and reaches the asker once`, async () => {

@@ -1,7 +1,7 @@
 // The one-step channel answer (an event's `answerFor`, API.md §9) saves a round trip and changes
 // nothing else: on both stores, for questions of every kind a channel door meets (formats, own
 // channel or REROUTE place or neither, sensitive, quorum, pending or closed or past the deadline),
-// a click with `answerFor` gets the same outcome, leaves the same record and writes the same audit
+// a click with `answerFor` (a requester's own "Reject" included, §22) gets the same outcome, leaves the same record and writes the same audit
 // entries as the same click without it. A plain click is one store call.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -90,6 +90,8 @@ const config = fc
     place: fc.oneof(w(3, fc.constant('own')), w(2, fc.constantFrom('reroute', 'elsewhere'))),
     sensitive: fc.boolean(),
     quorum: fc.boolean(),
+    // An APPROVAL requested for the clicking user (API.md §22), or for someone else.
+    requester: fc.constantFrom(null, null, `chat:${SENDER}`, 'chat:U9'),
     state: fc.oneof(
       w(3, fc.constant('pending')),
       w(2, fc.constantFrom('answered-same', 'answered-other', 'cancelled', 'expired')),
@@ -141,7 +143,9 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         recipient: 'C1',
         sensitive: c.sensitive,
         ...(c.format === 'SELECT' ? { options: ['a', 'b'] } : {}),
-        ...(c.format === 'APPROVAL' ? { action: ACTION } : {}),
+        ...(c.format === 'APPROVAL'
+          ? { action: c.requester ? { ...ACTION, requestedBy: c.requester } : ACTION }
+          : {}),
         ...(c.quorum && (c.format === 'CONFIRM' || c.format === 'APPROVAL')
           ? { quorum: { approvals: 2, rejections: 2, voters: null } }
           : {}),
@@ -230,6 +234,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         place: 'own',
         sensitive: false,
         quorum: false,
+        requester: null,
         state: 'pending',
         click: CLICKS[0]!,
       });

@@ -49,7 +49,7 @@ export async function startEngines(
   kind: StoreKind,
   count = 1,
   settings: Partial<EngineSettings> = {},
-  ports: Pick<EngineDeps, 'verifiers' | 'channels' | 'policies' | 'receipts' | 'clock'> = {},
+  ports: Pick<EngineDeps, 'verifiers' | 'channels' | 'policies' | 'receipts' | 'clock' | 'directory'> = {},
 ): Promise<EngineSet> {
   const s = { ...SETTINGS, ...settings };
   const engines: Engine[] = [];

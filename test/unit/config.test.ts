@@ -66,6 +66,8 @@ describe('defaults', () => {
       mcpStateKey: null,
       auditRetentionDays: 400,
       otel: null,
+      groups: [],
+      oidcGroupsClaim: 'groups',
       rateLimitPerMinute: 120,
       secret: expect.any(Function),
       verifierSecretNames: [],
@@ -625,5 +627,49 @@ describe('configWarnings', () => {
   it('never repeats the Redis URL (it may hold a password)', () => {
     const url = 'redis://:hunter2hunter2@cache.example:6379';
     expect(configWarnings(loadConfig({ INTERACTIONS_REDIS_URL: url })).join(' ')).not.toContain('hunter2');
+  });
+});
+
+describe('groups settings (API.md §22)', () => {
+  const files: Record<string, string> = {
+    '/g.yaml': '- id: payments\n  members: [alice, oidc:bob]\n',
+    '/g.json': JSON.stringify([
+      {
+        id: 'sre',
+        members: ['erin'],
+        rotation: { every: '1w', startsAt: '2026-03-02T09:00:00Z', order: ['erin'] },
+      },
+    ]),
+    '/bad.yaml': '- { id: payments, members: [] }\n',
+  };
+  const read = (path: string) => {
+    const text = files[path];
+    if (text === undefined) throw Object.assign(new Error('nope'), { code: 'ENOENT' });
+    return text;
+  };
+  it('reads a YAML or JSON groups file and the OIDC groups claim', () => {
+    expect(loadConfig({ INTERACTIONS_GROUPS_FILE: '/g.yaml' }, read).groups).toEqual([
+      { id: 'payments', members: ['alice', 'oidc:bob'], rotation: null },
+    ]);
+    expect(loadConfig({ INTERACTIONS_GROUPS_FILE: '/g.json' }, read).groups[0]!.rotation).toMatchObject({
+      every: '1w',
+      order: ['erin'],
+      handoverAt: '09:00',
+      timeZone: 'UTC',
+    });
+    expect(loadConfig({ INTERACTIONS_OIDC_GROUPS_CLAIM: 'https://example.com/groups' }).oidcGroupsClaim).toBe(
+      'https://example.com/groups',
+    );
+  });
+  it('refuses an unreadable or invalid file and a bad claim name, naming the variable', () => {
+    expect(() => loadConfig({ INTERACTIONS_GROUPS_FILE: '/missing.yaml' }, read)).toThrow(
+      'INTERACTIONS_GROUPS_FILE: cannot read "/missing.yaml" (ENOENT)',
+    );
+    expect(() => loadConfig({ INTERACTIONS_GROUPS_FILE: '/bad.yaml' }, read)).toThrow(
+      'INTERACTIONS_GROUPS_FILE: groups[0].members: must be a list of 1 to 1000 identities',
+    );
+    expect(() => loadConfig({ INTERACTIONS_OIDC_GROUPS_CLAIM: 'has space' })).toThrow(
+      'INTERACTIONS_OIDC_GROUPS_CLAIM: expected a claim name, got "has space"',
+    );
   });
 });

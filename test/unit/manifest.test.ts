@@ -98,7 +98,7 @@ describe('loadManifest', () => {
     [
       'an unknown top-level key, listing the known ones',
       'modulez: {}\n',
-      'modulez: unknown key (known: modules, verifiers, channels, webhooks, escalationPolicies, policies)',
+      'modulez: unknown key (known: modules, verifiers, channels, webhooks, escalationPolicies, policies, groups)',
     ],
     [
       'an unknown module, listing the modules',
@@ -106,6 +106,11 @@ describe('loadManifest', () => {
       'modules.pager: unknown key (known: graphql, rest, callbacks, inbox, mcp, metrics)',
     ],
     ['a module that is not a boolean', 'modules: { mcp: "yes" }\n', 'modules.mcp:'],
+    [
+      'a group whose rotation names a non-member',
+      'groups:\n  - { id: sre, members: [erin], rotation: { every: 1d, startsAt: "2026-03-02T09:00:00Z", order: [gus] } }\n',
+      'groups[0].rotation.order[0]: must be one of the members',
+    ],
     ['an unknown verifier', 'verifiers: [stripe, md5]\n', 'verifiers.1: unknown verifier'],
     [
       'an unknown key in a channel',

@@ -20,6 +20,8 @@ export type ActionInput = {
   executors?: Array<string> | null | undefined;
   /** What the agent wants to do: 1 to 100 characters of A-Z a-z 0-9 _ . : - (e.g. "payments.refund"). */
   name: string;
+  /** The person the agent acts for (an identity): they never answer or vote on it, nor do their delegates (separation of duties). */
+  requestedBy?: string | null | undefined;
   /** One line for people, at most 300 characters. */
   summary?: string | null | undefined;
   /** How long the approval may be consumed, counted from the decision: 1 to 2,592,000 seconds; absent: no limit. */

@@ -28,9 +28,14 @@ export function createAnswering(
     async answer(p, id, answer) {
       const { q, announced } = await target(p, id);
       if (!canAnswer(p)) throw new DomainError('FORBIDDEN', 'this key may not answer questions');
-      return questionOrThrow(
-        await recordAnswer(q, { id: p.id, via: 'api', principal: p }, answer, { announced }),
-      );
+      const by = {
+        id: p.id,
+        via: 'api',
+        principal: p,
+        roles: p.roles,
+        ...(p.groups ? { groups: p.groups } : {}),
+      };
+      return questionOrThrow(await recordAnswer(q, by, answer, { announced }));
     },
 
     async cancel(p, id, reason) {

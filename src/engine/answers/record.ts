@@ -13,14 +13,16 @@ import { repeatsAnswer, repeatsVote } from '../../domain/answer-retry.ts';
 import { decisionOfAnswer } from '../../domain/approval.ts';
 import { DomainError, isDomainError, notFound, storeUnavailable } from '../../domain/errors.ts';
 import type { GrantRequest } from '../../domain/policy/grant.ts';
-import type { Principal } from '../../domain/principal.ts';
+import type { Principal, Role } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
 import type { PolicyOutcome } from '../policies/apply.ts';
 import { createGrantGiving, grantRefusalKind, splitGrant } from '../policies/grants.ts';
+import { audienceRefusal, quorumFor } from './addressees.ts';
 import type { AnswerOutcome } from './outcome.ts';
+import { separationRefusal } from './separation.ts';
 
 type RuleDecision = Extract<PolicyOutcome, { kind: 'decided' }>;
 
@@ -34,6 +36,10 @@ export interface Answerer {
   name?: string | null;
   /** The key or session behind an `api` answer: whether it may give a grant (API.md §20). */
   principal?: Pick<Principal, 'roles' | 'restricted'>;
+  /** A principal's roles (the in-client doors); absent for channel, callback and MCP answerers. */
+  roles?: readonly Role[];
+  /** The groups a principal brought (API.md §22); the configured ones are looked up by `id` too. */
+  groups?: readonly string[];
 }
 
 export interface RecordOptions {
@@ -137,7 +143,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     const r = await unknownOnTimeout(() =>
       ctx.store.vote(q.id, {
         vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now },
-        quorum,
+        quorum: quorumFor(quorum, by, ctx.directory),
         answer: value,
         now,
         retentionMs: ctx.retentionMs,
@@ -205,6 +211,10 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
       };
     }
     if (q.status !== 'PENDING') return afterClose(q, by, given);
+    // Who may decide (API.md §2, §22): the question's addressees, then separation of duties.
+    const refused =
+      audienceRefusal(q, by, ctx.directory) ?? (await separationRefusal(q, by, ctx.clock(), ctx.actsFor));
+    if (refused) return { kind: 'forbidden', error: refused };
     let value: unknown;
     try {
       if (opts.unreadable) throw opts.unreadable;

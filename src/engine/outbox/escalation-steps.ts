@@ -23,6 +23,8 @@ import { deliveryCause } from '../asking.ts';
 import { atPlace, channelQuestionOf } from '../deliveries/question.ts';
 import { deliveryToStore } from '../deliveries/stored.ts';
 import type { Logger } from '../logger.ts';
+import type { Directory } from '../people/directory.ts';
+import { routedToAt } from '../people/routing.ts';
 import type { ChannelPort, EngineObserver } from '../ports.ts';
 import { followUpChannels } from './follow-ups.ts';
 import type { FollowUpHandler } from './worker.ts';
@@ -45,6 +47,8 @@ export interface EscalationStepsDeps {
   /** The public base URL callback URLs are built on; null: no new callback URL can be handed out. */
   publicBaseUrl: string | null;
   push?: ReminderPush;
+  /** Groups and rotations: an `oncall:<group>` question is routed again at each step (API.md §22). */
+  directory?: Directory;
 }
 
 /** The text of a new delivery standing in for a reminder (plugins without `remind`). */
@@ -127,12 +131,16 @@ export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandle
     // Never after the question left PENDING; never twice.
     if (question.status !== 'PENDING') return { kind: 'done' };
     if ((await store.escalations(question.id)).has(index)) return { kind: 'done' };
-    const failures = step.action === 'REMIND' ? await remind(question) : await reroute(question, step);
+    // Whoever is on call now is who this step reaches (a reminder's push goes to them).
+    const firedAt = clock();
+    const routedTo = deps.directory ? routedToAt(deps.directory, question.audience, firedAt) : undefined;
+    const routed = routedTo === undefined ? question : { ...question, routedTo };
+    const failures = step.action === 'REMIND' ? await remind(routed) : await reroute(routed, step);
     const outcome = outcomeOf(failures.length ? failures.join('; ') : null);
     const recorded = await store.recordEscalation(
       question.id,
       index,
-      { firedAt: clock(), outcome },
+      { firedAt, outcome, ...(routedTo !== undefined ? { routedTo } : {}) },
       { action: step.action, channel: step.channel },
     );
     if (recorded) {

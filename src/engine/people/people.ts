@@ -59,8 +59,16 @@ function parseSession(text: string | null): SessionInfo | null {
     const p = v.principal;
     if (typeof p?.id !== 'string' || typeof p.name !== 'string' || !Array.isArray(p.roles)) return null;
     const roles = p.roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r));
+    const groups = Array.isArray(p.groups) ? p.groups.filter((g) => typeof g === 'string') : [];
     return {
-      principal: { id: p.id, name: p.name, roles: Object.freeze(roles), restricted: p.restricted === true },
+      principal: {
+        id: p.id,
+        name: p.name,
+        roles: Object.freeze(roles),
+        restricted: p.restricted === true,
+        // The groups the sign-in's claim named (API.md §22); the configured ones are added per request.
+        ...(groups.length > 0 ? { groups: Object.freeze(groups) } : {}),
+      },
       expiresAt: Number(v.expiresAt),
     };
   } catch {
@@ -100,6 +108,7 @@ export function createPeople(store: PeopleStore, clock: () => number = Date.now)
           name: displayName(principal.id, principal.name),
           roles: principal.roles,
           restricted: principal.restricted,
+          ...(principal.groups?.length ? { groups: principal.groups } : {}),
         },
         expiresAt,
       };

@@ -12,7 +12,7 @@
 // origin: the worker caps deliveries in flight per target, so one slow or hung push service
 // delays no one else's pushes. `notify` is also the hook for reminders (REMIND, API.md §18).
 
-import { canSee } from '../../domain/access.ts';
+import { isNotified } from '../../domain/access.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
@@ -127,10 +127,21 @@ export interface PushOptions {
   hosts: readonly string[];
   logger: Logger;
   clock?: () => number;
+  /** Adds a subscriber's configured groups (API.md §22): a group's questions are pushed to its members. */
+  withGroups?: (p: Principal) => Principal;
 }
 
 export function createPush(o: PushOptions): Push {
   const clock = o.clock ?? Date.now;
+  const withGroups = o.withGroups ?? ((p: Principal) => p);
+  // A delivery re-checks what the subscriber may see, with the groups it has now.
+  const authority: PushAuthority = {
+    ...o.authority,
+    current: async (grant, subscriber, now) => {
+      const p = await o.authority.current(grant, subscriber, now);
+      return p && withGroups(p);
+    },
+  };
 
   async function subscriptionsOf(principalId: string): Promise<[string, StoredSubscription][]> {
     const owner = ownerKey(principalId);
@@ -155,14 +166,14 @@ export function createPush(o: PushOptions): Push {
       return [];
     }
     return subscriptions
-      .filter(([, s]) => canSee(s.principal, question))
+      .filter(([, s]) => isNotified(withGroups(s.principal), question))
       .map(([, s]) => deviceTarget(principalId, s.subscription.endpoint, reason));
   }
 
   const deliverOne = createPushDelivery({
     people: o.people,
     send: o.send,
-    authority: o.authority,
+    authority,
     payloadOf: pushPayload,
     logger: o.logger,
     clock,

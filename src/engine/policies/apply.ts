@@ -62,6 +62,13 @@ function withScrutiny(
   if (out.quorum && out.quorum.approvals > 1 && out.action?.editable) {
     out.action = { ...out.action, editable: false };
   }
+  // Any matching ASK rule may demand separation of duties (§20, §22): the action carries it.
+  if (
+    out.action &&
+    asks.some((r) => (r.ask as { requireSeparateRequester?: boolean } | null)?.requireSeparateRequester)
+  ) {
+    out.action = { ...out.action, requireSeparateRequester: true };
+  }
   if (ask?.channel) {
     if (ask.channel !== v.channel) out.recipient = null;
     out.channel = ask.channel;

@@ -11,6 +11,7 @@ import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { mediaBytesOf } from '../../domain/quotas.ts';
 import type { QuestionStore } from '../../store/types.ts';
+import { pendingIdsScoped } from './scoped.ts';
 
 /**
  * Roughly how many bytes of questions one batch may hold, counted as sizeOf counts them (a
@@ -73,7 +74,7 @@ export async function* readBacklog(
 ): AsyncGenerator<QuestionRecord[]> {
   const scope = visibilityScope(p);
   if (scope === 'none') return;
-  const ids = await store.pendingIds(scope);
+  const ids = await pendingIdsScoped(store, scope);
   let size = FIRST_BATCH;
   let part: QuestionRecord[] = [];
   let bytes = 0;

@@ -8,6 +8,7 @@ import type { ListFilter, Page } from '../../store/types.ts';
 import type { EngineContext } from '../context.ts';
 import type { Interactions, QuestionPage } from '../types.ts';
 import { readBacklog } from './backlog.ts';
+import { listScoped, pendingScoped, scopedFilters } from './scoped.ts';
 
 /** The store's page with a cursor on every question (the last one is the page's own end cursor). */
 function pageOf(page: Page): QuestionPage {
@@ -46,13 +47,13 @@ export function createListing(
       const scope = visibilityScope(p);
       const empty: QuestionPage = { edges: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
-      if (scope.audience && filter.audience != null && filter.audience !== scope.audience) return empty;
-      return pageOf(await store.list({ ...filter, ...scope }, { first, after: page.after ?? null }));
+      const filters = scopedFilters(filter, scope);
+      return pageOf(await listScoped(store, filters, { first, after: page.after ?? null }));
     },
 
     async pending(p) {
       const scope = visibilityScope(p);
-      return scope === 'none' ? [] : store.pending(scope);
+      return scope === 'none' ? [] : pendingScoped(store, scope);
     },
 
     backlog: (p, budgetBytes) => readBacklog(store, p, budgetBytes, ctx.announced.get),

@@ -34,6 +34,10 @@ export const ActionInput = builder.inputType('ActionInput', {
       description:
         'How long the approval may be consumed, counted from the decision: 1 to 2,592,000 seconds; absent: no limit.',
     }),
+    requestedBy: t.string({
+      description:
+        'The person the agent acts for (an identity): they never answer or vote on it, nor do their delegates (separation of duties).',
+    }),
   }),
 });
 

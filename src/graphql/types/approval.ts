@@ -35,6 +35,16 @@ export const Action = builder.objectRef<ActionSpec>('Action').implement({
       description: 'How long the approval may be consumed, counted from the decision; null: no limit.',
       resolve: (a) => a.validSeconds ?? null,
     }),
+    requestedBy: t.string({
+      nullable: true,
+      description: 'The person the agent acts for; they never answer or vote on it, nor do their delegates.',
+      resolve: (a) => a.requestedBy ?? null,
+    }),
+    requireSeparateRequester: t.boolean({
+      description:
+        'A policy rule demands separation of duties: nobody on the asking side decides it, admins included.',
+      resolve: (a) => a.requireSeparateRequester === true,
+    }),
   }),
 });
 

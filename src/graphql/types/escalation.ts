@@ -51,5 +51,10 @@ export const EscalationStep = builder.objectRef<EscalationView>('EscalationStep'
       nullable: true,
       description: '`DELIVERED`, or `FAILED: <why>`; null while it has not fired.',
     }),
+    routedTo: t.string({
+      nullable: true,
+      description: 'An `oncall:<group>` question: who was on duty when the step fired; null otherwise.',
+      resolve: (s) => s.routedTo ?? null,
+    }),
   }),
 });

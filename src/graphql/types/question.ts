@@ -82,6 +82,17 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
         // SNAPSHOT's per-question cache and the backlog's direct writes gave way to it).
         resolve: (q, _args, ctx) => (q.escalation?.length ? ctx.engine.escalations(q) : []),
       }),
+      routedTo: t.string({
+        nullable: true,
+        description:
+          'An `oncall:<group>` question: who is on duty for it — resolved when it was asked and again at each escalation step that fired; null for other audiences or when nobody was on duty.',
+        resolve: async (q, _args, ctx) => {
+          if (q.routedTo === undefined) return null;
+          if (!q.escalation?.length) return q.routedTo;
+          const fired = (await ctx.engine.escalations(q)).filter((s) => s.routedTo !== undefined);
+          return fired.length > 0 ? (fired.at(-1)?.routedTo ?? null) : q.routedTo;
+        },
+      }),
       status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),
       askedBy: t.exposeString('askedBy', { description: 'The principal id of the asker.' }),
       createdAt: moment('createdAt', 'When it was asked.'),

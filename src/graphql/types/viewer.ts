@@ -12,7 +12,12 @@ export const Viewer = builder.objectRef<Principal>('Viewer').implement({
       resolve: (p) => [...p.roles],
     }),
     restricted: t.exposeBoolean('restricted', {
-      description: 'Whether the key is confined to questions addressed to its own id.',
+      description: 'Whether the key is confined to questions addressed to its own id (and to its groups).',
+    }),
+    groups: t.stringList({
+      description:
+        'The groups the caller belongs to (the groups file, the manifest, a sign-in’s groups claim): questions for `group:<id>` and `oncall:<id>` are theirs.',
+      resolve: (p) => [...(p.groups ?? [])],
     }),
     quota: t.field({
       type: ViewerQuota,

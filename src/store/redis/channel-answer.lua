@@ -3,7 +3,7 @@
 -- A channel click in one round trip (API.md §9): the question and place's delivery, and, when it
 -- is still pending and takes a one-step answer for `format` (mirrors takesOneStepAnswer in
 -- src/domain/channel-answer.ts: delivered to place itself, of that format, not sensitive, no
--- quorum, an APPROVAL with its action), its claim through the one resolve(). claim.lua's
+-- quorum, an APPROVAL with its action and no requester), its claim through the one resolve(). claim.lua's
 -- deadline rule: past it, the question times out here instead. Anything else is returned
 -- untouched for the door's full path.
 -- Replies: {'missing'}; {'won', spec, res, chan, rc, rd, prc, prd}; {'other', spec, st, res,
@@ -21,7 +21,9 @@ if cur[2] ~= 'PENDING' then return other(cur[2], cur[3]) end
 local ok, spec = pcall(cjson.decode, cur[1])
 if not ok or type(spec) ~= 'table' or spec.format ~= format or spec.channel ~= place
     or spec.sensitive ~= false or (spec.quorum ~= nil and spec.quorum ~= cjson.null)
-    or (format == 'APPROVAL' and type(spec.action) ~= 'table') then
+    or (format == 'APPROVAL' and type(spec.action) ~= 'table')
+    -- Separation of duties (API.md §22): a requester's click goes through the full answer path.
+    or (format == 'APPROVAL' and (type(spec.action.requestedBy) == 'string' or spec.action.requireSeparateRequester == true)) then
   return other(cur[2], cur[3])
 end
 
