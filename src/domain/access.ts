@@ -9,7 +9,8 @@ export function canSee(
   p: Principal,
   q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action'>>,
 ): boolean {
-  if (p.restricted) return q.audience === p.id;
+  if (p.restricted)
+    return q.audience === p.id || (q.audience !== null && (p.actsFor?.includes(q.audience) ?? false));
   // An auditor reads every question (API.md §2) but may not ask, answer or cancel.
   if (hasRole(p, 'operator', 'auditor')) return true;
   return hasRole(p, 'agent') && (q.askedBy === p.id || isExecutor(p, q));
@@ -48,7 +49,8 @@ export function visibilityScope(p: Principal): { audience?: string; askedBy?: st
  * (both follow `visibilityScope`'s branches), so a check for one of them holds for all.
  */
 export function visibilityKey(p: Principal): string {
-  return JSON.stringify(visibilityScope(p));
+  const scope = visibilityScope(p);
+  return JSON.stringify(p.restricted && p.actsFor?.length ? [scope, p.actsFor] : scope);
 }
 
 /**

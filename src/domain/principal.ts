@@ -11,6 +11,11 @@ export interface Principal {
   name?: string;
   /** This key's own cap on its pending questions (INTERACTIONS_API_KEYS `maxPending`); else the server's. */
   maxPending?: number;
+  /**
+   * The people who delegated their questions to this principal, as the engine read them for one
+   * feed or listing (API.md §22): a restricted principal also sees the questions addressed to them.
+   */
+  actsFor?: readonly string[];
 }
 
 /** The identity used when access control is off: every door open, no key. */

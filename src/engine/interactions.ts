@@ -25,6 +25,7 @@ import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
+import { createPresence } from './people/presence.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
 import { createPolicyAdmin } from './policies/store-rules.ts';
@@ -163,6 +164,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
     ...createExecution(ctx, deps.receipts),
+    presence: createPresence(store, clock, ctx.visible),
 
     async awaitAnswer(p, id, opts = {}) {
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);

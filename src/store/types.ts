@@ -5,6 +5,7 @@ import type { EscalationAction, FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
+import type { DelegationStore } from './delegations.ts';
 import type { ChannelDeliveries } from './deliveries.ts';
 import type { ConsumeInput, ConsumeResult, ReportInput, ReportResult } from './execution.ts';
 import type { ShortLinks } from './links.ts';
@@ -203,6 +204,8 @@ export interface QuestionStore {
   readonly people: PeopleStore;
   /** Store policy rules (API.md §20). */
   readonly policies: PolicyStore;
+  /** Delegations and out-of-office (API.md §22). */
+  readonly delegations: DelegationStore;
   /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
   readonly audit: AuditLog;
   /**

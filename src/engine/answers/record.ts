@@ -17,6 +17,7 @@ import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
 import type { PolicyOutcome } from '../policies/apply.ts';
+import { actingAnswerer, forWhom } from './on-behalf.ts';
 import type { AnswerOutcome } from './outcome.ts';
 
 type RuleDecision = Extract<PolicyOutcome, { kind: 'decided' }>;
@@ -29,6 +30,8 @@ export interface Answerer {
   via: string;
   /** The display name the door was given for this identity (cleaned), kept when the answer counts. */
   name?: string | null;
+  /** Set by the path itself (on-behalf.ts), never by a door: the person a delegate answers for. */
+  onBehalfOf?: string;
 }
 
 export interface RecordOptions {
@@ -130,7 +133,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     const now = ctx.clock();
     const r = await unknownOnTimeout(() =>
       ctx.store.vote(q.id, {
-        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now },
+        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now, ...forWhom(by) },
         quorum,
         answer: value,
         now,
@@ -176,6 +179,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
         answer: q.sensitive ? null : value,
         reply: q.sensitive ? value : undefined,
         answeredBy: by.id,
+        ...forWhom(by),
       }),
     );
     if (r.kind === 'missing') return { kind: 'notFound' };
@@ -211,7 +215,9 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
       }
       return { kind: 'invalid', error: err };
     }
-    return takesVotes(q) ? vote(q, by, value, given) : claim(q, by, value, given);
+    // A delegate answers for the person who handed them the question (API.md §22).
+    const acting = await actingAnswerer(ctx.store.delegations, ctx.clock(), q, by);
+    return takesVotes(q) ? vote(q, acting, value, given) : claim(q, acting, value, given);
   }
 
   async function decideByRule(q: QuestionRecord, ruled: RuleDecision): Promise<QuestionRecord> {

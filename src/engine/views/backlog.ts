@@ -74,6 +74,9 @@ export async function* readBacklog(
   const scope = visibilityScope(p);
   if (scope === 'none') return;
   const ids = await store.pendingIds(scope);
+  // A restricted delegate's too (API.md §22): the people it acts for, one audience each.
+  if (p.restricted)
+    for (const audience of p.actsFor ?? []) ids.push(...(await store.pendingIds({ audience })));
   let size = FIRST_BATCH;
   let part: QuestionRecord[] = [];
   let bytes = 0;

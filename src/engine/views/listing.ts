@@ -52,7 +52,12 @@ export function createListing(
 
     async pending(p) {
       const scope = visibilityScope(p);
-      return scope === 'none' ? [] : store.pending(scope);
+      if (scope === 'none') return [];
+      const own = await store.pending(scope);
+      // A restricted delegate's too (API.md §22): the people it acts for, one audience each.
+      if (!p.restricted || !p.actsFor?.length) return own;
+      const theirs = await Promise.all(p.actsFor.map((audience) => store.pending({ audience })));
+      return [...own, ...theirs.flat()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
     },
 
     backlog: (p, budgetBytes) => readBacklog(store, p, budgetBytes, ctx.announced.get),

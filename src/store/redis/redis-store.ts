@@ -12,6 +12,7 @@ import { claimAuditOf, oneStepClaimOf, resolutionOf } from '../resolution.ts';
 import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
+import { createRedisDelegations } from './delegations.ts';
 import { createRedisDeliveries, deliveryFieldsOf, deliveryFrom } from './deliveries.ts';
 import { createRedisExecution } from './execution.ts';
 import { hashTaggedPrefix } from './key-prefix.ts';
@@ -95,6 +96,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     links: reportingUnavailable(createRedisLinks(redis, prefix, run)),
     people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
     policies: reportingUnavailable(createRedisPolicies(redis, prefix, run)),
+    delegations: reportingUnavailable(createRedisDelegations(redis, prefix, run)),
     audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {
@@ -130,12 +132,13 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         status: 'ANSWERED',
         answer: input.answer,
         answeredBy: v.by,
+        onBehalfOf: v.onBehalfOf ?? null,
         now: input.now,
         retentionMs: input.retentionMs,
       });
       const reply = (await run('vote', [
         id,
-        v.by,
+        v.onBehalfOf ?? v.by,
         JSON.stringify(v),
         v.decision,
         quorum.approvals,
@@ -144,7 +147,8 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         encodeResolution(resolution),
         input.now,
         input.retentionMs,
-        JSON.stringify(answerAuditDetail(input.answer)),
+        JSON.stringify(claimAuditOf({ ...resolution, now: input.now, retentionMs: 0 }).detail),
+        v.by,
       ])) as Reply[];
       switch (reply[0]) {
         case 'missing':

@@ -54,6 +54,8 @@ const SCRIPTS = {
   auditTrim: script('audit-trim'),
   policyPut: script('policy-put'),
   policyDelete: script('policy-delete'),
+  delegationSet: script('delegation-set'),
+  delegationEnd: script('delegation-end'),
 };
 
 export type ScriptName = keyof typeof SCRIPTS;
