@@ -36,12 +36,18 @@ export type QuietGate = (personId: string, device: string, questionId: string) =
 
 export function createQuietGate(o: QuietGateOptions): QuietGate {
   const heldKey = (device: string): string => `held:${device}`;
+  const carriedKey = (device: string, id: string): string => `carried:${device}:${id}`;
   return async (personId, device, questionId) => {
     const now = o.clock();
     const key = heldKey(device);
     const held = await o.people.mapAll(key, now);
     const mine = held[questionId];
     if (mine === undefined) {
+      // Carried by another item's digest (its note is gone, the carrier's mark stays a while);
+      // the carrier itself, retried after a failed send, goes out as itself.
+      const carrier = await o.people.get(carriedKey(device, questionId), now);
+      if (carrier !== null)
+        return carrier === questionId ? { kind: 'release', ids: [questionId] } : { kind: 'carried' };
       const at = releaseAt(await o.prefsOf(personId), now);
       if (at === null) return { kind: 'now' };
       const noted = await o.people.mapSet(key, questionId, String(at), MAX_HELD, at + KEEP_AFTER_RELEASE_MS);
@@ -51,6 +57,9 @@ export function createQuietGate(o: QuietGateOptions): QuietGate {
     if (now < at) return { kind: 'hold', at };
     // Released: take every due note; the delete decides who carries each one.
     const due = Object.entries(held).filter(([, until]) => Number(until) <= now);
+    // Marked before the notes are deleted, so an item that finds its note gone finds the mark.
+    for (const [id] of due)
+      await o.people.put(carriedKey(device, id), questionId, now + KEEP_AFTER_RELEASE_MS);
     const taken: string[] = [];
     for (const [id] of due) if (await o.people.mapDelete(key, id)) taken.push(id);
     if (!taken.includes(questionId)) return { kind: 'carried' };
