@@ -37,8 +37,16 @@ export function answerText(answer: unknown): string {
 
 export function questionsTable(questions: readonly Question[]): string {
   return table(
-    ['ID', 'STATUS', 'FORMAT', 'ASKED BY', 'CREATED', 'TEXT'],
-    questions.map((q) => [q.id, q.status, q.format, q.askedBy, shortTime(q.createdAt), oneLine(q.text)]),
+    ['ID', 'STATUS', 'FORMAT', 'ASKED BY', 'CREATED', 'CLAIMED BY', 'TEXT'],
+    questions.map((q) => [
+      q.id,
+      q.status,
+      q.format,
+      q.askedBy,
+      shortTime(q.createdAt),
+      q.claimedBy ?? '',
+      oneLine(q.text),
+    ]),
   );
 }
 
@@ -87,6 +95,8 @@ export function questionDetail(q: Question): string {
       'Answered by',
       q.answeredByName && q.answeredBy ? `${q.answeredByName} (${q.answeredBy})` : q.answeredBy,
     ],
+    ['For', q.onBehalfOf ?? null],
+    ['Claimed by', q.claimedBy ? `${q.claimedBy} (${shortTime(q.claimedAt ?? '')})` : null],
     ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
     ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],
     ['Reason', q.cancelReason],

@@ -92,6 +92,9 @@ export type Decision =
   /** Rejected: the agent must not act. */
   | 'REJECTED';
 
+/** How held notifications are batched: none, one an hour, or one a day. */
+export type Digest = 'DAILY' | 'HOURLY' | 'NONE';
+
 /** What an escalation step does when it fires. */
 export type EscalationAction =
   /** Remind every place the question was delivered to. */
@@ -150,6 +153,14 @@ export type MediaKind =
   /** A link to open: an http(s) URL. */
   | 'LINK';
 
+/** A person’s quiet hours and digest; absent quietHours: none. */
+export type NotificationPrefsInput = {
+  /** Default NONE. */
+  digest?: Digest | null | undefined;
+  /** Null or absent: no quiet hours. */
+  quietHours?: QuietHoursInput | null | undefined;
+};
+
 /** Which questions to list. Every given condition must hold. */
 export type QuestionFilter = {
   /** Only questions addressed to this principal id. */
@@ -172,6 +183,16 @@ export type QuestionStatus =
   | 'PENDING'
   /** Nobody answered before `timeoutAt`. */
   | 'TIMED_OUT';
+
+/** Quiet hours: `from` and `to` as "HH:MM" in `timeZone`. */
+export type QuietHoursInput = {
+  /** "HH:MM", 00:00 to 23:59. */
+  from: string;
+  /** An IANA time zone, e.g. "Europe/Paris". */
+  timeZone: string;
+  /** "HH:MM"; differs from `from`. */
+  to: string;
+};
 
 /** Several approvers: APPROVAL and CONFIRM only. Each answer is a vote by its identity. */
 export type QuorumInput = {
@@ -217,6 +238,9 @@ export type ClientAskResultFieldsFragment = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -237,6 +261,7 @@ export type ClientAskResultFieldsFragment = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -293,6 +318,9 @@ export type ClientAskUserMutation = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
+      claimedBy: string | null;
+      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -313,6 +341,7 @@ export type ClientAskUserMutation = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -369,6 +398,9 @@ export type ClientAwaitAnswerQuery = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
+      claimedBy: string | null;
+      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -389,6 +421,7 @@ export type ClientAwaitAnswerQuery = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -449,6 +482,9 @@ export type ClientAnswerMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -469,6 +505,7 @@ export type ClientAnswerMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -520,6 +557,9 @@ export type ClientCancelQuestionMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -540,6 +580,7 @@ export type ClientCancelQuestionMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -592,6 +633,9 @@ export type ClientConsumeApprovalMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -612,6 +656,7 @@ export type ClientConsumeApprovalMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -665,6 +710,9 @@ export type ClientReportExecutionMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -685,6 +733,7 @@ export type ClientReportExecutionMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -735,6 +784,9 @@ export type ClientQuestionQuery = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -755,6 +807,7 @@ export type ClientQuestionQuery = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -818,6 +871,9 @@ export type ClientQuestionsQuery = {
         answer: unknown;
         answeredBy: string | null;
         answeredByName: string | null;
+        onBehalfOf: string | null;
+        claimedBy: string | null;
+        claimedAt: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -838,6 +894,7 @@ export type ClientQuestionsQuery = {
         votes: Array<{
           by: string;
           byName: string | null;
+          onBehalfOf: string | null;
           via: string;
           decision: Decision;
           note: string | null;
@@ -932,6 +989,9 @@ export type ClientPendingQuestionsSubscription = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
+      claimedBy: string | null;
+      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -952,6 +1012,7 @@ export type ClientPendingQuestionsSubscription = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -1008,6 +1069,9 @@ export type InboxFeedSubscription = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
+      claimedBy: string | null;
+      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -1028,6 +1092,7 @@ export type InboxFeedSubscription = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -1080,6 +1145,9 @@ export type InboxAnswerMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -1100,6 +1168,7 @@ export type InboxAnswerMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -1150,6 +1219,9 @@ export type InboxQuestionQuery = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -1170,6 +1242,7 @@ export type InboxQuestionQuery = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -1225,6 +1298,9 @@ export type InboxHistoryQuery = {
         answer: unknown;
         answeredBy: string | null;
         answeredByName: string | null;
+        onBehalfOf: string | null;
+        claimedBy: string | null;
+        claimedAt: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -1245,6 +1321,7 @@ export type InboxHistoryQuery = {
         votes: Array<{
           by: string;
           byName: string | null;
+          onBehalfOf: string | null;
           via: string;
           decision: Decision;
           note: string | null;
@@ -1266,6 +1343,200 @@ export type InboxHistoryQuery = {
           outcome: string | null;
         }>;
       };
+    }>;
+  };
+};
+
+export type DelegationFieldsFragment = {
+  from: string;
+  to: string;
+  until: string;
+  reason: string | null;
+  setAt: string;
+};
+
+export type NotificationPrefsFieldsFragment = {
+  digest: Digest;
+  quietHours: { from: string; to: string; timeZone: string } | null;
+};
+
+export type PeopleSettingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PeopleSettingsQuery = {
+  viewer: {
+    id: string;
+    actingFor: Array<string>;
+    delegation: { from: string; to: string; until: string; reason: string | null; setAt: string } | null;
+    notificationPrefs: { digest: Digest; quietHours: { from: string; to: string; timeZone: string } | null };
+  };
+};
+
+export type PeopleSetDelegationMutationVariables = Exact<{
+  to: string;
+  until: string;
+  reason?: string | null | undefined;
+}>;
+
+export type PeopleSetDelegationMutation = {
+  setDelegation: { from: string; to: string; until: string; reason: string | null; setAt: string };
+};
+
+export type PeopleEndDelegationMutationVariables = Exact<{ [key: string]: never }>;
+
+export type PeopleEndDelegationMutation = { endDelegation: boolean };
+
+export type PeopleSetNotificationPrefsMutationVariables = Exact<{
+  input: NotificationPrefsInput;
+}>;
+
+export type PeopleSetNotificationPrefsMutation = {
+  setNotificationPrefs: { digest: Digest; quietHours: { from: string; to: string; timeZone: string } | null };
+};
+
+export type PeopleClaimQuestionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PeopleClaimQuestionMutation = {
+  claimQuestion: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      onBehalfOf: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type PeopleUnclaimQuestionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PeopleUnclaimQuestionMutation = {
+  unclaimQuestion: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    onBehalfOf: string | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      onBehalfOf: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
     }>;
   };
 };
@@ -1292,6 +1563,9 @@ export type QuestionFieldsFragment = {
   answer: unknown;
   answeredBy: string | null;
   answeredByName: string | null;
+  onBehalfOf: string | null;
+  claimedBy: string | null;
+  claimedAt: string | null;
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
@@ -1312,6 +1586,7 @@ export type QuestionFieldsFragment = {
   votes: Array<{
     by: string;
     byName: string | null;
+    onBehalfOf: string | null;
     via: string;
     decision: Decision;
     note: string | null;
@@ -1381,6 +1656,9 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1402,6 +1680,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1465,6 +1744,9 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1486,6 +1768,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1511,6 +1794,31 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
+export const DelegationFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment DelegationFields on Delegation {
+  from
+  to
+  until
+  reason
+  setAt
+}
+    `,
+  { fragmentName: 'DelegationFields' },
+) as unknown as TypedDocumentString<DelegationFieldsFragment, unknown>;
+export const NotificationPrefsFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment NotificationPrefsFields on NotificationPrefs {
+  quietHours {
+    from
+    to
+    timeZone
+  }
+  digest
+}
+    `,
+  { fragmentName: 'NotificationPrefsFields' },
+) as unknown as TypedDocumentString<NotificationPrefsFieldsFragment, unknown>;
 export const ClientAskUserDocument = new TypedDocumentString(`
     mutation ClientAskUser($input: AskUserInput!, $holdSeconds: Int, $preparedId: ID) {
   askUser(input: $input, holdSeconds: $holdSeconds, preparedId: $preparedId) {
@@ -1552,6 +1860,9 @@ fragment QuestionFields on Question {
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1573,6 +1884,7 @@ fragment QuestionFields on Question {
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1637,6 +1949,9 @@ fragment QuestionFields on Question {
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1658,6 +1973,7 @@ fragment QuestionFields on Question {
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1726,6 +2042,9 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1747,6 +2066,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1803,6 +2123,9 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1824,6 +2147,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1884,6 +2208,9 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1905,6 +2232,7 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1966,6 +2294,9 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1987,6 +2318,7 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2043,6 +2375,9 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2064,6 +2399,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2137,6 +2473,9 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2158,6 +2497,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2261,6 +2601,9 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2282,6 +2625,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2354,6 +2698,9 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2375,6 +2722,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2431,6 +2779,9 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2452,6 +2803,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2508,6 +2860,9 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2529,6 +2884,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2598,6 +2954,9 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2619,6 +2978,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2642,3 +3002,228 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     outcome
   }
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;
+export const PeopleSettingsDocument = new TypedDocumentString(`
+    query PeopleSettings {
+  viewer {
+    id
+    actingFor
+    delegation {
+      ...DelegationFields
+    }
+    notificationPrefs {
+      ...NotificationPrefsFields
+    }
+  }
+}
+    fragment DelegationFields on Delegation {
+  from
+  to
+  until
+  reason
+  setAt
+}
+fragment NotificationPrefsFields on NotificationPrefs {
+  quietHours {
+    from
+    to
+    timeZone
+  }
+  digest
+}`) as unknown as TypedDocumentString<PeopleSettingsQuery, PeopleSettingsQueryVariables>;
+export const PeopleSetDelegationDocument = new TypedDocumentString(`
+    mutation PeopleSetDelegation($to: String!, $until: DateTime!, $reason: String) {
+  setDelegation(to: $to, until: $until, reason: $reason) {
+    ...DelegationFields
+  }
+}
+    fragment DelegationFields on Delegation {
+  from
+  to
+  until
+  reason
+  setAt
+}`) as unknown as TypedDocumentString<PeopleSetDelegationMutation, PeopleSetDelegationMutationVariables>;
+export const PeopleEndDelegationDocument = new TypedDocumentString(`
+    mutation PeopleEndDelegation {
+  endDelegation
+}
+    `) as unknown as TypedDocumentString<PeopleEndDelegationMutation, PeopleEndDelegationMutationVariables>;
+export const PeopleSetNotificationPrefsDocument = new TypedDocumentString(`
+    mutation PeopleSetNotificationPrefs($input: NotificationPrefsInput!) {
+  setNotificationPrefs(input: $input) {
+    ...NotificationPrefsFields
+  }
+}
+    fragment NotificationPrefsFields on NotificationPrefs {
+  quietHours {
+    from
+    to
+    timeZone
+  }
+  digest
+}`) as unknown as TypedDocumentString<
+  PeopleSetNotificationPrefsMutation,
+  PeopleSetNotificationPrefsMutationVariables
+>;
+export const PeopleClaimQuestionDocument = new TypedDocumentString(`
+    mutation PeopleClaimQuestion($id: ID!) {
+  claimQuestion(id: $id) {
+    ...QuestionFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    onBehalfOf
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}`) as unknown as TypedDocumentString<PeopleClaimQuestionMutation, PeopleClaimQuestionMutationVariables>;
+export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
+    mutation PeopleUnclaimQuestion($id: ID!) {
+  unclaimQuestion(id: $id) {
+    ...QuestionFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  onBehalfOf
+  claimedBy
+  claimedAt
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    onBehalfOf
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}`) as unknown as TypedDocumentString<PeopleUnclaimQuestionMutation, PeopleUnclaimQuestionMutationVariables>;
