@@ -2,6 +2,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
+import { PeopleSettingsMenu } from './components/PeopleSettings.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';
@@ -40,6 +41,7 @@ function TopBar({
         {STATUS_TEXT[status]}
       </p>
       <PushSettings api={api} />
+      <PeopleSettingsMenu api={api} />
       <div className="who">
         <span>
           Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>

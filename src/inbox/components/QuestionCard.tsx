@@ -53,6 +53,12 @@ export function Badges({
       {q.sensitive && <li className="badge badge-sensitive">sensitive</li>}
       {showGroup && q.groupId && <li className="badge">group {q.groupId}</li>}
       <li className="badge badge-quiet">from {q.askedBy}</li>
+      {q.claimedBy && (
+        <li className="badge badge-claim" data-testid="claimed-by">
+          {q.claimedBy === viewer.id ? 'claimed by you' : `claimed by ${q.claimedBy}`}
+        </li>
+      )}
+      {q.onBehalfOf && <li className="badge">answered for {q.onBehalfOf}</li>}
     </ul>
   );
 }
