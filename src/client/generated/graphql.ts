@@ -93,7 +93,13 @@ export type Decision =
   | 'REJECTED';
 
 /** How held notifications are batched: none, one an hour, or one a day. */
-export type Digest = 'DAILY' | 'HOURLY' | 'NONE';
+export type Digest =
+  /** Held until the end of quiet hours (09:00 local without them), then one digest. */
+  | 'DAILY'
+  /** Held until the next full hour (local time), then one digest. */
+  | 'HOURLY'
+  /** Every notification alone, when due (held only during quiet hours). */
+  | 'NONE';
 
 /** What an escalation step does when it fires. */
 export type EscalationAction =

@@ -31,7 +31,9 @@ builder.mutationFields((t) => ({
     type: NotificationPrefs,
     description: 'Sets the caller’s quiet hours and digest.',
     authScopes: { operator: true },
-    args: { input: t.arg({ type: NotificationPrefsInput, required: true }) },
+    args: {
+      input: t.arg({ type: NotificationPrefsInput, required: true, description: 'Quiet hours and digest.' }),
+    },
     resolve: (_root, { input }, ctx) =>
       ctx.engine.presence.prefs.set(ctx.principal, {
         quietHours: input.quietHours ?? null,
@@ -43,7 +45,7 @@ builder.mutationFields((t) => ({
     description:
       'Marks a pending question as being looked at by the caller (shown to everyone; lapses after 15 minutes; another’s claim replaces it). Nobody is stopped from answering.',
     authScopes: { operator: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The question.' }) },
     resolve: async (_root, { id }, ctx) =>
       (await ctx.engine.presence.claim(ctx.principal, String(id))).question,
   }),
@@ -51,7 +53,7 @@ builder.mutationFields((t) => ({
     type: Question,
     description: 'Ends the claim on a question: the claimer’s own, or anyone’s for an operator.',
     authScopes: { operator: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The question.' }) },
     resolve: (_root, { id }, ctx) => ctx.engine.presence.unclaim(ctx.principal, String(id)),
   }),
 }));

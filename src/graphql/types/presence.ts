@@ -2,10 +2,10 @@
 // Question (onBehalfOf, claimedBy, claimedAt), Vote (onBehalfOf) and Viewer (delegation,
 // notificationPrefs, actingFor). Added to the existing types here, so their own files stay as they were.
 import type { Delegation as DelegationRecord } from '../../domain/delegation.ts';
-import {
+import type {
   DIGESTS,
-  type NotificationPrefs as Prefs,
-  type QuietHours as Quiet,
+  NotificationPrefs as Prefs,
+  QuietHours as Quiet,
 } from '../../domain/notification-prefs.ts';
 import { builder } from '../builder.ts';
 import { DateTime } from '../scalars.ts';
@@ -28,7 +28,11 @@ export const Delegation = builder.objectRef<DelegationRecord>('Delegation').impl
 
 export const DigestEnum = builder.enumType('Digest', {
   description: 'How held notifications are batched: none, one an hour, or one a day.',
-  values: DIGESTS,
+  values: {
+    NONE: { description: 'Every notification alone, when due (held only during quiet hours).' },
+    HOURLY: { description: 'Held until the next full hour (local time), then one digest.' },
+    DAILY: { description: 'Held until the end of quiet hours (09:00 local without them), then one digest.' },
+  } satisfies Record<(typeof DIGESTS)[number], { description: string }>,
 });
 
 export const QuietHours = builder.objectRef<Quiet>('QuietHours').implement({
