@@ -35,6 +35,11 @@ export function answerText(answer: unknown): string {
   return typeof answer === 'string' ? answer : JSON.stringify(answer);
 }
 
+/** Who claimed it (API.md §22): present on the reads that ask for it (list, show, claim). */
+function claimOf(q: Question): { claimedBy?: string | null; claimedAt?: string | null } {
+  return q as { claimedBy?: string | null; claimedAt?: string | null };
+}
+
 export function questionsTable(questions: readonly Question[]): string {
   return table(
     ['ID', 'STATUS', 'FORMAT', 'ASKED BY', 'CREATED', 'CLAIMED BY', 'TEXT'],
@@ -44,7 +49,7 @@ export function questionsTable(questions: readonly Question[]): string {
       q.format,
       q.askedBy,
       shortTime(q.createdAt),
-      q.claimedBy ?? '',
+      claimOf(q).claimedBy ?? '',
       oneLine(q.text),
     ]),
   );
@@ -96,7 +101,10 @@ export function questionDetail(q: Question): string {
       q.answeredByName && q.answeredBy ? `${q.answeredByName} (${q.answeredBy})` : q.answeredBy,
     ],
     ['For', q.onBehalfOf ?? null],
-    ['Claimed by', q.claimedBy ? `${q.claimedBy} (${shortTime(q.claimedAt ?? '')})` : null],
+    [
+      'Claimed by',
+      claimOf(q).claimedBy ? `${claimOf(q).claimedBy} (${shortTime(claimOf(q).claimedAt ?? '')})` : null,
+    ],
     ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
     ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],
     ['Reason', q.cancelReason],

@@ -1,5 +1,6 @@
 // The signed-in page: the live pending list (folded by group, newest first) and the history.
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { InboxApi } from './components/ClaimBadge.tsx';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { PeopleSettingsMenu } from './components/PeopleSettings.tsx';
@@ -136,28 +137,30 @@ export function Inbox({
   }, [pendingCount]);
 
   return (
-    <div className="page">
-      <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
-      <main>
-        <Tabs view={view} setView={setView} pendingCount={state.synced ? pendingCount : null} />
-        <PendingPanel
-          state={state}
-          dispatch={dispatch}
-          status={status}
-          problem={problem}
-          viewer={viewer}
-          submit={submit}
-          hidden={view !== 'pending'}
-        />
-        {view === 'history' && (
-          <section id="panel-history" role="tabpanel" aria-labelledby="tab-history">
-            <History api={api} viewer={viewer} refreshKey={state.resolutions} onUnauthorized={refused} />
-          </section>
-        )}
-      </main>
-      <div className="visually-hidden" aria-live="polite" aria-atomic="true">
-        {state.announcement.text}
+    <InboxApi.Provider value={api}>
+      <div className="page">
+        <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
+        <main>
+          <Tabs view={view} setView={setView} pendingCount={state.synced ? pendingCount : null} />
+          <PendingPanel
+            state={state}
+            dispatch={dispatch}
+            status={status}
+            problem={problem}
+            viewer={viewer}
+            submit={submit}
+            hidden={view !== 'pending'}
+          />
+          {view === 'history' && (
+            <section id="panel-history" role="tabpanel" aria-labelledby="tab-history">
+              <History api={api} viewer={viewer} refreshKey={state.resolutions} onUnauthorized={refused} />
+            </section>
+          )}
+        </main>
+        <div className="visually-hidden" aria-live="polite" aria-atomic="true">
+          {state.announcement.text}
+        </div>
       </div>
-    </div>
+    </InboxApi.Provider>
   );
 }

@@ -37,8 +37,6 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       answeredBy: null,
       answeredByName: null,
       onBehalfOf: null,
-      claimedBy: null,
-      claimedAt: null,
       answeredAt: null,
       closedAt: null,
       cancelReason: null,

@@ -92,6 +92,10 @@ export function claimCommand(ctx: CommandContext): Command {
     .action(async (id: string, o: { release?: boolean }, cmd: Command) => {
       const client = ctx.clientOf(cmd);
       const q = o.release ? await client.unclaimQuestion(id) : await client.claimQuestion(id);
-      ctx.print(cmd, q, () => (o.release ? `Released ${q.id}\n` : `Claimed ${q.id} (by ${q.claimedBy})\n`));
+      ctx.print(cmd, q, () =>
+        o.release
+          ? `Released ${q.id}\n`
+          : `Claimed ${q.id} (by ${(q as { claimedBy?: string | null }).claimedBy})\n`,
+      );
     });
 }

@@ -245,8 +245,6 @@ export type ClientAskResultFieldsFragment = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -325,8 +323,6 @@ export type ClientAskUserMutation = {
       answeredBy: string | null;
       answeredByName: string | null;
       onBehalfOf: string | null;
-      claimedBy: string | null;
-      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -405,8 +401,6 @@ export type ClientAwaitAnswerQuery = {
       answeredBy: string | null;
       answeredByName: string | null;
       onBehalfOf: string | null;
-      claimedBy: string | null;
-      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -489,8 +483,6 @@ export type ClientAnswerMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -564,8 +556,6 @@ export type ClientCancelQuestionMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -640,8 +630,6 @@ export type ClientConsumeApprovalMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -717,8 +705,6 @@ export type ClientReportExecutionMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -791,13 +777,13 @@ export type ClientQuestionQuery = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
     decision: Decision | null;
     edited: boolean | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
     action: {
       name: string;
@@ -878,13 +864,13 @@ export type ClientQuestionsQuery = {
         answeredBy: string | null;
         answeredByName: string | null;
         onBehalfOf: string | null;
-        claimedBy: string | null;
-        claimedAt: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
         decision: Decision | null;
         edited: boolean | null;
+        claimedBy: string | null;
+        claimedAt: string | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
         action: {
           name: string;
@@ -996,8 +982,6 @@ export type ClientPendingQuestionsSubscription = {
       answeredBy: string | null;
       answeredByName: string | null;
       onBehalfOf: string | null;
-      claimedBy: string | null;
-      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -1076,8 +1060,6 @@ export type InboxFeedSubscription = {
       answeredBy: string | null;
       answeredByName: string | null;
       onBehalfOf: string | null;
-      claimedBy: string | null;
-      claimedAt: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -1152,8 +1134,6 @@ export type InboxAnswerMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -1226,8 +1206,6 @@ export type InboxQuestionQuery = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -1305,8 +1283,6 @@ export type InboxHistoryQuery = {
         answeredBy: string | null;
         answeredByName: string | null;
         onBehalfOf: string | null;
-        claimedBy: string | null;
-        claimedAt: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -1427,13 +1403,13 @@ export type PeopleClaimQuestionMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
     decision: Decision | null;
     edited: boolean | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
     action: {
       name: string;
@@ -1501,13 +1477,13 @@ export type PeopleUnclaimQuestionMutation = {
     answeredBy: string | null;
     answeredByName: string | null;
     onBehalfOf: string | null;
-    claimedBy: string | null;
-    claimedAt: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
     decision: Decision | null;
     edited: boolean | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
     action: {
       name: string;
@@ -1547,6 +1523,14 @@ export type PeopleUnclaimQuestionMutation = {
   };
 };
 
+export type PeopleQuestionClaimQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PeopleQuestionClaimQuery = {
+  question: { id: string; claimedBy: string | null; claimedAt: string | null } | null;
+};
+
 export type QuestionFieldsFragment = {
   id: string;
   text: string;
@@ -1570,8 +1554,6 @@ export type QuestionFieldsFragment = {
   answeredBy: string | null;
   answeredByName: string | null;
   onBehalfOf: string | null;
-  claimedBy: string | null;
-  claimedAt: string | null;
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
@@ -1614,6 +1596,8 @@ export type QuestionFieldsFragment = {
     outcome: string | null;
   }>;
 };
+
+export type QuestionClaimFieldsFragment = { claimedBy: string | null; claimedAt: string | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1663,8 +1647,6 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1751,8 +1733,6 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1825,6 +1805,15 @@ export const NotificationPrefsFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'NotificationPrefsFields' },
 ) as unknown as TypedDocumentString<NotificationPrefsFieldsFragment, unknown>;
+export const QuestionClaimFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
+}
+    `,
+  { fragmentName: 'QuestionClaimFields' },
+) as unknown as TypedDocumentString<QuestionClaimFieldsFragment, unknown>;
 export const ClientAskUserDocument = new TypedDocumentString(`
     mutation ClientAskUser($input: AskUserInput!, $holdSeconds: Int, $preparedId: ID) {
   askUser(input: $input, holdSeconds: $holdSeconds, preparedId: $preparedId) {
@@ -1867,8 +1856,6 @@ fragment QuestionFields on Question {
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -1956,8 +1943,6 @@ fragment QuestionFields on Question {
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2049,8 +2034,6 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2130,8 +2113,6 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2215,8 +2196,6 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2301,8 +2280,6 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2352,6 +2329,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
   question(id: $id) {
     ...QuestionFields
+    ...QuestionClaimFields
   }
 }
     fragment QuestionFields on Question {
@@ -2382,8 +2360,6 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2428,6 +2404,10 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     firedAt
     outcome
   }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
 export const ClientReceiptDocument = new TypedDocumentString(`
     query ClientReceipt($id: ID!) {
@@ -2448,6 +2428,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
       cursor
       node {
         ...QuestionFields
+        ...QuestionClaimFields
       }
     }
   }
@@ -2480,8 +2461,6 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2526,6 +2505,10 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     firedAt
     outcome
   }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
 }`) as unknown as TypedDocumentString<ClientQuestionsQuery, ClientQuestionsQueryVariables>;
 export const ClientChannelsDocument = new TypedDocumentString(`
     query ClientChannels {
@@ -2608,8 +2591,6 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2705,8 +2686,6 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2786,8 +2765,6 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2867,8 +2844,6 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -2961,8 +2936,6 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -3075,6 +3048,7 @@ export const PeopleClaimQuestionDocument = new TypedDocumentString(`
     mutation PeopleClaimQuestion($id: ID!) {
   claimQuestion(id: $id) {
     ...QuestionFields
+    ...QuestionClaimFields
   }
 }
     fragment QuestionFields on Question {
@@ -3105,8 +3079,6 @@ export const PeopleClaimQuestionDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -3151,11 +3123,16 @@ export const PeopleClaimQuestionDocument = new TypedDocumentString(`
     firedAt
     outcome
   }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
 }`) as unknown as TypedDocumentString<PeopleClaimQuestionMutation, PeopleClaimQuestionMutationVariables>;
 export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
     mutation PeopleUnclaimQuestion($id: ID!) {
   unclaimQuestion(id: $id) {
     ...QuestionFields
+    ...QuestionClaimFields
   }
 }
     fragment QuestionFields on Question {
@@ -3186,8 +3163,6 @@ export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
   answeredBy
   answeredByName
   onBehalfOf
-  claimedBy
-  claimedAt
   answeredAt
   closedAt
   cancelReason
@@ -3232,4 +3207,19 @@ export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
     firedAt
     outcome
   }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
 }`) as unknown as TypedDocumentString<PeopleUnclaimQuestionMutation, PeopleUnclaimQuestionMutationVariables>;
+export const PeopleQuestionClaimDocument = new TypedDocumentString(`
+    query PeopleQuestionClaim($id: ID!) {
+  question(id: $id) {
+    id
+    ...QuestionClaimFields
+  }
+}
+    fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
+}`) as unknown as TypedDocumentString<PeopleQuestionClaimQuery, PeopleQuestionClaimQueryVariables>;
