@@ -47,3 +47,13 @@ export async function seesAsDelegate(
   const d = await delegations.get(q.audience, now);
   return d !== null && d.to === id;
 }
+
+/**
+ * The people `identity` acts for at `now` (their live, direct delegations to it): the shape
+ * separation of duties asks for (a requester's delegates may not decide their request either).
+ */
+export function actsForOf(
+  delegations: DelegationStore,
+): (identity: string, now: number) => Promise<readonly string[]> {
+  return async (identity, now) => (await delegations.delegatorsOf(identity, now)).map((d) => d.from);
+}
