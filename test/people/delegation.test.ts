@@ -157,6 +157,34 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       await one().presence.delegations.end(DAVE!);
     });
 
+    it('a person and their delegate racing on two instances: exactly one vote counts for the person', async () => {
+      const [ALICE, BOB] = ['alice', 'bob'].map((id) => ({ ...person(id), restricted: false }));
+      await one().presence.delegations.set(ALICE!, { to: 'bob', until: now + 3600_000 });
+      for (let round = 0; round < 10; round++) {
+        const id = (
+          await one().ask(
+            AGENT,
+            {
+              text: `race ${round}?`,
+              format: 'APPROVAL',
+              action: { name: 'deploy', arguments: {} },
+              quorum: { approvals: 2, voters: ['alice', 'erin'] },
+            },
+            { holdSeconds: 0 },
+          )
+        ).question.id;
+        const codes = await Promise.all([
+          codeOf(one().answer(ALICE!, id, { decision: 'APPROVED' })),
+          codeOf(two().answer(BOB!, id, { decision: 'REJECTED' })),
+        ]);
+        expect(codes.sort()).toEqual(['ALREADY_ANSWERED', 'OK']);
+        const q = await one().get(ALICE!, id);
+        expect(q?.votes).toHaveLength(1);
+        expect(q?.votes?.[0]?.onBehalfOf ?? q?.votes?.[0]?.by).toBe('alice');
+      }
+      // alice's delegation to bob stays in force for the next test, as the first one set it.
+    });
+
     it('ended early (DELEGATION_ENDED) or expired, the delegate sees the questions no more', async () => {
       const id = await ask({ audience: 'alice' });
       expect((await two().get(BOB, id))?.id).toBe(id);
