@@ -9,6 +9,7 @@ import { discardBody } from '../channels/response-body.ts';
 import type { Logger } from '../engine/logger.ts';
 import type { Directory } from '../engine/people/directory.ts';
 import type { People } from '../engine/people/people.ts';
+import { pushPresence } from '../engine/people/presence.ts';
 import { createPush, type Push, type PushAuthority, type PushSender } from '../engine/people/push.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Config } from './config.ts';
@@ -55,7 +56,7 @@ export function pushAuthority(
 }
 
 export interface PushSetup {
-  store: Pick<QuestionStore, 'people' | 'outbox'>;
+  store: Pick<QuestionStore, 'people' | 'outbox' | 'delegations' | 'get'>;
   /** The process's one People (sessions and sign-ins the authority checks). */
   people: People;
   /** The keys configured now (with a minted admin key, if any). */
@@ -109,5 +110,6 @@ export function setUpPush(config: Config, o: PushSetup): Push {
     hosts: config.pushHosts,
     logger,
     ...(o.directory ? { withGroups: o.directory.withGroups } : {}),
+    ...pushPresence(o.store),
   });
 }

@@ -35,10 +35,23 @@ export function answerText(answer: unknown): string {
   return typeof answer === 'string' ? answer : JSON.stringify(answer);
 }
 
+/** Who claimed it (API.md §22): present on the reads that ask for it (list, show, claim). */
+function claimOf(q: Question): { claimedBy?: string | null; claimedAt?: string | null } {
+  return q as { claimedBy?: string | null; claimedAt?: string | null };
+}
+
 export function questionsTable(questions: readonly Question[]): string {
   return table(
-    ['ID', 'STATUS', 'FORMAT', 'ASKED BY', 'CREATED', 'TEXT'],
-    questions.map((q) => [q.id, q.status, q.format, q.askedBy, shortTime(q.createdAt), oneLine(q.text)]),
+    ['ID', 'STATUS', 'FORMAT', 'ASKED BY', 'CREATED', 'CLAIMED BY', 'TEXT'],
+    questions.map((q) => [
+      q.id,
+      q.status,
+      q.format,
+      q.askedBy,
+      shortTime(q.createdAt),
+      claimOf(q).claimedBy ?? '',
+      oneLine(q.text),
+    ]),
   );
 }
 
@@ -134,6 +147,11 @@ export function questionDetail(q: Question): string {
     [
       'Answered by',
       q.answeredByName && q.answeredBy ? `${q.answeredByName} (${q.answeredBy})` : q.answeredBy,
+    ],
+    ['For', q.onBehalfOf ?? null],
+    [
+      'Claimed by',
+      claimOf(q).claimedBy ? `${claimOf(q).claimedBy} (${shortTime(claimOf(q).claimedAt ?? '')})` : null,
     ],
     ['Answered at', q.answeredAt ? shortTime(q.answeredAt) : null],
     ['Closed at', q.closedAt ? shortTime(q.closedAt) : null],

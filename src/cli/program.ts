@@ -16,6 +16,7 @@ import { hookCommand } from './commands/hook.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
 import { outboxCommand } from './commands/outbox.ts';
+import { claimCommand, delegateCommand, quietCommand } from './commands/people.ts';
 import { receiptsCommand } from './commands/receipts.ts';
 import { serveCommand } from './commands/serve.ts';
 import { showCommand } from './commands/show.ts';
@@ -86,6 +87,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(showCommand(ctx))
     .addCommand(answerCommand(ctx))
     .addCommand(cancelCommand(ctx))
+    .addCommand(claimCommand(ctx))
     .addCommand(streamCommand(ctx))
     .addCommand(askCommand(ctx));
   program
@@ -95,6 +97,8 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(outboxCommand(ctx))
     .addCommand(receiptsCommand(ctx))
     .addCommand(auditCommand(ctx))
+    .addCommand(delegateCommand(ctx))
+    .addCommand(quietCommand(ctx))
     .addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));
   program.addCommand(hookCommand(ctx));

@@ -18,6 +18,7 @@ import {
   ClientViewerDocument,
 } from './generated/graphql.ts';
 import { subscribeInbox } from './inbox.ts';
+import { type PeopleMethods, peopleMethods } from './people.ts';
 import { type FetchLike, Transport } from './transport.ts';
 import type {
   AnswerOf,
@@ -65,7 +66,7 @@ export interface ClientOptions {
   onRetry?: ((error: unknown, delayMs: number) => void) | undefined;
 }
 
-export interface InteractionsClient extends ExecutionMethods {
+export interface InteractionsClient extends ExecutionMethods, PeopleMethods {
   /** The server's base URL. */
   readonly url: string;
   /**
@@ -341,6 +342,7 @@ export function createInteractionsClient(options: ClientOptions): InteractionsCl
     ...oneRequestMethods(transport),
 
     ...executionMethods(transport, (id) => oneRequestMethods(transport).receipt(id)),
+    ...peopleMethods(transport),
 
     subscribeInbox(o?: SubscribeInboxOptions): InboxSubscription {
       return subscribeInbox(transport, policy, o);

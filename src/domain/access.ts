@@ -10,7 +10,12 @@ export function canSee(
   p: Principal,
   q: Pick<QuestionRecord, 'audience' | 'askedBy'> & Partial<Pick<QuestionRecord, 'action' | 'routedTo'>>,
 ): boolean {
-  if (p.restricted) return q.audience === p.id || isAddressedTo(p, q);
+  if (p.restricted)
+    return (
+      q.audience === p.id ||
+      isAddressedTo(p, q) ||
+      (q.audience !== null && (p.actsFor?.includes(q.audience) ?? false))
+    );
   // An auditor reads every question (API.md §2) but may not ask, answer or cancel.
   if (hasRole(p, 'operator', 'auditor')) return true;
   return hasRole(p, 'agent') && (q.askedBy === p.id || isExecutor(p, q));
@@ -80,8 +85,10 @@ export interface VisibilityScope {
 export function visibilityScope(p: Principal): VisibilityScope | 'none' {
   if (p.restricted) {
     const groups = p.groups ?? [];
-    if (groups.length === 0) return { audience: p.id };
-    const audiences = [p.id, ...groups.flatMap((g) => [GROUP_PREFIX + g, ONCALL_PREFIX + g])];
+    // A delegate also sees the questions of the people it acts for (API.md §22).
+    const delegators = p.actsFor ?? [];
+    if (groups.length === 0 && delegators.length === 0) return { audience: p.id };
+    const audiences = [p.id, ...delegators, ...groups.flatMap((g) => [GROUP_PREFIX + g, ONCALL_PREFIX + g])];
     return { audience: p.id, audiences };
   }
   if (hasRole(p, 'operator', 'auditor')) return {};
@@ -94,7 +101,8 @@ export function visibilityScope(p: Principal): VisibilityScope | 'none' {
  * (both follow `visibilityScope`'s branches), so a check for one of them holds for all.
  */
 export function visibilityKey(p: Principal): string {
-  return JSON.stringify(visibilityScope(p));
+  const scope = visibilityScope(p);
+  return JSON.stringify(scope);
 }
 
 /**

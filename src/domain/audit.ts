@@ -26,6 +26,9 @@ export const AUDIT_ENTRY_TYPES = [
   // §23: an approval used once, and what its use did.
   'CONSUMED',
   'EXECUTED',
+  // §22: a person handed their questions to a delegate, or took them back early.
+  'DELEGATION_SET',
+  'DELEGATION_ENDED',
 ] as const;
 
 export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];

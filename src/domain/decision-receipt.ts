@@ -25,6 +25,8 @@ export interface ReceiptOutcomeClaims {
   /** The digest of the recorded answer; absent for sensitive questions and without an answer. */
   answerDigest?: string;
   answeredBy?: string;
+  /** A delegate's answer (API.md §22): the person `answeredBy` answered for. */
+  onBehalfOf?: string;
   /** The door the answer came through: `api` (a key), `callback`, or `channel:<name>`. */
   via?: string;
   /** When it left PENDING. */
@@ -32,7 +34,7 @@ export interface ReceiptOutcomeClaims {
   /** Decided by a policy rule (API.md §20): the rule and the version that decided. */
   policy?: { id: string; version: string };
   /** Questions with a quorum: every vote cast, oldest first (notes are left out). */
-  votes?: { by: string; decision: Decision; at: string }[];
+  votes?: { by: string; decision: Decision; at: string; onBehalfOf?: string }[];
 }
 
 export interface ReceiptClaims {
@@ -72,6 +74,7 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
       outcome.answerDigest = jcsDigest(q.answer);
     const via = viaOf(q);
     if (q.answeredBy !== null) outcome.answeredBy = q.answeredBy;
+    if (q.onBehalfOf) outcome.onBehalfOf = q.onBehalfOf;
     if (via !== undefined) outcome.via = via;
     // A sensitive question's decision is its answer, so it stays out like the answer's digest.
     const decision = q.sensitive ? null : decisionOf(q);
@@ -83,7 +86,12 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
     }
   }
   if (q.votes && q.votes.length > 0) {
-    outcome.votes = q.votes.map((v) => ({ by: v.by, decision: v.decision, at: isoTime(v.at) }));
+    outcome.votes = q.votes.map((v) => ({
+      by: v.by,
+      decision: v.decision,
+      at: isoTime(v.at),
+      ...(v.onBehalfOf ? { onBehalfOf: v.onBehalfOf } : {}),
+    }));
   }
   return {
     iss: issuer,

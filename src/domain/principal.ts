@@ -16,6 +16,11 @@ export interface Principal {
    * list its id, and a signed-in person's INTERACTIONS_OIDC_GROUPS_CLAIM values. Absent: none.
    */
   groups?: readonly string[];
+  /**
+   * The people who delegated their questions to this principal, as the engine read them for one
+   * feed or listing (API.md §22): a restricted principal also sees the questions addressed to them.
+   */
+  actsFor?: readonly string[];
 }
 
 /** The identity used when access control is off: every door open, no key. */

@@ -73,6 +73,8 @@ export interface Vote {
   decision: Decision;
   note: string | null;
   at: number;
+  /** A delegate's vote (API.md §22): the person it was cast for, whose one vote it is. */
+  onBehalfOf?: string;
 }
 
 /** The part of a question fixed when it is asked. */
@@ -124,6 +126,8 @@ export interface Resolution {
   /** Always null for sensitive questions: their answer lives only in the one-read reply slot. */
   answer: unknown;
   answeredBy: string | null;
+  /** A delegate's answer (API.md §22): the person it was given for; absent otherwise. */
+  onBehalfOf?: string;
   answeredAt: number | null;
   closedAt: number | null;
   cancelReason: string | null;
@@ -139,6 +143,8 @@ export interface QuestionRecord extends QuestionSpec {
   status: QuestionStatus;
   answer: unknown;
   answeredBy: string | null;
+  /** A delegate's answer (API.md §22): the person it was given for; absent otherwise. */
+  onBehalfOf?: string;
   answeredAt: number | null;
   closedAt: number | null;
   cancelReason: string | null;

@@ -13,6 +13,7 @@ import {
   type Quota,
 } from '../domain/quotas.ts';
 import type { ClaimInput, ClaimResult, QuestionStore } from '../store/types.ts';
+import { seesAsDelegate } from './answers/on-behalf.ts';
 import type { ActsFor } from './answers/separation.ts';
 import type { Logger } from './logger.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
@@ -116,12 +117,22 @@ export function createContext(
     retentionMs,
     async visible(p, id) {
       const q = await base.store.get(checkedId(id));
-      if (!q || !canSee(p, q)) throw notFound();
+      if (!q) throw notFound();
+      // A restricted person also sees what was handed to them by delegation (API.md §22).
+      if (
+        !canSee(p, q) &&
+        !(p.restricted && (await seesAsDelegate(base.store.delegations, base.clock(), p.id, q)))
+      )
+        throw notFound();
       return q;
     },
     visibleAnnounced(p, id) {
       const q = base.announced.get(checkedId(id));
-      if (q && !canSee(p, q)) throw notFound();
+      if (q && !canSee(p, q)) {
+        // Perhaps a delegate's: `visible` reads and decides (answering.ts and waiting.ts fall back to it).
+        if (p.restricted) return null;
+        throw notFound();
+      }
       return q ?? null;
     },
     async claim(id, input) {

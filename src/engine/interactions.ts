@@ -12,6 +12,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { createAnswerHere } from './answers/answer-here.ts';
 import { createAnswering } from './answers/answering.ts';
 import { createCallbacks } from './answers/callbacks.ts';
+import { actsForOf } from './answers/on-behalf.ts';
 import { createRecordAnswer } from './answers/record.ts';
 import { createShortLinks } from './answers/short-links.ts';
 import { createAsking } from './asking.ts';
@@ -27,6 +28,7 @@ import type { TracingPort } from './outbox/trace-span.ts';
 import type { Directory } from './people/directory.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
+import { createPresence } from './people/presence.ts';
 import { createGrantAdmin } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import { policyShadowReport } from './policies/shadow-report.ts';
@@ -117,6 +119,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.people ? { people: deps.people } : {}),
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
     ...(deps.directory ? { directory: deps.directory } : {}),
+    // Separation of duties reads who acts for whom (a requester's delegates may not decide either).
+    actsFor: actsForOf(deps.store.delegations),
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const wakeOutbox = deps.wakeOutbox;
@@ -176,6 +180,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
     ...createExecution(ctx, deps.receipts),
+    presence: createPresence(store, clock, ctx.visible),
 
     async awaitAnswer(p, id, opts = {}) {
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);

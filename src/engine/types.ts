@@ -13,6 +13,7 @@ import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts'
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { Execution } from './execution.ts';
+import type { Presence } from './people/presence.ts';
 import type { GrantAdmin } from './policies/grants.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
 import type { PolicySuggestions } from './policies/suggestions.ts';
@@ -180,6 +181,8 @@ export interface Interactions extends Execution {
   nameOf(principalId: string): Promise<string | null>;
   /** The audit log (API.md §17), for admins and auditors: pages and exports. */
   readonly audit: AuditReader;
+  /** Delegations, quiet hours and digests, claims (API.md §22). */
+  readonly presence: Presence;
   /**
    * A compact JWS over a small JSON object with the receipt key (the audit export's head);
    * null when the server signs nothing.

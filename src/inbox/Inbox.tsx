@@ -1,7 +1,9 @@
 // The signed-in page: the live pending list (folded by group, newest first) and the history.
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { InboxApi } from './components/ClaimBadge.tsx';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
+import { PeopleSettingsMenu } from './components/PeopleSettings.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { SettingsMenu } from './components/SettingsMenu.tsx';
 import { ShortcutHelp } from './components/ShortcutHelp.tsx';
@@ -51,6 +53,7 @@ function TopBar({
           Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
         </p>
         <PushSettings api={api} />
+        <PeopleSettingsMenu api={api} />
         <button type="button" className="quiet" onClick={() => onSignOut(null)}>
           Sign out
         </button>
@@ -148,39 +151,41 @@ export function Inbox({
   }, [pendingCount]);
 
   return (
-    <div className="page">
-      <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
-      <main>
-        <Tabs
-          views={canReadStats(viewer) ? ['pending', 'history', 'stats'] : ['pending', 'history']}
-          view={view}
-          setView={setView}
-          pendingCount={state.synced ? pendingCount : null}
-        />
-        <PendingPanel
-          state={state}
-          dispatch={dispatch}
-          status={status}
-          problem={problem}
-          viewer={viewer}
-          submit={submit}
-          hidden={view !== 'pending'}
-        />
-        {view === 'history' && (
-          <section id="panel-history" role="tabpanel" aria-labelledby="tab-history">
-            <History api={api} viewer={viewer} refreshKey={state.resolutions} onUnauthorized={refused} />
-          </section>
-        )}
-        {view === 'stats' && (
-          <section id="panel-stats" role="tabpanel" aria-labelledby="tab-stats">
-            <StatsPanel api={api} onUnauthorized={refused} />
-          </section>
-        )}
-      </main>
-      {help && <ShortcutHelp onClose={() => setHelp(false)} />}
-      <div className="visually-hidden" aria-live="polite" aria-atomic="true">
-        {state.announcement.text}
+    <InboxApi.Provider value={api}>
+      <div className="page">
+        <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
+        <main>
+          <Tabs
+            views={canReadStats(viewer) ? ['pending', 'history', 'stats'] : ['pending', 'history']}
+            view={view}
+            setView={setView}
+            pendingCount={state.synced ? pendingCount : null}
+          />
+          <PendingPanel
+            state={state}
+            dispatch={dispatch}
+            status={status}
+            problem={problem}
+            viewer={viewer}
+            submit={submit}
+            hidden={view !== 'pending'}
+          />
+          {view === 'history' && (
+            <section id="panel-history" role="tabpanel" aria-labelledby="tab-history">
+              <History api={api} viewer={viewer} refreshKey={state.resolutions} onUnauthorized={refused} />
+            </section>
+          )}
+          {view === 'stats' && (
+            <section id="panel-stats" role="tabpanel" aria-labelledby="tab-stats">
+              <StatsPanel api={api} onUnauthorized={refused} />
+            </section>
+          )}
+        </main>
+        {help && <ShortcutHelp onClose={() => setHelp(false)} />}
+        <div className="visually-hidden" aria-live="polite" aria-atomic="true">
+          {state.announcement.text}
+        </div>
       </div>
-    </div>
+    </InboxApi.Provider>
   );
 }

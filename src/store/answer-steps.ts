@@ -12,6 +12,8 @@ export interface ClaimInput {
   /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
   reply?: unknown;
   answeredBy?: string | null;
+  /** A delegate's answer (API.md §22): the person `answeredBy` answered for. */
+  onBehalfOf?: string | null;
   /** Who cancelled (for the audit entry; answers name answeredBy). */
   actor?: string | null;
   cancelReason?: string | null;

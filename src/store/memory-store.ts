@@ -1,13 +1,14 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
-import { answerAuditDetail, auditViaOf } from '../domain/audit.ts';
+import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
 import { takesOneStepAnswer } from '../domain/channel-answer.ts';
 import { DELIVERED } from '../domain/escalation.ts';
 import type { ClosedStatus } from '../domain/question.ts';
 import { decodeCursor, encodeCursor, isAfterNewestFirst } from './listing.ts';
 import { createQuestion } from './memory-create.ts';
+import { createMemoryDelegations } from './memory-delegations.ts';
 import { createMemoryDeliveries } from './memory-deliveries.ts';
 import { createMemoryExecution } from './memory-execution.ts';
 import { createMemoryGrants } from './memory-grants.ts';
@@ -106,12 +107,19 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       return { kind: 'lost', question: t.resolve(id, e, timedOut, input.retentionMs, input.now) };
     }
     const { vote: v, quorum } = input;
-    if (quorum.voters && !quorum.voters.includes(v.by)) return { kind: 'forbidden' };
+    // Whose vote it is: the person a delegate acts for, else the caster (API.md §22).
+    const person = v.onBehalfOf ?? v.by;
+    if (quorum.voters && !quorum.voters.includes(person)) return { kind: 'forbidden' };
     const votes = e.votes ?? [];
-    if (votes.some((x) => x.by === v.by)) return { kind: 'voted', question: record(e) };
+    // One vote per person, whoever cast it, and one vote per caster, whoever it was for.
+    if (votes.some((x) => (x.onBehalfOf ?? x.by) === person || x.by === v.by)) {
+      return { kind: 'voted', question: record(e) };
+    }
     e.votes = [...votes, v];
     // The vote's own entry: who and what they decided, never the note (it is free text).
-    t.audit.append('VOTED', id, v.by, auditViaOf(v.by, e.spec.channel), { decision: v.decision }, input.now);
+    const facts: AuditDetail = { decision: v.decision };
+    if (v.onBehalfOf) facts.onBehalfOf = v.onBehalfOf;
+    t.audit.append('VOTED', id, v.by, auditViaOf(v.by, e.spec.channel), facts, input.now);
     const same = e.votes.filter((x) => x.decision === v.decision).length;
     const needed = v.decision === 'APPROVED' ? quorum.approvals : quorum.rejections;
     if (same < needed) {
@@ -123,10 +131,11 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       status: 'ANSWERED',
       answer: input.answer,
       answeredBy: v.by,
+      onBehalfOf: v.onBehalfOf ?? null,
       now: input.now,
       retentionMs: input.retentionMs,
     });
-    const decided = { actor: v.by, detail: answerAuditDetail(input.answer) };
+    const decided = { actor: v.by, detail: claimAuditOf({ ...r, now: input.now, retentionMs: 0 }).detail };
     return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now, decided) };
   }
 
@@ -140,6 +149,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     people: createMemoryPeople(t.clock),
     policies: createMemoryPolicies(t.audit.append),
     grants: createMemoryGrants(t.audit.append),
+    delegations: createMemoryDelegations(t.audit.append),
     audit: t.audit.log,
 
     create: async (spec, o) => createQuestion(t, spec, o),

@@ -6,7 +6,7 @@ import type { ChannelAnswerInput, ClaimInput } from './types.ts';
 /** What a claim records: answers carry who and when; timeouts and cancels carry closedAt. */
 export function resolutionOf(input: ClaimInput): Resolution {
   const answered = input.status === 'ANSWERED';
-  return {
+  const r: Resolution = {
     status: input.status,
     answer: answered ? (input.answer ?? null) : null,
     answeredBy: answered ? (input.answeredBy ?? null) : null,
@@ -14,6 +14,9 @@ export function resolutionOf(input: ClaimInput): Resolution {
     closedAt: answered ? null : input.now,
     cancelReason: input.status === 'CANCELLED' ? (input.cancelReason ?? null) : null,
   };
+  // Only a delegate's answer carries it (API.md §22): other records keep their shape.
+  if (answered && input.onBehalfOf) r.onBehalfOf = input.onBehalfOf;
+  return r;
 }
 
 /** The resolution of a question whose deadline passed (the reaper's, or a late claim's). */
@@ -40,7 +43,9 @@ export function claimAuditOf(input: ClaimInput): ClaimAudit {
     };
   }
   if (input.status === 'ANSWERED') {
-    return { actor: input.answeredBy ?? null, detail: answerAuditDetail(input.answer) };
+    const detail = answerAuditDetail(input.answer);
+    if (input.onBehalfOf) detail.onBehalfOf = input.onBehalfOf;
+    return { actor: input.answeredBy ?? null, detail };
   }
   if (input.status === 'CANCELLED') return { actor: input.actor ?? null, detail: {} };
   return { actor: null, detail: {} };

@@ -5,6 +5,7 @@ import type { EscalationAction, FiredStep } from '../domain/escalation.ts';
 import type { QuestionRecord, QuestionSpec, QuestionStatus } from '../domain/question.ts';
 import type { QuotaLimit, Usage } from '../domain/quotas.ts';
 import type { AuditLog } from './audit.ts';
+import type { DelegationStore } from './delegations.ts';
 import type { ChannelDeliveries } from './deliveries.ts';
 import type { ConsumeInput, ConsumeResult, ReportInput, ReportResult } from './execution.ts';
 import type { GrantStore } from './grants.ts';
@@ -215,6 +216,8 @@ export interface QuestionStore {
   readonly policies: PolicyStore;
   /** Grants given while approving (API.md §20). */
   readonly grants: GrantStore;
+  /** Delegations and out-of-office (API.md §22). */
+  readonly delegations: DelegationStore;
   /** The hash-chained audit log (API.md §17): every change's entry, written by its own step. */
   readonly audit: AuditLog;
   /**

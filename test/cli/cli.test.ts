@@ -149,7 +149,7 @@ describe('the tai CLI (subprocesses)', { timeout: 90_000 }, () => {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       const lines = r.stdout.split('\n');
-      expect(lines[0]).toMatch(/^ID\s+STATUS\s+FORMAT\s+ASKED BY\s+CREATED\s+TEXT$/);
+      expect(lines[0]).toMatch(/^ID\s+STATUS\s+FORMAT\s+ASKED BY\s+CREATED\s+CLAIMED BY\s+TEXT$/);
       const deployLine = lines.find((l) => l.startsWith(deploy.id));
       expect(deployLine).toMatch(
         /^\S+\s+PENDING\s+CONFIRM\s+agent\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\s+Deploy to production\?$/,

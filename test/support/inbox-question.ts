@@ -36,6 +36,7 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       answer: null,
       answeredBy: null,
       answeredByName: null,
+      onBehalfOf: null,
       answeredAt: null,
       closedAt: null,
       cancelReason: null,

@@ -94,6 +94,15 @@ export type Decision =
   /** Rejected: the agent must not act. */
   | 'REJECTED';
 
+/** How held notifications are batched: none, one an hour, or one a day. */
+export type Digest =
+  /** Held until the end of quiet hours (09:00 local without them), then one digest. */
+  | 'DAILY'
+  /** Held until the next full hour (local time), then one digest. */
+  | 'HOURLY'
+  /** Every notification alone, when due (held only during quiet hours). */
+  | 'NONE';
+
 /** What an escalation step does when it fires. */
 export type EscalationAction =
   /** Remind every place the question was delivered to. */
@@ -152,6 +161,14 @@ export type MediaKind =
   /** A link to open: an http(s) URL. */
   | 'LINK';
 
+/** A person’s quiet hours and digest; absent quietHours: none. */
+export type NotificationPrefsInput = {
+  /** Default NONE. */
+  digest?: Digest | null | undefined;
+  /** Null or absent: no quiet hours. */
+  quietHours?: QuietHoursInput | null | undefined;
+};
+
 /** Which questions to list. Every given condition must hold. */
 export type QuestionFilter = {
   /** Only questions addressed to this principal id. */
@@ -174,6 +191,16 @@ export type QuestionStatus =
   | 'PENDING'
   /** Nobody answered before `timeoutAt`. */
   | 'TIMED_OUT';
+
+/** Quiet hours: `from` and `to` as "HH:MM" in `timeZone`. */
+export type QuietHoursInput = {
+  /** "HH:MM", 00:00 to 23:59. */
+  from: string;
+  /** An IANA time zone, e.g. "Europe/Paris". */
+  timeZone: string;
+  /** "HH:MM"; differs from `from`. */
+  to: string;
+};
 
 /** Several approvers: APPROVAL and CONFIRM only. Each answer is a vote by its identity. */
 export type QuorumInput = {
@@ -232,6 +259,7 @@ export type ClientAskResultFieldsFragment = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -252,6 +280,7 @@ export type ClientAskResultFieldsFragment = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -308,6 +337,7 @@ export type ClientAskUserMutation = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -328,6 +358,7 @@ export type ClientAskUserMutation = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -384,6 +415,7 @@ export type ClientAwaitAnswerQuery = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -404,6 +436,7 @@ export type ClientAwaitAnswerQuery = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -464,6 +497,7 @@ export type ClientAnswerMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -484,6 +518,7 @@ export type ClientAnswerMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -535,6 +570,7 @@ export type ClientCancelQuestionMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -555,6 +591,7 @@ export type ClientCancelQuestionMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -607,6 +644,7 @@ export type ClientConsumeApprovalMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -627,6 +665,7 @@ export type ClientConsumeApprovalMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -680,6 +719,7 @@ export type ClientReportExecutionMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -700,6 +740,7 @@ export type ClientReportExecutionMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -750,11 +791,14 @@ export type ClientQuestionQuery = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
     decision: Decision | null;
     edited: boolean | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
     media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
     action: {
       name: string;
@@ -770,6 +814,7 @@ export type ClientQuestionQuery = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -833,11 +878,14 @@ export type ClientQuestionsQuery = {
         answer: unknown;
         answeredBy: string | null;
         answeredByName: string | null;
+        onBehalfOf: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
         decision: Decision | null;
         edited: boolean | null;
+        claimedBy: string | null;
+        claimedAt: string | null;
         media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
         action: {
           name: string;
@@ -853,6 +901,7 @@ export type ClientQuestionsQuery = {
         votes: Array<{
           by: string;
           byName: string | null;
+          onBehalfOf: string | null;
           via: string;
           decision: Decision;
           note: string | null;
@@ -947,6 +996,7 @@ export type ClientPendingQuestionsSubscription = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -967,6 +1017,7 @@ export type ClientPendingQuestionsSubscription = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -1044,6 +1095,7 @@ export type InboxFeedSubscription = {
       answer: unknown;
       answeredBy: string | null;
       answeredByName: string | null;
+      onBehalfOf: string | null;
       answeredAt: string | null;
       closedAt: string | null;
       cancelReason: string | null;
@@ -1064,6 +1116,7 @@ export type InboxFeedSubscription = {
       votes: Array<{
         by: string;
         byName: string | null;
+        onBehalfOf: string | null;
         via: string;
         decision: Decision;
         note: string | null;
@@ -1116,6 +1169,7 @@ export type InboxAnswerMutation = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -1136,6 +1190,7 @@ export type InboxAnswerMutation = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -1186,6 +1241,7 @@ export type InboxQuestionQuery = {
     answer: unknown;
     answeredBy: string | null;
     answeredByName: string | null;
+    onBehalfOf: string | null;
     answeredAt: string | null;
     closedAt: string | null;
     cancelReason: string | null;
@@ -1206,6 +1262,7 @@ export type InboxQuestionQuery = {
     votes: Array<{
       by: string;
       byName: string | null;
+      onBehalfOf: string | null;
       via: string;
       decision: Decision;
       note: string | null;
@@ -1261,6 +1318,7 @@ export type InboxHistoryQuery = {
         answer: unknown;
         answeredBy: string | null;
         answeredByName: string | null;
+        onBehalfOf: string | null;
         answeredAt: string | null;
         closedAt: string | null;
         cancelReason: string | null;
@@ -1281,6 +1339,7 @@ export type InboxHistoryQuery = {
         votes: Array<{
           by: string;
           byName: string | null;
+          onBehalfOf: string | null;
           via: string;
           decision: Decision;
           note: string | null;
@@ -1306,6 +1365,208 @@ export type InboxHistoryQuery = {
   };
 };
 
+export type DelegationFieldsFragment = {
+  from: string;
+  to: string;
+  until: string;
+  reason: string | null;
+  setAt: string;
+};
+
+export type NotificationPrefsFieldsFragment = {
+  digest: Digest;
+  quietHours: { from: string; to: string; timeZone: string } | null;
+};
+
+export type PeopleSettingsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PeopleSettingsQuery = {
+  viewer: {
+    id: string;
+    actingFor: Array<string>;
+    delegation: { from: string; to: string; until: string; reason: string | null; setAt: string } | null;
+    notificationPrefs: { digest: Digest; quietHours: { from: string; to: string; timeZone: string } | null };
+  };
+};
+
+export type PeopleSetDelegationMutationVariables = Exact<{
+  to: string;
+  until: string;
+  reason?: string | null | undefined;
+}>;
+
+export type PeopleSetDelegationMutation = {
+  setDelegation: { from: string; to: string; until: string; reason: string | null; setAt: string };
+};
+
+export type PeopleEndDelegationMutationVariables = Exact<{ [key: string]: never }>;
+
+export type PeopleEndDelegationMutation = { endDelegation: boolean };
+
+export type PeopleSetNotificationPrefsMutationVariables = Exact<{
+  input: NotificationPrefsInput;
+}>;
+
+export type PeopleSetNotificationPrefsMutation = {
+  setNotificationPrefs: { digest: Digest; quietHours: { from: string; to: string; timeZone: string } | null };
+};
+
+export type PeopleClaimQuestionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PeopleClaimQuestionMutation = {
+  claimQuestion: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    onBehalfOf: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      onBehalfOf: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type PeopleUnclaimQuestionMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PeopleUnclaimQuestionMutation = {
+  unclaimQuestion: {
+    id: string;
+    text: string;
+    format: AnswerFormat;
+    options: Array<string> | null;
+    schema: Record<string, unknown> | null;
+    link: string | null;
+    serverVerified: boolean;
+    groupId: string | null;
+    audience: string | null;
+    channel: string | null;
+    recipient: string | null;
+    sensitive: boolean;
+    metadata: Record<string, unknown> | null;
+    notify: string | null;
+    status: QuestionStatus;
+    askedBy: string;
+    createdAt: string;
+    timeoutAt: string;
+    answer: unknown;
+    answeredBy: string | null;
+    answeredByName: string | null;
+    onBehalfOf: string | null;
+    answeredAt: string | null;
+    closedAt: string | null;
+    cancelReason: string | null;
+    decision: Decision | null;
+    edited: boolean | null;
+    claimedBy: string | null;
+    claimedAt: string | null;
+    media: Array<{ kind: MediaKind; url: string; caption: string | null }> | null;
+    action: {
+      name: string;
+      summary: string | null;
+      arguments: Record<string, unknown>;
+      argumentsSchema: Record<string, unknown> | null;
+      editable: boolean;
+      digest: string;
+      executors: Array<string> | null;
+      validSeconds: number | null;
+    } | null;
+    quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
+    votes: Array<{
+      by: string;
+      byName: string | null;
+      onBehalfOf: string | null;
+      via: string;
+      decision: Decision;
+      note: string | null;
+      at: string;
+    }>;
+    execution: {
+      consumedAt: string;
+      consumedBy: string;
+      outcome: ExecutionOutcome | null;
+      reportedAt: string | null;
+      resultDigest: string | null;
+    } | null;
+    escalations: Array<{
+      afterSeconds: number;
+      action: EscalationAction;
+      channel: string | null;
+      recipient: string | null;
+      firedAt: string | null;
+      outcome: string | null;
+    }>;
+  };
+};
+
+export type PeopleQuestionClaimQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+export type PeopleQuestionClaimQuery = {
+  question: { id: string; claimedBy: string | null; claimedAt: string | null } | null;
+};
+
 export type QuestionFieldsFragment = {
   id: string;
   text: string;
@@ -1328,6 +1589,7 @@ export type QuestionFieldsFragment = {
   answer: unknown;
   answeredBy: string | null;
   answeredByName: string | null;
+  onBehalfOf: string | null;
   answeredAt: string | null;
   closedAt: string | null;
   cancelReason: string | null;
@@ -1348,6 +1610,7 @@ export type QuestionFieldsFragment = {
   votes: Array<{
     by: string;
     byName: string | null;
+    onBehalfOf: string | null;
     via: string;
     decision: Decision;
     note: string | null;
@@ -1369,6 +1632,8 @@ export type QuestionFieldsFragment = {
     outcome: string | null;
   }>;
 };
+
+export type QuestionClaimFieldsFragment = { claimedBy: string | null; claimedAt: string | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1417,6 +1682,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1438,6 +1704,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1501,6 +1768,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1522,6 +1790,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1547,6 +1816,40 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
 }`,
   { fragmentName: 'ClientAskResultFields' },
 ) as unknown as TypedDocumentString<ClientAskResultFieldsFragment, unknown>;
+export const DelegationFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment DelegationFields on Delegation {
+  from
+  to
+  until
+  reason
+  setAt
+}
+    `,
+  { fragmentName: 'DelegationFields' },
+) as unknown as TypedDocumentString<DelegationFieldsFragment, unknown>;
+export const NotificationPrefsFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment NotificationPrefsFields on NotificationPrefs {
+  quietHours {
+    from
+    to
+    timeZone
+  }
+  digest
+}
+    `,
+  { fragmentName: 'NotificationPrefsFields' },
+) as unknown as TypedDocumentString<NotificationPrefsFieldsFragment, unknown>;
+export const QuestionClaimFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
+}
+    `,
+  { fragmentName: 'QuestionClaimFields' },
+) as unknown as TypedDocumentString<QuestionClaimFieldsFragment, unknown>;
 export const ClientAskUserDocument = new TypedDocumentString(`
     mutation ClientAskUser($input: AskUserInput!, $holdSeconds: Int, $preparedId: ID) {
   askUser(input: $input, holdSeconds: $holdSeconds, preparedId: $preparedId) {
@@ -1588,6 +1891,7 @@ fragment QuestionFields on Question {
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1609,6 +1913,7 @@ fragment QuestionFields on Question {
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1673,6 +1978,7 @@ fragment QuestionFields on Question {
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1694,6 +2000,7 @@ fragment QuestionFields on Question {
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1762,6 +2069,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1783,6 +2091,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1839,6 +2148,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1860,6 +2170,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -1920,6 +2231,7 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -1941,6 +2253,7 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2002,6 +2315,7 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2023,6 +2337,7 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2050,6 +2365,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     query ClientQuestion($id: ID!) {
   question(id: $id) {
     ...QuestionFields
+    ...QuestionClaimFields
   }
 }
     fragment QuestionFields on Question {
@@ -2079,6 +2395,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2100,6 +2417,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2122,6 +2440,10 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     firedAt
     outcome
   }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
 }`) as unknown as TypedDocumentString<ClientQuestionQuery, ClientQuestionQueryVariables>;
 export const ClientReceiptDocument = new TypedDocumentString(`
     query ClientReceipt($id: ID!) {
@@ -2142,6 +2464,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
       cursor
       node {
         ...QuestionFields
+        ...QuestionClaimFields
       }
     }
   }
@@ -2173,6 +2496,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2194,6 +2518,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2216,6 +2541,10 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     firedAt
     outcome
   }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
 }`) as unknown as TypedDocumentString<ClientQuestionsQuery, ClientQuestionsQueryVariables>;
 export const ClientChannelsDocument = new TypedDocumentString(`
     query ClientChannels {
@@ -2297,6 +2626,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2318,6 +2648,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2413,6 +2744,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2434,6 +2766,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2490,6 +2823,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2511,6 +2845,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2567,6 +2902,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2588,6 +2924,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2657,6 +2994,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   answer
   answeredBy
   answeredByName
+  onBehalfOf
   answeredAt
   closedAt
   cancelReason
@@ -2678,6 +3016,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   votes {
     by
     byName
+    onBehalfOf
     via
     decision
     note
@@ -2701,3 +3040,245 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     outcome
   }
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;
+export const PeopleSettingsDocument = new TypedDocumentString(`
+    query PeopleSettings {
+  viewer {
+    id
+    actingFor
+    delegation {
+      ...DelegationFields
+    }
+    notificationPrefs {
+      ...NotificationPrefsFields
+    }
+  }
+}
+    fragment DelegationFields on Delegation {
+  from
+  to
+  until
+  reason
+  setAt
+}
+fragment NotificationPrefsFields on NotificationPrefs {
+  quietHours {
+    from
+    to
+    timeZone
+  }
+  digest
+}`) as unknown as TypedDocumentString<PeopleSettingsQuery, PeopleSettingsQueryVariables>;
+export const PeopleSetDelegationDocument = new TypedDocumentString(`
+    mutation PeopleSetDelegation($to: String!, $until: DateTime!, $reason: String) {
+  setDelegation(to: $to, until: $until, reason: $reason) {
+    ...DelegationFields
+  }
+}
+    fragment DelegationFields on Delegation {
+  from
+  to
+  until
+  reason
+  setAt
+}`) as unknown as TypedDocumentString<PeopleSetDelegationMutation, PeopleSetDelegationMutationVariables>;
+export const PeopleEndDelegationDocument = new TypedDocumentString(`
+    mutation PeopleEndDelegation {
+  endDelegation
+}
+    `) as unknown as TypedDocumentString<PeopleEndDelegationMutation, PeopleEndDelegationMutationVariables>;
+export const PeopleSetNotificationPrefsDocument = new TypedDocumentString(`
+    mutation PeopleSetNotificationPrefs($input: NotificationPrefsInput!) {
+  setNotificationPrefs(input: $input) {
+    ...NotificationPrefsFields
+  }
+}
+    fragment NotificationPrefsFields on NotificationPrefs {
+  quietHours {
+    from
+    to
+    timeZone
+  }
+  digest
+}`) as unknown as TypedDocumentString<
+  PeopleSetNotificationPrefsMutation,
+  PeopleSetNotificationPrefsMutationVariables
+>;
+export const PeopleClaimQuestionDocument = new TypedDocumentString(`
+    mutation PeopleClaimQuestion($id: ID!) {
+  claimQuestion(id: $id) {
+    ...QuestionFields
+    ...QuestionClaimFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  onBehalfOf
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    onBehalfOf
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
+}`) as unknown as TypedDocumentString<PeopleClaimQuestionMutation, PeopleClaimQuestionMutationVariables>;
+export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
+    mutation PeopleUnclaimQuestion($id: ID!) {
+  unclaimQuestion(id: $id) {
+    ...QuestionFields
+    ...QuestionClaimFields
+  }
+}
+    fragment QuestionFields on Question {
+  id
+  text
+  format
+  options
+  schema
+  link
+  serverVerified
+  media {
+    kind
+    url
+    caption
+  }
+  groupId
+  audience
+  channel
+  recipient
+  sensitive
+  metadata
+  notify
+  status
+  askedBy
+  createdAt
+  timeoutAt
+  answer
+  answeredBy
+  answeredByName
+  onBehalfOf
+  answeredAt
+  closedAt
+  cancelReason
+  action {
+    name
+    summary
+    arguments
+    argumentsSchema
+    editable
+    digest
+    executors
+    validSeconds
+  }
+  quorum {
+    approvals
+    rejections
+    voters
+  }
+  votes {
+    by
+    byName
+    onBehalfOf
+    via
+    decision
+    note
+    at
+  }
+  decision
+  edited
+  execution {
+    consumedAt
+    consumedBy
+    outcome
+    reportedAt
+    resultDigest
+  }
+  escalations {
+    afterSeconds
+    action
+    channel
+    recipient
+    firedAt
+    outcome
+  }
+}
+fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
+}`) as unknown as TypedDocumentString<PeopleUnclaimQuestionMutation, PeopleUnclaimQuestionMutationVariables>;
+export const PeopleQuestionClaimDocument = new TypedDocumentString(`
+    query PeopleQuestionClaim($id: ID!) {
+  question(id: $id) {
+    id
+    ...QuestionClaimFields
+  }
+}
+    fragment QuestionClaimFields on Question {
+  claimedBy
+  claimedAt
+}`) as unknown as TypedDocumentString<PeopleQuestionClaimQuery, PeopleQuestionClaimQueryVariables>;

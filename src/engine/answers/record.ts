@@ -21,6 +21,7 @@ import { createNameRemembering } from '../people/names.ts';
 import type { PolicyOutcome } from '../policies/apply.ts';
 import { createGrantGiving, grantRefusalKind, splitGrant } from '../policies/grants.ts';
 import { audienceRefusal, quorumFor } from './addressees.ts';
+import { actingAnswerer, forWhom } from './on-behalf.ts';
 import type { AnswerOutcome } from './outcome.ts';
 import { separationRefusal } from './separation.ts';
 
@@ -40,6 +41,8 @@ export interface Answerer {
   roles?: readonly Role[];
   /** The groups a principal brought (API.md §22); the configured ones are looked up by `id` too. */
   groups?: readonly string[];
+  /** Set by the path itself (on-behalf.ts), never by a door: the person a delegate answers for. */
+  onBehalfOf?: string;
 }
 
 export interface RecordOptions {
@@ -142,7 +145,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     const now = ctx.clock();
     const r = await unknownOnTimeout(() =>
       ctx.store.vote(q.id, {
-        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now },
+        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now, ...forWhom(by) },
         quorum: quorumFor(quorum, by, ctx.directory),
         answer: value,
         now,
@@ -188,6 +191,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
         answer: q.sensitive ? null : value,
         reply: q.sensitive ? value : undefined,
         answeredBy: by.id,
+        ...forWhom(by),
       }),
     );
     if (r.kind === 'missing') return { kind: 'notFound' };
@@ -239,7 +243,11 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
         return { kind, error: err };
       }
     }
-    const outcome = takesVotes(q) ? await vote(q, by, value, given) : await claim(q, by, value, given);
+    // A delegate answers for the person who handed them the question (API.md §22).
+    const acting = await actingAnswerer(ctx.store.delegations, ctx.clock(), q, by);
+    const outcome = takesVotes(q)
+      ? await vote(q, acting, value, given)
+      : await claim(q, acting, value, given);
     if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, by, granting);
     return outcome;
   }

@@ -19,6 +19,9 @@ import {
   type SubscriberPrincipal,
 } from './push-records.ts';
 import type { PushSubscriptionInput } from './push-subscription.ts';
+import { digestPushPayload, type GateVerdict, type QuietGate } from './quiet-gate.ts';
+
+const NOW: GateVerdict = { kind: 'now' };
 
 /** Sends one encrypted push (RFC 8291, VAPID); resolves with the push service's status. */
 export type PushSender = (
@@ -52,6 +55,20 @@ export interface PushDeliveryOptions {
   payloadOf: (q: QuestionRecord, reason: PushReason) => string;
   logger: Logger;
   clock: () => number;
+  /** Quiet hours and digests (API.md §22); absent: every push goes out when due. */
+  gate?: QuietGate;
+  /** Who acts for a person now (API.md §22): their delegate sees and is notified of their questions. */
+  delegateOf?: (personId: string) => Promise<string | null>;
+}
+
+/** Whether `id` is, now, the delegate of the person `q` is addressed to. */
+export async function isDelegateOf(
+  delegateOf: ((personId: string) => Promise<string | null>) | undefined,
+  id: string,
+  q: Pick<QuestionRecord, 'audience'>,
+): Promise<boolean> {
+  if (!delegateOf || q.audience === null || q.audience === id) return false;
+  return (await delegateOf(q.audience)) === id;
 }
 
 export function createPushDelivery(
@@ -79,10 +96,20 @@ export function createPushDelivery(
       );
       return { kind: 'done' };
     }
-    if (!canSee(principal, question)) return { kind: 'done' };
+    if (!canSee(principal, question) && !(await isDelegateOf(o.delegateOf, principal.id, question))) {
+      return { kind: 'done' };
+    }
+    const verdict = o.gate ? await o.gate(principal.id, `${at.owner}/${at.field}`, question.id) : NOW;
+    if (verdict.kind === 'hold')
+      return { kind: 'retry', at: verdict.at, reason: 'quiet hours', targetOk: true };
+    if (verdict.kind === 'carried') return { kind: 'done' };
+    const payload =
+      verdict.kind === 'release' && verdict.ids.length > 1
+        ? digestPushPayload(verdict.ids.length)
+        : o.payloadOf(question, at.reason);
     let status: number;
     try {
-      ({ status } = await o.send(stored.subscription, o.payloadOf(question, at.reason)));
+      ({ status } = await o.send(stored.subscription, payload));
     } catch (err) {
       // Down or slow (the sender's timeout): retried, and the push service backs off.
       return again(

@@ -35,6 +35,7 @@ import {
   type StoredSubscription,
 } from './push-records.ts';
 import { MAX_ENDPOINT_CHARS, parseSubscription } from './push-subscription.ts';
+import type { QuietGate } from './quiet-gate.ts';
 
 export type { PushAuthority, PushSender } from './push-delivery.ts';
 export { PUSH_TARGET, type PushGrant, type PushReason } from './push-records.ts';
@@ -129,6 +130,10 @@ export interface PushOptions {
   clock?: () => number;
   /** Adds a subscriber's configured groups (API.md §22): a group's questions are pushed to its members. */
   withGroups?: (p: Principal) => Principal;
+  /** Quiet hours and digests (API.md §22). */
+  gate?: QuietGate;
+  /** Who acts for a person now (API.md §22). */
+  delegateOf?: (personId: string) => Promise<string | null>;
 }
 
 export function createPush(o: PushOptions): Push {
@@ -159,6 +164,7 @@ export function createPush(o: PushOptions): Push {
     principalId: string,
     question: QuestionRecord,
     reason: PushReason,
+    delegate: string | null,
   ): Promise<string[]> {
     const subscriptions = await subscriptionsOf(principalId);
     if (subscriptions.length === 0) {
@@ -166,7 +172,7 @@ export function createPush(o: PushOptions): Push {
       return [];
     }
     return subscriptions
-      .filter(([, s]) => isNotified(withGroups(s.principal), question))
+      .filter(([, s]) => delegate === principalId || isNotified(withGroups(s.principal), question))
       .map(([, s]) => deviceTarget(principalId, s.subscription.endpoint, reason));
   }
 
@@ -177,6 +183,8 @@ export function createPush(o: PushOptions): Push {
     payloadOf: pushPayload,
     logger: o.logger,
     clock,
+    ...(o.gate ? { gate: o.gate } : {}),
+    ...(o.delegateOf ? { delegateOf: o.delegateOf } : {}),
   });
 
   let subscribers: { any: Promise<boolean>; until: number } = { any: Promise.resolve(false), until: 0 };
@@ -272,10 +280,15 @@ export function createPush(o: PushOptions): Push {
     },
     async notify(question, reason) {
       const people = Object.values(await o.people.mapAll(PUSH_INDEX, clock()));
+      // The addressee's delegate, read once per question (API.md §22).
+      const delegate =
+        o.delegateOf && question.audience !== null ? await o.delegateOf(question.audience) : null;
       let queued = 0;
       for (let i = 0; i < people.length; i += READ_PARALLEL) {
         const batch = people.slice(i, i + READ_PARALLEL);
-        const targets = (await Promise.all(batch.map((id) => targetsOf(id, question, reason)))).flat();
+        const targets = (
+          await Promise.all(batch.map((id) => targetsOf(id, question, reason, delegate)))
+        ).flat();
         for (let j = 0; j < targets.length; j += MAX_ADD_BATCH) {
           queued += await o.outbox.add(question.id, targets.slice(j, j + MAX_ADD_BATCH), clock());
         }

@@ -57,7 +57,9 @@ builder.subscriptionFields((t) => ({
     description:
       'The inbox feed: a SNAPSHOT of every pending question the caller may see on every (re)connect, then one event per change.',
     authScopes: { authenticated: true },
-    subscribe: (_root, _args, ctx) => shareResults(ctx, openFeed(ctx.engine, ctx.principal)),
+    // With the people the caller acts for now (API.md §22), read once per (re)connect.
+    subscribe: async (_root, _args, ctx) =>
+      shareResults(ctx, openFeed(ctx.engine, await ctx.engine.presence.acting(ctx.principal))),
     resolve: (event) => event,
   }),
   questionResolved: t.field({

@@ -25,6 +25,9 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   GRANT_REVOKED: 'A grant was ended before its time.',
   CONSUMED: 'An approval was used, once, by its asker or a named executor.',
   EXECUTED: 'The outcome of a used approval was reported.',
+  DELEGATION_SET:
+    'A person handed their questions to a delegate until a time (detail: `to`, `until`; the reason is not kept here).',
+  DELEGATION_ENDED: 'A person ended their delegation before its end time (detail: `to`).',
 };
 
 export const AuditEntryType = builder.enumType('AuditEntryType', {

@@ -1,5 +1,6 @@
 // One question: its text, media, badges and time left, then the control to answer it; once it
 // leaves the pending list, what became of it (answered here or elsewhere, timed out, cancelled).
+
 import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { ladderLine } from '../../client/escalation-ladder.ts';
 import { OUTCOME_LABEL } from '../lib/answers.ts';
@@ -12,6 +13,7 @@ import { answererText } from '../lib/names.ts';
 import { formatWhen, timeLeft } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
 import { ActionView, ApprovalAnswer } from './ApprovalAnswer.tsx';
+import { ClaimBadge } from './ClaimBadge.tsx';
 import { ConfirmAnswer, ExternalAnswer, SelectAnswer, TextAnswer } from './controls.tsx';
 import type { ServerFieldError } from './FormAnswer.tsx';
 import { useNow } from './hooks.ts';
@@ -53,6 +55,8 @@ export function Badges({
       {q.sensitive && <li className="badge badge-sensitive">sensitive</li>}
       {showGroup && q.groupId && <li className="badge">group {q.groupId}</li>}
       <li className="badge badge-quiet">from {q.askedBy}</li>
+      {q.status === 'PENDING' && <ClaimBadge questionId={q.id} viewerId={viewer.id} />}
+      {q.onBehalfOf && <li className="badge">answered for {q.onBehalfOf}</li>}
     </ul>
   );
 }

@@ -12,6 +12,7 @@ import { claimAuditOf, oneStepClaimOf, resolutionOf } from '../resolution.ts';
 import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
+import { createRedisDelegations } from './delegations.ts';
 import { createRedisDeliveries, deliveryFieldsOf, deliveryFrom } from './deliveries.ts';
 import { createRedisExecution } from './execution.ts';
 import { createRedisGrants } from './grants.ts';
@@ -97,6 +98,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
     people: reportingUnavailable(createRedisPeople(redis, prefix, run)),
     policies: reportingUnavailable(createRedisPolicies(redis, prefix, run)),
     grants: reportingUnavailable(createRedisGrants(redis, prefix, run)),
+    delegations: reportingUnavailable(createRedisDelegations(redis, prefix, run)),
     audit: reportingUnavailable(createRedisAudit(redis, prefix, run)),
 
     async create(spec, o) {
@@ -132,12 +134,13 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         status: 'ANSWERED',
         answer: input.answer,
         answeredBy: v.by,
+        onBehalfOf: v.onBehalfOf ?? null,
         now: input.now,
         retentionMs: input.retentionMs,
       });
       const reply = (await run('vote', [
         id,
-        v.by,
+        v.onBehalfOf ?? v.by,
         JSON.stringify(v),
         v.decision,
         quorum.approvals,
@@ -146,7 +149,8 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         encodeResolution(resolution),
         input.now,
         input.retentionMs,
-        JSON.stringify(answerAuditDetail(input.answer)),
+        JSON.stringify(claimAuditOf({ ...resolution, now: input.now, retentionMs: 0 }).detail),
+        v.by,
       ])) as Reply[];
       switch (reply[0]) {
         case 'missing':

@@ -57,6 +57,8 @@ const SCRIPTS = {
   grantGive: script('grant-give'),
   grantUse: script('grant-use'),
   grantRevoke: script('grant-revoke'),
+  delegationSet: script('delegation-set'),
+  delegationEnd: script('delegation-end'),
 };
 
 export type ScriptName = keyof typeof SCRIPTS;

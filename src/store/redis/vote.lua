@@ -1,6 +1,8 @@
 -- ARGV: prefix, id, by, vote (JSON), decision, approvals, rejections, voters ('' = anyone,
 -- else a JSON array of identities), resolution if this vote decides (JSON), now, retentionMs,
--- auditDetail (JSON: the deciding answer's facts, see answerAuditDetail)
+-- auditDetail (JSON: the deciding answer's facts, see claimAuditOf), caster
+-- `by` is the person whose vote it is; `caster` who cast it: a delegate casting for `by`
+-- (API.md §22), else `by` itself. One vote per person and one per caster.
 -- One vote on a question with a quorum, in one step: pending and within its deadline, the
 -- identity allowed and not yet voted, the vote appended to res ({"votes":[…]} while pending),
 -- then either UPDATED or, at the threshold, the resolution (resolve() carries the votes over).
@@ -27,13 +29,21 @@ if voters ~= '' then
   if not allowed then return {'forbidden'} end
 end
 
--- Who voted: one hash field each on the record, so they live and expire with it.
-if redis.call('HSETNX', q, 'v:' .. by, decision) == 0 then return {'voted', cur[1], cur[2], cur[3]} end
+-- Who voted (v:<person>) and who cast (c:<caster>): hash fields on the record, so they live and
+-- expire with it. A caster's own earlier vote counts as their cast too.
+local caster = ARGV[13] or by
+if redis.call('HEXISTS', q, 'v:' .. by) == 1 or redis.call('HEXISTS', q, 'c:' .. caster) == 1
+  or (caster ~= by and redis.call('HEXISTS', q, 'v:' .. caster) == 1) then
+  return {'voted', cur[1], cur[2], cur[3]}
+end
+redis.call('HSET', q, 'v:' .. by, decision, 'c:' .. caster, decision)
 
 -- The vote's own entry: who and what they decided, never the note (it is free text).
-audit_append('VOTED', id, by, audit_via(by, cur[5]), {decision = decision}, now)
+local facts = {decision = decision}
+if caster ~= by then facts.onBehalfOf = by end
+audit_append('VOTED', id, caster, audit_via(caster, cur[5]), facts, now)
 
-local decided = {actor = by, detail = cjson.decode(ARGV[12])}
+local decided = {actor = caster, detail = cjson.decode(ARGV[12])}
 local votes
 if cur[3] then votes = string.sub(cur[3], 1, -3) .. ',' .. vote .. ']}' else votes = '{"votes":[' .. vote .. ']}' end
 redis.call('HSET', q, 'res', votes)
