@@ -22,6 +22,7 @@ import {
   utf8ByteLength,
 } from './limits.ts';
 import {
+  ACTION_ASSURANCES,
   type ActionSpec,
   type AnswerFormat,
   DECISIONS,
@@ -41,6 +42,7 @@ const ACTION_KEYS = new Set([
   'editable',
   'executors',
   'validSeconds',
+  'assurance',
 ]);
 const QUORUM_KEYS = new Set(['approvals', 'rejections', 'voters']);
 const ANSWER_KEYS = new Set(['decision', 'arguments', 'note']);
@@ -144,6 +146,14 @@ export function checkAction(given: unknown, format: AnswerFormat): ActionSpec | 
   if (executors) spec.executors = executors;
   const validSeconds = checkValidSeconds(own(given, 'validSeconds'), `${field}.validSeconds`);
   if (validSeconds !== null) spec.validSeconds = validSeconds;
+  const assurance = own(given, 'assurance');
+  if (assurance !== undefined && assurance !== null) {
+    if (assurance !== 'STANDARD' && assurance !== 'HIGH') {
+      throw badInput(`assurance must be one of: ${ACTION_ASSURANCES.join(', ')}`, `${field}.assurance`);
+    }
+    // STANDARD is the default: only HIGH is kept, so older records and new ones read alike.
+    if (assurance === 'HIGH') spec.assurance = 'HIGH';
+  }
   return spec;
 }
 

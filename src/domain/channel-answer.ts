@@ -24,14 +24,8 @@ export interface OneStepAnswer {
  */
 export function oneStepAnswer(format: AnswerFormat, value: unknown): OneStepAnswer | null {
   if (format === 'CONFIRM') return typeof value === 'boolean' ? { format, answer: value } : null;
-  if (
-    format === 'APPROVAL' &&
-    isPlainObject(value) &&
-    Object.keys(value).length === 1 &&
-    value.decision === 'REJECTED'
-  ) {
-    return { format, answer: { decision: 'REJECTED' } };
-  }
+  // An APPROVAL answer, even a rejection, takes the one answer path: it records what this
+  // channel showed (presentedDigest, API.md §23), which needs the question's action first.
   return null;
 }
 

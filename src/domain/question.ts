@@ -40,7 +40,12 @@ export interface ActionSpec {
   executors?: string[] | null;
   /** How long the approval may be consumed, counted from the decision (§23); absent: no limit. */
   validSeconds?: number | null;
+  /** `HIGH`: approving needs a fresh passkey assertion in the inbox (§23); absent: `STANDARD`. */
+  assurance?: ActionAssurance | null;
 }
+
+export const ACTION_ASSURANCES = ['STANDARD', 'HIGH'] as const;
+export type ActionAssurance = (typeof ACTION_ASSURANCES)[number];
 
 /** How many distinct approvals or rejections decide, and who may vote (null: anyone who may answer). */
 export interface QuorumSpec {
@@ -65,6 +70,22 @@ export interface Vote {
   decision: Decision;
   note: string | null;
   at: number;
+  /** APPROVAL: what the voter was shown and how they proved presence (API.md §23). */
+  presentedDigest?: string;
+  assurance?: Assurance;
+  credentialId?: string;
+}
+
+/** How an approver proved they were there (API.md §23): a user-verifying WebAuthn assertion. */
+export type Assurance = 'webauthn-uv';
+
+/** What an APPROVAL answer or vote records about how it was given (API.md §23). */
+export interface AnswerEvidence {
+  /** `sha256:` of {name, summary, arguments} as shown to this person (domain/presentation.ts). */
+  presentedDigest?: string;
+  assurance?: Assurance;
+  /** The WebAuthn credential (base64url id) that signed the step-up. */
+  credentialId?: string;
 }
 
 /** The part of a question fixed when it is asked. */
@@ -116,6 +137,8 @@ export interface Resolution {
   votes?: Vote[];
   /** An APPROVED question's use (API.md §23): written by the consume and report steps only. */
   execution?: Execution;
+  /** The deciding answer's evidence (API.md §23): what was shown, the step-up. */
+  evidence?: AnswerEvidence;
 }
 
 export interface QuestionRecord extends QuestionSpec {
@@ -129,6 +152,8 @@ export interface QuestionRecord extends QuestionSpec {
   cancelReason: string | null;
   /** An APPROVED question's use (API.md §23); absent until it is consumed. */
   execution?: Execution;
+  /** The deciding answer's evidence (API.md §23): what was shown, the step-up. */
+  evidence?: AnswerEvidence;
 }
 
 /** Open resolution fields of a pending question. */

@@ -12,6 +12,7 @@ import type { QuestionStore } from '../store/types.ts';
 import { createAnswerHere } from './answers/answer-here.ts';
 import { createAnswering } from './answers/answering.ts';
 import { createCallbacks } from './answers/callbacks.ts';
+import { createPasskeyDoors } from './answers/passkey-doors.ts';
 import { createRecordAnswer } from './answers/record.ts';
 import { createShortLinks } from './answers/short-links.ts';
 import { createAsking } from './asking.ts';
@@ -163,6 +164,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
     ...createExecution(ctx, deps.receipts),
+    ...createPasskeyDoors(ctx, answers.record),
 
     async awaitAnswer(p, id, opts = {}) {
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);

@@ -18,6 +18,7 @@ import './types/ask-user-input.ts';
 import './types/question-filter.ts';
 import './types/audit.ts';
 import './types/execution.ts';
+import './types/step-up.ts';
 import './operations/query.ts';
 import './operations/mutation.ts';
 import './operations/subscription.ts';

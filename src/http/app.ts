@@ -39,6 +39,7 @@ import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { pushRoutes } from './routes/push.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { webauthnRoutes } from './routes/webauthn.ts';
 import { useSecurityHeaders } from './security-headers.ts';
 import { createShutdownSockets } from './shutdown-sockets.ts';
 
@@ -205,6 +206,7 @@ export async function createHttpApp({
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
     if (push) await app.register(pushRoutes, { push });
+    await app.register(webauthnRoutes, { engine });
     await app.register(auditRoutes, { engine });
   }
   if (on('callbacks')) {

@@ -2,7 +2,14 @@
 // guard, a vote, and the two one-step answers (the callback door's ticket step, a channel
 // click). Part of the QuestionStore contract (types.ts).
 import type { OneStepAnswer } from '../domain/channel-answer.ts';
-import type { ClosedStatus, JsonObject, QuestionRecord, QuorumSpec, Vote } from '../domain/question.ts';
+import type {
+  AnswerEvidence,
+  ClosedStatus,
+  JsonObject,
+  QuestionRecord,
+  QuorumSpec,
+  Vote,
+} from '../domain/question.ts';
 import type { QuestionWithDelivery } from './types.ts';
 
 export interface ClaimInput {
@@ -12,6 +19,8 @@ export interface ClaimInput {
   /** A sensitive answer: kept only in the one-read reply slot, never on the record. */
   reply?: unknown;
   answeredBy?: string | null;
+  /** An APPROVAL answer's evidence (API.md §23): on the record and in the ANSWERED entry. */
+  evidence?: AnswerEvidence | null;
   /** Who cancelled (for the audit entry; answers name answeredBy). */
   actor?: string | null;
   cancelReason?: string | null;

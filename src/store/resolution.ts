@@ -1,12 +1,17 @@
 // The resolution a claim writes, built once for both stores so they cannot drift.
-import { type AuditDetail, type AuditEntryType, answerAuditDetail } from '../domain/audit.ts';
-import type { Resolution } from '../domain/question.ts';
-import type { ChannelAnswerInput, ClaimInput } from './types.ts';
+import {
+  type AuditDetail,
+  type AuditEntryType,
+  answerAuditDetail,
+  evidenceAuditDetail,
+} from '../domain/audit.ts';
+import type { AnswerEvidence, Resolution, Vote } from '../domain/question.ts';
+import type { ChannelAnswerInput, ClaimInput, VoteInput } from './types.ts';
 
 /** What a claim records: answers carry who and when; timeouts and cancels carry closedAt. */
 export function resolutionOf(input: ClaimInput): Resolution {
   const answered = input.status === 'ANSWERED';
-  return {
+  const r: Resolution = {
     status: input.status,
     answer: answered ? (input.answer ?? null) : null,
     answeredBy: answered ? (input.answeredBy ?? null) : null,
@@ -14,6 +19,8 @@ export function resolutionOf(input: ClaimInput): Resolution {
     closedAt: answered ? null : input.now,
     cancelReason: input.status === 'CANCELLED' ? (input.cancelReason ?? null) : null,
   };
+  if (answered && input.evidence) r.evidence = input.evidence;
+  return r;
 }
 
 /** The resolution of a question whose deadline passed (the reaper's, or a late claim's). */
@@ -40,7 +47,10 @@ export function claimAuditOf(input: ClaimInput): ClaimAudit {
     };
   }
   if (input.status === 'ANSWERED') {
-    return { actor: input.answeredBy ?? null, detail: answerAuditDetail(input.answer) };
+    return {
+      actor: input.answeredBy ?? null,
+      detail: { ...answerAuditDetail(input.answer), ...evidenceAuditDetail(input.evidence) },
+    };
   }
   if (input.status === 'CANCELLED') return { actor: input.actor ?? null, detail: {} };
   return { actor: null, detail: {} };
@@ -55,4 +65,31 @@ export function oneStepClaimOf(input: ChannelAnswerInput): ClaimInput {
     now: input.now,
     retentionMs: input.retentionMs,
   };
+}
+
+/** The evidence a vote carries (API.md §23), or null when it carries none. */
+export function evidenceOfVote(v: Vote): AnswerEvidence | null {
+  const e: AnswerEvidence = {};
+  if (v.presentedDigest) e.presentedDigest = v.presentedDigest;
+  if (v.assurance) e.assurance = v.assurance;
+  if (v.credentialId) e.credentialId = v.credentialId;
+  return Object.keys(e).length > 0 ? e : null;
+}
+
+/** A vote's own VOTED entry: who decided what, with what they were shown — never the note. */
+export function votedAuditDetail(v: Vote): AuditDetail {
+  return { decision: v.decision, ...evidenceAuditDetail(evidenceOfVote(v)) };
+}
+
+/** What a vote that reaches its threshold writes: the resolution and its ANSWERED entry's facts. */
+export function voteDecisionOf(input: VoteInput): { resolution: Resolution; detail: AuditDetail } {
+  const claim: ClaimInput = {
+    status: 'ANSWERED',
+    answer: input.answer,
+    answeredBy: input.vote.by,
+    evidence: evidenceOfVote(input.vote),
+    now: input.now,
+    retentionMs: input.retentionMs,
+  };
+  return { resolution: resolutionOf(claim), detail: claimAuditOf(claim).detail };
 }

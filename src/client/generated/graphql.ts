@@ -8,12 +8,21 @@ export type Incremental<T> =
   | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How sure the server must be that the approver is present (API.md §23). */
+export type ActionAssurance =
+  /** Approving needs a fresh user-verifying passkey assertion in the inbox; other doors refuse with STEP_UP_REQUIRED (a rejection needs none). */
+  | 'HIGH'
+  /** Any door that may answer may approve. */
+  | 'STANDARD';
+
 /** What the agent proposes to do. Required for APPROVAL questions, refused for the others. */
 export type ActionInput = {
   /** The proposed arguments, at most 64 KiB as JSON. */
   arguments: Record<string, unknown>;
   /** A JSON Schema of the arguments (required when `editable`); the proposed arguments must be valid against it. */
   argumentsSchema?: Record<string, unknown> | null | undefined;
+  /** HIGH: approving needs the approver’s passkey in the inbox (API.md §23); absent: STANDARD. */
+  assurance?: ActionAssurance | null | undefined;
   /** May an approver change the arguments before approving? */
   editable?: boolean | null | undefined;
   /** Principal ids, besides the asker, that may read the question and consume the approval (at most 10). */

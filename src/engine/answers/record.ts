@@ -12,12 +12,13 @@ import { validateAnswer } from '../../domain/answer.ts';
 import { repeatsAnswer, repeatsVote } from '../../domain/answer-retry.ts';
 import { decisionOfAnswer } from '../../domain/approval.ts';
 import { DomainError, isDomainError, notFound, storeUnavailable } from '../../domain/errors.ts';
-import type { QuestionRecord } from '../../domain/question.ts';
+import type { AnswerEvidence, QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
 import type { PolicyOutcome } from '../policies/apply.ts';
 import type { AnswerOutcome } from './outcome.ts';
+import { evidenceFor, type StepUpProof } from './step-up.ts';
 
 type RuleDecision = Extract<PolicyOutcome, { kind: 'decided' }>;
 
@@ -36,6 +37,8 @@ export interface RecordOptions {
   announced?: boolean;
   /** The door could not read an answer from what it was given: refused as this, unless the question is closed. */
   unreadable?: DomainError;
+  /** A passkey assertion the inbox's passkey door verified (API.md §23): HIGH approvals need it. */
+  stepUp?: StepUpProof;
 }
 
 /** UNAVAILABLE on an answer: the claim may be applied when the store resumes. */
@@ -118,6 +121,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     by: Answerer,
     value: unknown,
     given: unknown,
+    evidence: AnswerEvidence | null,
   ): Promise<AnswerOutcome> {
     const quorum = q.quorum;
     const decision = decisionOfAnswer(q.format, value);
@@ -130,7 +134,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     const now = ctx.clock();
     const r = await unknownOnTimeout(() =>
       ctx.store.vote(q.id, {
-        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now },
+        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now, ...evidence },
         quorum,
         answer: value,
         now,
@@ -169,6 +173,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     by: Answerer,
     value: unknown,
     given: unknown,
+    evidence: AnswerEvidence | null,
   ): Promise<AnswerOutcome> {
     const r = await unknownOnTimeout(() =>
       ctx.claim(q.id, {
@@ -176,6 +181,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
         answer: q.sensitive ? null : value,
         reply: q.sensitive ? value : undefined,
         answeredBy: by.id,
+        evidence,
       }),
     );
     if (r.kind === 'missing') return { kind: 'notFound' };
@@ -211,7 +217,11 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
       }
       return { kind: 'invalid', error: err };
     }
-    return takesVotes(q) ? vote(q, by, value, given) : claim(q, by, value, given);
+    // What the person was shown, and the step-up a HIGH approval needs (API.md §23).
+    const checked = evidenceFor(ctx, q, by, value, opts.stepUp);
+    if ('refused' in checked) return { kind: 'forbidden', error: checked.refused };
+    const { evidence } = checked;
+    return takesVotes(q) ? vote(q, by, value, given, evidence) : claim(q, by, value, given, evidence);
   }
 
   async function decideByRule(q: QuestionRecord, ruled: RuleDecision): Promise<QuestionRecord> {

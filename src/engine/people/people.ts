@@ -18,6 +18,8 @@ export interface LoginState {
 export interface SessionInfo {
   principal: Principal & { name: string };
   expiresAt: number;
+  /** When the person signed in (epoch ms); a passkey registration needs it recent (API.md §23). */
+  signedInAt?: number;
 }
 
 export interface People {
@@ -62,6 +64,7 @@ function parseSession(text: string | null): SessionInfo | null {
     return {
       principal: { id: p.id, name: p.name, roles: Object.freeze(roles), restricted: p.restricted === true },
       expiresAt: Number(v.expiresAt),
+      ...(typeof v.signedInAt === 'number' ? { signedInAt: v.signedInAt } : {}),
     };
   } catch {
     return null;
@@ -102,6 +105,7 @@ export function createPeople(store: PeopleStore, clock: () => number = Date.now)
           restricted: principal.restricted,
         },
         expiresAt,
+        signedInAt: clock(),
       };
       await store.put(sessionKey(id), JSON.stringify(stored), expiresAt);
       await rememberName(principal.id, principal.name);

@@ -2,6 +2,7 @@
 // (API.md §15). Shapes only; the domain checks every limit (src/domain/approval.ts).
 import { builder } from '../builder.ts';
 import { JSONObjectScalar } from '../scalars.ts';
+import { ActionAssurance } from './enums.ts';
 
 export const ActionInput = builder.inputType('ActionInput', {
   description: 'What the agent proposes to do. Required for APPROVAL questions, refused for the others.',
@@ -33,6 +34,11 @@ export const ActionInput = builder.inputType('ActionInput', {
     validSeconds: t.int({
       description:
         'How long the approval may be consumed, counted from the decision: 1 to 2,592,000 seconds; absent: no limit.',
+    }),
+    assurance: t.field({
+      type: ActionAssurance,
+      description:
+        'HIGH: approving needs the approver’s passkey in the inbox (API.md §23); absent: STANDARD.',
     }),
   }),
 });

@@ -22,6 +22,8 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   POLICY_CHANGED: 'A policy rule was put or deleted.',
   CONSUMED: 'An approval was used, once, by its asker or a named executor.',
   EXECUTED: 'The outcome of a used approval was reported.',
+  PASSKEY_REGISTERED:
+    'A signed-in person registered a passkey or security key for step-up approvals (detail: credentialId).',
 };
 
 export const AuditEntryType = builder.enumType('AuditEntryType', {

@@ -1,6 +1,7 @@
 -- ARGV: prefix, id, by, vote (JSON), decision, approvals, rejections, voters ('' = anyone,
 -- else a JSON array of identities), resolution if this vote decides (JSON), now, retentionMs,
--- auditDetail (JSON: the deciding answer's facts, see answerAuditDetail)
+-- auditDetail (JSON: the deciding answer's facts, see voteDecisionOf), votedDetail (JSON: the
+-- VOTED entry's facts, see votedAuditDetail: the decision and what the voter was shown)
 -- One vote on a question with a quorum, in one step: pending and within its deadline, the
 -- identity allowed and not yet voted, the vote appended to res ({"votes":[…]} while pending),
 -- then either UPDATED or, at the threshold, the resolution (resolve() carries the votes over).
@@ -31,7 +32,7 @@ end
 if redis.call('HSETNX', q, 'v:' .. by, decision) == 0 then return {'voted', cur[1], cur[2], cur[3]} end
 
 -- The vote's own entry: who and what they decided, never the note (it is free text).
-audit_append('VOTED', id, by, audit_via(by, cur[5]), {decision = decision}, now)
+audit_append('VOTED', id, by, audit_via(by, cur[5]), cjson.decode(ARGV[13]), now)
 
 local decided = {actor = by, detail = cjson.decode(ARGV[12])}
 local votes
