@@ -132,13 +132,20 @@ export function createStepUp(ctx: EngineContext, passkeys: Passkeys): StepUp {
       const at = ctx.clock();
       // Random, and derived from everything it binds: a response made over it fits nothing else.
       const nonce = randomBytes(32).toString('base64url');
-      const challenge = Buffer.from(
+      const challenge = new Uint8Array(
         createHash('sha256')
           .update(canonicalJson({ nonce, questionId: q.id, digest, decision: 'APPROVED', principal: p.id }))
           .digest(),
-      ).toString('base64url');
-      const binding: Binding = {
+      );
+      const options = await generateAuthenticationOptions({
+        rpID: passkeys.rp.id,
         challenge,
+        userVerification: 'required',
+        timeout: CHALLENGE_MS,
+        allowCredentials: keys.map((k) => ({ id: k.id })),
+      });
+      const binding: Binding = {
+        challenge: options.challenge,
         principal: p.id,
         questionId: q.id,
         digest,
@@ -146,13 +153,7 @@ export function createStepUp(ctx: EngineContext, passkeys: Passkeys): StepUp {
         at,
       };
       await ctx.store.people.put(key(p.id, q.id), JSON.stringify(binding), at + CHALLENGE_MS);
-      return await generateAuthenticationOptions({
-        rpID: passkeys.rp.id,
-        challenge,
-        userVerification: 'required',
-        timeout: CHALLENGE_MS,
-        allowCredentials: keys.map((k) => ({ id: k.id })),
-      });
+      return options;
     },
 
     async verify(p, q, answer, response) {
