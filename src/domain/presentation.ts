@@ -75,7 +75,8 @@ export const SURFACE_BOUNDS: Readonly<Record<Surface, PresentationBounds>> = {
   teams: { nameChars: 200, summaryChars: 1000, argumentsChars: 4000, argumentsStyle: 'line' },
   discord: { nameChars: 100, summaryChars: 300, argumentsChars: 1000, argumentsStyle: 'line' },
   telegram: { nameChars: 100, summaryChars: 500, argumentsChars: 1500 },
-  twilio: { nameChars: 100, summaryChars: 100, argumentsChars: 0 },
+  // An SMS line is `<name>: <summary>` within 200 characters, and no arguments.
+  twilio: { nameChars: 98, summaryChars: 100, argumentsChars: 0 },
   email: { nameChars: 200, summaryChars: 2000, argumentsChars: 8000 },
 };
 

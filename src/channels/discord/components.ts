@@ -2,6 +2,7 @@
 // message content and components for the answer; the modals for TEXT and flat FORMs; and the
 // message once the question is closed. Every custom_id carries the question id and an option
 // index, never the callback ticket.
+import { presentOn } from '../../domain/presentation.ts';
 import { yesOrNo } from '../../domain/yes-no.ts';
 import { type FormField, formFields as flatFields } from '../slack/blocks.ts';
 import type { ChannelQuestion } from '../types.ts';
@@ -185,7 +186,9 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
 function textWithAction(q: ChannelQuestion): string {
   const a = q.action;
   if (!a) return q.text;
-  return `${q.text}\n\n${a.name}${a.summary ? ` — ${a.summary}` : ''}: ${JSON.stringify(a.arguments)}`;
+  // One presentation object: what the message shows is what presentedDigest digests (API.md §23).
+  const p = presentOn('discord', a, a.arguments);
+  return `${q.text}\n\n${p.name}${p.summary ? ` — ${p.summary}` : ''}: ${p.argumentsText}`;
 }
 
 /** The message that asks: content, components, no pings, no previews. */
