@@ -2,6 +2,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { History } from './components/History.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
+import { PasskeySettings } from './components/PasskeySettings.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';
@@ -22,11 +23,14 @@ function TopBar({
   status,
   viewer,
   api,
+  signedIn,
   onSignOut,
 }: {
   status: FeedStatus;
   viewer: Viewer;
   api: Transport;
+  /** Signed in through the identity provider (a person, who may register a passkey). */
+  signedIn: boolean;
   onSignOut(message: string | null): void;
 }) {
   return (
@@ -40,6 +44,7 @@ function TopBar({
         {STATUS_TEXT[status]}
       </p>
       <PushSettings api={api} />
+      {signedIn && <PasskeySettings api={api} />}
       <div className="who">
         <span>
           Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
@@ -135,7 +140,7 @@ export function Inbox({
 
   return (
     <div className="page">
-      <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
+      <TopBar status={status} viewer={viewer} api={api} signedIn={apiKey === null} onSignOut={onSignOut} />
       <main>
         <Tabs view={view} setView={setView} pendingCount={state.synced ? pendingCount : null} />
         <PendingPanel

@@ -241,6 +241,7 @@ export type ClientAskResultFieldsFragment = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -317,6 +318,7 @@ export type ClientAskUserMutation = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -393,6 +395,7 @@ export type ClientAwaitAnswerQuery = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -473,6 +476,7 @@ export type ClientAnswerMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -544,6 +548,7 @@ export type ClientCancelQuestionMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -616,6 +621,7 @@ export type ClientConsumeApprovalMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -689,6 +695,7 @@ export type ClientReportExecutionMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -759,6 +766,7 @@ export type ClientQuestionQuery = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -842,6 +850,7 @@ export type ClientQuestionsQuery = {
           digest: string;
           executors: Array<string> | null;
           validSeconds: number | null;
+          assurance: ActionAssurance;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -956,6 +965,7 @@ export type ClientPendingQuestionsSubscription = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -1032,6 +1042,7 @@ export type InboxFeedSubscription = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -1104,6 +1115,7 @@ export type InboxAnswerMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -1174,6 +1186,7 @@ export type InboxQuestionQuery = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -1249,6 +1262,7 @@ export type InboxHistoryQuery = {
           digest: string;
           executors: Array<string> | null;
           validSeconds: number | null;
+          assurance: ActionAssurance;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -1316,6 +1330,7 @@ export type QuestionFieldsFragment = {
     digest: string;
     executors: Array<string> | null;
     validSeconds: number | null;
+    assurance: ActionAssurance;
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
   votes: Array<{
@@ -1402,6 +1417,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1486,6 +1502,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1573,6 +1590,7 @@ fragment QuestionFields on Question {
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1658,6 +1676,7 @@ fragment QuestionFields on Question {
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1747,6 +1766,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1824,6 +1844,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1905,6 +1926,7 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1987,6 +2009,7 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2064,6 +2087,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2158,6 +2182,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2282,6 +2307,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2375,6 +2401,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2452,6 +2479,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2529,6 +2557,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2619,6 +2648,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
