@@ -15,6 +15,7 @@ import { createCallbacks } from './answers/callbacks.ts';
 import { createPasskeyDoors } from './answers/passkey-doors.ts';
 import { createRecordAnswer } from './answers/record.ts';
 import { createShortLinks } from './answers/short-links.ts';
+import { stepUpRequired } from './answers/step-up.ts';
 import { createAsking } from './asking.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './deliveries/inbound.ts';
@@ -123,6 +124,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     retentionMs,
     logger,
     recordAnswer: answers.record,
+    stepUpUrl: (id) => stepUpRequired(ctx, id).more?.url ?? '',
   });
   const reaper = createReaper({
     store,

@@ -1,8 +1,8 @@
 // The signed-in page: the live pending list (folded by group, newest first) and the history.
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { History } from './components/History.tsx';
-import { PendingPanel } from './components/PendingPanel.tsx';
 import { PasskeySettings } from './components/PasskeySettings.tsx';
+import { PendingPanel } from './components/PendingPanel.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useSubmit } from './components/use-submit.ts';

@@ -99,10 +99,9 @@ export function actionLines(q: ChannelQuestion): string[] {
       ? null
       : Object.entries(p.arguments).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
   // One `name: value` line per argument when every value fits whole; else the (perhaps cut) JSON.
-  const args =
-    values && values.every(([, v]) => [...(v ?? '')].length <= ARGUMENT_VALUE_MAX_CHARS)
-      ? values.map(([k, v]) => `  ${k}: ${v}`)
-      : p.argumentsText.split('\n').map((line) => `  ${line}`);
+  const args = values?.every(([, v]) => [...(v ?? '')].length <= ARGUMENT_VALUE_MAX_CHARS)
+    ? values!.map(([k, v]) => `  ${k}: ${v}`)
+    : p.argumentsText.split('\n').map((line) => `  ${line}`);
   return [`Action: ${p.name}`, ...(p.summary ? [p.summary] : []), 'Arguments:', ...args];
 }
 

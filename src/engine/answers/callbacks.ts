@@ -45,7 +45,8 @@ export type CallbackPage =
   | { kind: 'text'; sensitive: boolean }
   | { kind: 'form'; schema: JsonObject }
   /** APPROVAL: the action, Approve / Reject, and the edit form when the page can show it. */
-  | { kind: 'approval'; action: ActionSpec }
+  /** `stepUpUrl`: a HIGH action is approved in the inbox (API.md §23); the page links there. */
+  | { kind: 'approval'; action: ActionSpec; stepUpUrl?: string }
   | { kind: 'done' }
   | { kind: 'closed' }
   | { kind: 'not-found' };
@@ -58,6 +59,8 @@ export interface CallbackDeps {
   logger: Logger;
   /** The engine's one answer path (answers/record.ts). */
   recordAnswer: RecordAnswer;
+  /** Where a HIGH approval is given (the inbox, API.md §23); absent: no link. */
+  stepUpUrl?: (questionId: string) => string;
 }
 
 /** Who answers through the public door (API.md §7, §15): the ticket holder, `callback`. */
@@ -229,7 +232,10 @@ export function createCallbacks(d: CallbackDeps) {
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm' };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema };
       if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive };
-      if (q.format === 'APPROVAL' && q.action) return { kind: 'approval', action: q.action };
+      if (q.format === 'APPROVAL' && q.action) {
+        const high = q.action.assurance === 'HIGH' && d.stepUpUrl;
+        return { kind: 'approval', action: q.action, ...(high ? { stepUpUrl: d.stepUpUrl!(q.id) } : {}) };
+      }
       return { kind: 'reply-elsewhere' };
     },
   };

@@ -37,7 +37,11 @@ async function settleConflict(
 }
 
 /** Approves with the person's passkey, then reads the question as the answer mutation returns it. */
-async function approvedWithPasskey(api: Transport, q: Question, answer: unknown): Promise<{ answer: Question }> {
+async function approvedWithPasskey(
+  api: Transport,
+  q: Question,
+  answer: unknown,
+): Promise<{ answer: Question }> {
   await approveWithPasskey(api, q.id, answer);
   const now = (await api.request(InboxQuestionDocument, { id: q.id })).question;
   return { answer: now ?? q };

@@ -54,10 +54,7 @@ export async function approveWithPasskey(api: Transport, questionId: string, ans
 }
 
 /** Whether an answer to `q` needs the passkey step-up: approving a HIGH action. */
-export function needsStepUp(
-  q: { action?: { assurance?: string | null } | null },
-  answer: unknown,
-): boolean {
+export function needsStepUp(q: { action?: { assurance?: string | null } | null }, answer: unknown): boolean {
   return (
     q.action?.assurance === 'HIGH' &&
     typeof answer === 'object' &&
