@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { InboxHistoryDocument } from '../../client/generated/graphql.ts';
 import { externalPayloadHead, OUTCOME_LABEL } from '../lib/answers.ts';
 import { failureText, isRefusedKey, type Transport } from '../lib/api.ts';
+import { executionLine } from '../lib/execution-line.ts';
 import type { Question, Viewer } from '../lib/model.ts';
 import { timeOf } from '../lib/model.ts';
 import { answererText } from '../lib/names.ts';
@@ -60,6 +61,11 @@ function HistoryItem({ question: q, viewer }: { question: Question; viewer: View
         </span>{' '}
         {who}
       </p>
+      {executionLine(q) && (
+        <p className="execution-line" data-testid="execution-line">
+          {executionLine(q)}
+        </p>
+      )}
       {q.status === 'ANSWERED' &&
         (q.format === 'EXTERNAL' ? <ExternalPayload question={q} /> : <AnswerView question={q} />)}
     </article>
