@@ -1,5 +1,6 @@
 // The callback page of a HIGH approval (API.md §23): GET shows the action and a link to the inbox
-// (where the passkey is asked for) with Reject only, script-free; a posted approval is refused
+// (where the passkey is asked for) with Reject only, script-free; a posted approval (and one
+// through the REST answer door) is refused
 // with STEP_UP_REQUIRED and changes nothing; a posted rejection is recorded with what was shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentedDigestOf, presentOn } from '../../src/domain/presentation.ts';
@@ -56,6 +57,21 @@ describe('the callback page of a HIGH approval', () => {
     });
     expect(approve.statusCode).toBe(403);
     expect((await read(q.id)).status).toBe('PENDING');
+
+    // The REST answer door (an API key) says why, and where to go.
+    const rest = await t.server.inject({
+      method: 'POST',
+      url: `/api/interactions/${q.id}/answer`,
+      headers: { ...auth('ops'), 'content-type': 'application/json' },
+      payload: { answer: { decision: 'APPROVED' } },
+    });
+    expect(rest.statusCode).toBe(403);
+    expect(rest.json()).toMatchObject({
+      code: 'FORBIDDEN',
+      reason: 'STEP_UP_REQUIRED',
+      url: `http://127.0.0.1:4000/?question=${q.id}`,
+    });
+    expect(rest.json().error).toContain(`http://127.0.0.1:4000/?question=${q.id}`);
 
     const reject = await t.server.inject({
       method: 'POST',

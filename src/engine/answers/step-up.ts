@@ -62,11 +62,13 @@ export function stepUpRequired(
   why?: string,
 ): DomainError {
   const base = ctx.settings.publicBaseUrl?.replace(/\/$/, '') ?? '';
+  const url = `${base}/?question=${encodeURIComponent(questionId)}`;
+  // The link is in the message too: a channel or the CLI shows the message, not the extensions.
   return new DomainError(
     'FORBIDDEN',
-    why ?? 'this approval needs your passkey: approve it in the inbox',
+    `${why ?? 'this approval needs your passkey: approve it in the inbox'} (${url})`,
     undefined,
-    { reason: 'STEP_UP_REQUIRED', url: `${base}/?question=${encodeURIComponent(questionId)}` },
+    { reason: 'STEP_UP_REQUIRED', url },
   );
 }
 
