@@ -9,7 +9,7 @@ import {
   InvalidAnswerError,
   TimedOutError,
 } from './errors.ts';
-import type { AskUserInput, EscalationStepInput } from './generated/graphql.ts';
+import type { ActionAssurance, AskUserInput, EscalationStepInput } from './generated/graphql.ts';
 import type { AnswerSchema, AskInput, AskResult } from './types.ts';
 
 export function isZodSchema(schema: unknown): schema is z.ZodType {
@@ -79,6 +79,9 @@ export async function prepareAsk(input: AskInput): Promise<PreparedAsk> {
       arguments: a.arguments as Record<string, unknown>,
       ...(a.summary !== undefined ? { summary: a.summary } : {}),
       ...(a.editable !== undefined ? { editable: a.editable } : {}),
+      ...(a.assurance !== undefined ? { assurance: a.assurance as ActionAssurance } : {}),
+      ...(a.executors !== undefined ? { executors: a.executors } : {}),
+      ...(a.validSeconds !== undefined ? { validSeconds: a.validSeconds } : {}),
       ...(input.argumentsSchema !== undefined
         ? { argumentsSchema: await toJsonSchema(input.argumentsSchema, 'input.action.argumentsSchema') }
         : {}),

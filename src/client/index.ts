@@ -54,8 +54,10 @@ export {
 export type { FetchLike } from './transport.ts';
 export type * from './types.ts';
 export {
+  type ExecutedWebhook,
   type ResolvedWebhook,
   verifyWebhook,
+  type WebhookEvent,
   type WebhookHeaders,
   WebhookVerificationError,
 } from './webhooks.ts';

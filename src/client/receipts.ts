@@ -62,6 +62,13 @@ export interface VerifyReceiptOptions {
   questionId?: string;
   /** The action about to run: the receipt must approve exactly it. */
   action?: ReceiptAction;
+  /**
+   * Also use the approval, once (API.md §23): after the checks, `client.consumeApproval` with
+   * the receipt and its approved digest. A second use anywhere throws AlreadyAnsweredError.
+   */
+  consume?: boolean;
+  /** The client that consumes (with `consume: true`): the asker's or an executor's. */
+  client?: { consumeApproval(questionId: string, receipt: string, actionDigest?: string): Promise<unknown> };
 }
 
 const JWKS_SUFFIX = '/.well-known/jwks.json';
@@ -138,6 +145,11 @@ export async function verifyReceipt(receipt: string, o: VerifyReceiptOptions): P
     if (approved !== wanted) {
       throw new ReceiptVerificationError('action', 'the approved action differs from the one about to run');
     }
+  }
+  if (o.consume) {
+    if (!o.client) throw new TypeError('verifyReceipt with consume: true needs `client`');
+    const approved = (payload.outcome as { approvedActionDigest?: unknown }).approvedActionDigest;
+    await o.client.consumeApproval(payload.sub, receipt, typeof approved === 'string' ? approved : undefined);
   }
   return payload;
 }

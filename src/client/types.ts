@@ -128,6 +128,12 @@ export interface ActionProposal<A = Readonly<Record<string, unknown>>> {
   arguments: A;
   /** May an approver change the arguments? Needs `argumentsSchema`. */
   editable?: boolean | undefined;
+  /** `HIGH`: approved only in the inbox with the approver's passkey (API.md §23). */
+  assurance?: 'STANDARD' | 'HIGH' | undefined;
+  /** Principals besides the asker that may consume the approval (API.md §23). */
+  executors?: string[] | undefined;
+  /** How long the approval may be consumed, counted from the decision (seconds). */
+  validSeconds?: number | undefined;
 }
 
 /** What `zod` gives for the arguments schema, or a plain object for a JSON Schema (or none). */

@@ -15,6 +15,23 @@ export interface ResolvedWebhook {
   receipt: string | null;
 }
 
+/** What the server posts when a used approval's outcome is reported (API.md §23). */
+export interface ExecutedWebhook {
+  type: 'question.executed';
+  question: Question;
+  receipt: string | null;
+  /** What the report recorded: when it was used and by whom, the outcome, the result digest. */
+  execution: {
+    consumedAt: string;
+    consumedBy: string;
+    outcome: 'SUCCEEDED' | 'FAILED' | null;
+    reportedAt: string | null;
+    resultDigest: string | null;
+  };
+}
+
+export type WebhookEvent = ResolvedWebhook | ExecutedWebhook;
+
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 const NAMES = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
@@ -46,11 +63,19 @@ export function verifyWebhook(
   headers: WebhookHeaders,
   rawBody: string | Uint8Array,
   secret: string,
-): ResolvedWebhook {
+): WebhookEvent {
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody);
-  const event = new Webhook(secret).verify(body, pick(headers)) as Partial<ResolvedWebhook> | null;
-  if (event?.type !== 'question.resolved' || typeof event.question !== 'object' || !event.question) {
-    throw new WebhookVerificationError('not a question.resolved event');
+  const event = new Webhook(secret).verify(body, pick(headers)) as Partial<ExecutedWebhook> | null;
+  const type = event?.type as string | undefined;
+  if (
+    (type !== 'question.resolved' && type !== 'question.executed') ||
+    typeof event?.question !== 'object' ||
+    !event.question
+  ) {
+    throw new WebhookVerificationError('not a question.resolved or question.executed event');
   }
-  return event as ResolvedWebhook;
+  if (type === 'question.executed' && (typeof event.execution !== 'object' || !event.execution)) {
+    throw new WebhookVerificationError('a question.executed event without its execution');
+  }
+  return event as WebhookEvent;
 }

@@ -23,6 +23,7 @@ import {
   utf8ByteLength,
 } from './limits.ts';
 import {
+  ACTION_ASSURANCES,
   type ActionSpec,
   type AnswerFormat,
   DECISIONS,
@@ -43,6 +44,7 @@ const ACTION_KEYS = new Set([
   'executors',
   'validSeconds',
   'requestedBy',
+  'assurance',
 ]);
 const QUORUM_KEYS = new Set(['approvals', 'rejections', 'voters']);
 const ANSWER_KEYS = new Set(['decision', 'arguments', 'note']);
@@ -148,6 +150,14 @@ export function checkAction(given: unknown, format: AnswerFormat): ActionSpec | 
   if (validSeconds !== null) spec.validSeconds = validSeconds;
   const requestedBy = checkRequestedBy(own(given, 'requestedBy'), `${field}.requestedBy`);
   if (requestedBy !== null) spec.requestedBy = requestedBy;
+  const assurance = own(given, 'assurance');
+  if (assurance !== undefined && assurance !== null) {
+    if (assurance !== 'STANDARD' && assurance !== 'HIGH') {
+      throw badInput(`assurance must be one of: ${ACTION_ASSURANCES.join(', ')}`, `${field}.assurance`);
+    }
+    // STANDARD is the default: only HIGH is kept, so older records and new ones read alike.
+    if (assurance === 'HIGH') spec.assurance = 'HIGH';
+  }
   return spec;
 }
 

@@ -3,6 +3,7 @@
 // `sha256:` over the JCS canonical JSON of the entry without `hash`, and `prev` is the previous
 // entry's hash, so removing, editing or reordering one entry breaks every hash after it.
 import { jcsDigest } from './digest.ts';
+import type { AnswerEvidence } from './question.ts';
 import { isoTime } from './question-view.ts';
 
 export const AUDIT_ENTRY_TYPES = [
@@ -29,6 +30,8 @@ export const AUDIT_ENTRY_TYPES = [
   // §22: a person handed their questions to a delegate, or took them back early.
   'DELEGATION_SET',
   'DELEGATION_ENDED',
+  // A person registered a passkey for step-up (API.md §23).
+  'PASSKEY_REGISTERED',
 ] as const;
 
 export type AuditEntryType = (typeof AUDIT_ENTRY_TYPES)[number];
@@ -134,6 +137,16 @@ export function answerAuditDetail(answer: unknown): AuditDetail {
     if (d === 'APPROVED' || d === 'REJECTED') detail.decision = d;
   }
   return detail;
+}
+
+/** The facts of an answer's evidence an audit entry carries (never a secret: digests and an id). */
+export function evidenceAuditDetail(e: AnswerEvidence | null | undefined): AuditDetail {
+  if (!e) return {};
+  const d: AuditDetail = {};
+  if (e.presentedDigest) d.presentedDigest = e.presentedDigest;
+  if (e.assurance) d.assurance = e.assurance;
+  if (e.credentialId) d.credentialId = e.credentialId;
+  return d;
 }
 
 /** What an ASKED entry says of the question: its format, the digest of its text, its channel. */

@@ -1,5 +1,5 @@
 // A channel click whose answer depends only on the question's format (a CONFIRM button's true or
-// false, an APPROVAL's "Reject"): the engine then knows the answer to record before it has read
+// false): the engine then knows the answer to record before it has read
 // the question, so the store can find the question and claim it in one step (API.md §9). Both
 // rules here are mirrored by src/store/redis/channel-answer.lua.
 import type { AnswerFormat, QuestionSpec } from './question.ts';
@@ -16,22 +16,16 @@ export interface OneStepAnswer {
 
 /**
  * The answer `value` records on every question of `format`, when that is all it depends on:
- * CONFIRM's true or false, or an APPROVAL's bare `{decision: "REJECTED"}` (validateAnswer
- * returns it unchanged for any action; an approval carries the action's arguments, a note is
- * the person's own text). Null for anything else: the door then reads the question first.
- * SELECT is not here: its answer is the option's text, which only the question knows, and the
- * audit entry's digest of it cannot be computed inside a Redis script.
+ * CONFIRM's true or false. Null for anything else: the door then reads the question first.
+ * An APPROVAL's bare rejection was one too, until every APPROVAL answer recorded what the
+ * channel showed (`presentedDigest`, API.md §23), which needs the question's action. SELECT is
+ * not here: its answer is the option's text, which only the question knows, and the audit
+ * entry's digest of it cannot be computed inside a Redis script.
  */
 export function oneStepAnswer(format: AnswerFormat, value: unknown): OneStepAnswer | null {
   if (format === 'CONFIRM') return typeof value === 'boolean' ? { format, answer: value } : null;
-  if (
-    format === 'APPROVAL' &&
-    isPlainObject(value) &&
-    Object.keys(value).length === 1 &&
-    value.decision === 'REJECTED'
-  ) {
-    return { format, answer: { decision: 'REJECTED' } };
-  }
+  // An APPROVAL answer, even a rejection, takes the one answer path: it records what this
+  // channel showed (presentedDigest, API.md §23), which needs the question's action first.
   return null;
 }
 

@@ -4,7 +4,7 @@
 // at any time: `iat` is the moment it left PENDING and `jti` is derived from the question id.
 import { actionDigest, approvedArgumentsOf, decisionOf } from './approval.ts';
 import { jcsDigest } from './digest.ts';
-import type { ClosedStatus, Decision, QuestionRecord } from './question.ts';
+import type { AnswerEvidence, ClosedStatus, Decision, QuestionRecord } from './question.ts';
 import { isoTime } from './question-view.ts';
 
 export interface ReceiptQuestionClaims {
@@ -33,8 +33,22 @@ export interface ReceiptOutcomeClaims {
   at: string;
   /** Decided by a policy rule (API.md §20): the rule and the version that decided. */
   policy?: { id: string; version: string };
+  /** APPROVAL (API.md §23): what the deciding person was shown, and their passkey step-up. */
+  presentedDigest?: string;
+  assurance?: string;
+  credentialId?: string;
   /** Questions with a quorum: every vote cast, oldest first (notes are left out). */
-  votes?: { by: string; decision: Decision; at: string; onBehalfOf?: string }[];
+  votes?: ReceiptVote[];
+}
+
+export interface ReceiptVote {
+  by: string;
+  decision: Decision;
+  at: string;
+  onBehalfOf?: string;
+  presentedDigest?: string;
+  assurance?: string;
+  credentialId?: string;
 }
 
 export interface ReceiptClaims {
@@ -63,6 +77,16 @@ function viaOf(q: QuestionRecord): string | undefined {
   return 'api';
 }
 
+/** An answer's or a vote's evidence as receipt claims (API.md §23); nothing when it has none. */
+function evidenceClaims(e: AnswerEvidence | undefined): Partial<ReceiptVote> {
+  if (!e) return {};
+  return {
+    ...(e.presentedDigest ? { presentedDigest: e.presentedDigest } : {}),
+    ...(e.assurance ? { assurance: e.assurance } : {}),
+    ...(e.credentialId ? { credentialId: e.credentialId } : {}),
+  };
+}
+
 /** The claims of a resolved question's receipt; null while it is pending. */
 export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaims | null {
   if (q.status === 'PENDING') return null;
@@ -81,6 +105,7 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
     if (decision !== null) outcome.decision = decision;
     const approved = q.sensitive ? null : approvedArgumentsOf(q);
     if (approved !== null && q.action) outcome.approvedActionDigest = actionDigest(q.action.name, approved);
+    Object.assign(outcome, evidenceClaims(q.evidence));
     if (q.policy && q.answeredBy === `policy:${q.policy.ruleId}`) {
       outcome.policy = { id: q.policy.ruleId, version: q.policy.version };
     }
@@ -91,6 +116,7 @@ export function receiptClaimsOf(q: QuestionRecord, issuer: string): ReceiptClaim
       decision: v.decision,
       at: isoTime(v.at),
       ...(v.onBehalfOf ? { onBehalfOf: v.onBehalfOf } : {}),
+      ...evidenceClaims(v),
     }));
   }
   return {

@@ -23,12 +23,15 @@ export class DomainError extends Error {
   readonly code: ErrorCode;
   /** Where in the input the problem is, e.g. `input.media[2].url` or `answer.email`. */
   readonly field: string | undefined;
+  /** More facts a surface passes on (GraphQL `extensions`, REST body): e.g. `reason`, `url`. */
+  readonly more: Readonly<Record<string, string>> | undefined;
 
-  constructor(code: ErrorCode, message: string, field?: string) {
+  constructor(code: ErrorCode, message: string, field?: string, more?: Readonly<Record<string, string>>) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
     this.field = field;
+    this.more = more;
   }
 
   get status(): number {

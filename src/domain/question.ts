@@ -48,7 +48,12 @@ export interface ActionSpec {
    * asking side decides it — not the asker (admin or not), not its MCP client's user, not the requester.
    */
   requireSeparateRequester?: boolean;
+  /** `HIGH`: approving needs a fresh passkey assertion in the inbox (§23); absent: `STANDARD`. */
+  assurance?: ActionAssurance | null;
 }
+
+export const ACTION_ASSURANCES = ['STANDARD', 'HIGH'] as const;
+export type ActionAssurance = (typeof ACTION_ASSURANCES)[number];
 
 /** How many distinct approvals or rejections decide, and who may vote (null: anyone who may answer). */
 export interface QuorumSpec {
@@ -75,6 +80,22 @@ export interface Vote {
   at: number;
   /** A delegate's vote (API.md §22): the person it was cast for, whose one vote it is. */
   onBehalfOf?: string;
+  /** APPROVAL: what the voter was shown and how they proved presence (API.md §23). */
+  presentedDigest?: string;
+  assurance?: Assurance;
+  credentialId?: string;
+}
+
+/** How an approver proved they were there (API.md §23): a user-verifying WebAuthn assertion. */
+export type Assurance = 'webauthn-uv';
+
+/** What an APPROVAL answer or vote records about how it was given (API.md §23). */
+export interface AnswerEvidence {
+  /** `sha256:` of {name, summary, arguments} as shown to this person (domain/presentation.ts). */
+  presentedDigest?: string;
+  assurance?: Assurance;
+  /** The WebAuthn credential (base64url id) that signed the step-up. */
+  credentialId?: string;
 }
 
 /** The part of a question fixed when it is asked. */
@@ -135,6 +156,8 @@ export interface Resolution {
   votes?: Vote[];
   /** An APPROVED question's use (API.md §23): written by the consume and report steps only. */
   execution?: Execution;
+  /** The deciding answer's evidence (API.md §23): what was shown, the step-up. */
+  evidence?: AnswerEvidence;
 }
 
 export interface QuestionRecord extends QuestionSpec {
@@ -150,6 +173,8 @@ export interface QuestionRecord extends QuestionSpec {
   cancelReason: string | null;
   /** An APPROVED question's use (API.md §23); absent until it is consumed. */
   execution?: Execution;
+  /** The deciding answer's evidence (API.md §23): what was shown, the step-up. */
+  evidence?: AnswerEvidence;
 }
 
 /** Open resolution fields of a pending question. */

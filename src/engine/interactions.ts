@@ -13,8 +13,10 @@ import { createAnswerHere } from './answers/answer-here.ts';
 import { createAnswering } from './answers/answering.ts';
 import { createCallbacks } from './answers/callbacks.ts';
 import { actsForOf } from './answers/on-behalf.ts';
+import { createPasskeyDoors } from './answers/passkey-doors.ts';
 import { createRecordAnswer } from './answers/record.ts';
 import { createShortLinks } from './answers/short-links.ts';
+import { stepUpRequired } from './answers/step-up.ts';
 import { createAsking } from './asking.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './deliveries/inbound.ts';
@@ -137,6 +139,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     retentionMs,
     logger,
     recordAnswer: answers.record,
+    stepUpUrl: (id) => stepUpRequired(ctx, id).more?.url ?? '',
   });
   const reaper = createReaper({
     store,
@@ -181,6 +184,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...createListing(ctx),
     ...createExecution(ctx, deps.receipts),
     presence: createPresence(store, clock, ctx.visible),
+    ...createPasskeyDoors(ctx, answers.record),
 
     async awaitAnswer(p, id, opts = {}) {
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);

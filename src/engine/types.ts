@@ -11,6 +11,7 @@ import type { Quota, Usage } from '../domain/quotas.ts';
 import type { CallerTrace } from '../domain/trace.ts';
 import type { ListFilter, PageRequest, StoreEventType } from '../store/types.ts';
 import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/callbacks.ts';
+import type { PasskeyDoors } from './answers/passkey-doors.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { Execution } from './execution.ts';
 import type { Presence } from './people/presence.ts';
@@ -103,7 +104,7 @@ export interface QuestionPage {
   endCursor: string | null;
 }
 
-export interface Interactions extends Execution {
+export interface Interactions extends Execution, PasskeyDoors {
   ask(principal: Principal, input: unknown, opts?: AskOptions): Promise<AskResult>;
   /** What the principal's pending questions hold, and the caps its asks are checked against. */
   quota(principal: Principal): Promise<{ usage: Usage; limits: Quota }>;

@@ -57,8 +57,10 @@ function shaped(
 }
 
 function fromDomain(err: DomainError, at: GraphQLError | undefined): GraphQLError {
-  const extensions: GraphQLErrorExtensions =
-    err.field === undefined ? { code: err.code } : { code: err.code, field: err.field };
+  const extensions: GraphQLErrorExtensions = {
+    ...err.more,
+    ...(err.field === undefined ? { code: err.code } : { code: err.code, field: err.field }),
+  };
   return shaped(err.message, at, extensions);
 }
 

@@ -19,6 +19,7 @@ import './types/question-filter.ts';
 import './types/audit.ts';
 import './types/execution.ts';
 import './types/presence.ts';
+import './types/step-up.ts';
 import './operations/query.ts';
 import './operations/mutation.ts';
 import './operations/subscription.ts';

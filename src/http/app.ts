@@ -41,6 +41,7 @@ import { jwksRoutes } from './routes/jwks.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { pushRoutes } from './routes/push.ts';
 import { streamRoutes } from './routes/stream.ts';
+import { webauthnRoutes } from './routes/webauthn.ts';
 import { useSecurityHeaders } from './security-headers.ts';
 import { createShutdownSockets } from './shutdown-sockets.ts';
 
@@ -207,6 +208,7 @@ export async function createHttpApp({
     await app.register(answerRoutes, { engine, maxBodyBytes });
     await app.register(streamRoutes, { engine, keepaliveMs: streamKeepaliveMs });
     if (push) await app.register(pushRoutes, { push });
+    await app.register(webauthnRoutes, { engine });
     await app.register(auditRoutes, { engine });
     await app.register(hookRoutes, { engine, logger });
     await app.register(evidenceRoutes, { engine, ...(jwks ? { jwks } : {}) });

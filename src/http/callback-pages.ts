@@ -219,10 +219,19 @@ const REJECT =
  * edit; "Approve as proposed" posts `approve=as-proposed` (the fields it carries are ignored)
  * and, like Reject, skips the fields' validation.
  */
-export function approvalPage(action: ActionSpec, about: About = null): string {
+export function approvalPage(action: ActionSpec, about: About = null, stepUpUrl?: string): string {
   const head =
     `<p><strong>${escapeHtml(action.name)}</strong>${action.summary ? ` — ${escapeHtml(action.summary)}` : ''}</p>` +
     argumentRows(action.arguments);
+  if (stepUpUrl !== undefined) {
+    // A HIGH action needs the approver's passkey (API.md §23): approved in the inbox, where the
+    // browser can ask for it; this page stays script-free and can only reject.
+    const inbox = `<p>Approving this needs your passkey: <a href="${escapeHtml(stepUpUrl)}">approve it in the inbox</a>.</p>`;
+    return page(
+      'Approve this action?',
+      `${head}${inbox}${FORM_OPEN}${NOTE}<div class="row">${REJECT}</div></form>`,
+    );
+  }
   if (!pageCanEdit(action)) {
     const buttons =
       '<div class="row"><button type="submit" name="decision" value="APPROVED">Approve</button>' +
@@ -255,7 +264,7 @@ export function renderCallbackPage(p: CallbackPage): { status: number; html: str
     case 'form':
       return { status: 200, html: formPage(p.schema, p.about) };
     case 'approval':
-      return { status: 200, html: approvalPage(p.action, p.about) };
+      return { status: 200, html: approvalPage(p.action, p.about, p.stepUpUrl) };
     case 'done':
       return { status: 200, html: donePage(p.about) };
     case 'closed':

@@ -49,6 +49,12 @@ export function handleError(
   if (known?.code === 'PAYLOAD_TOO_LARGE' && !req.raw.complete) {
     return dropRestOfBody(req.raw).then(() => sendRestError(reply, known.code, known.message));
   }
+  if (known?.more) {
+    return reply
+      .status(ERROR_STATUS[known.code])
+      .type('application/json')
+      .send({ ...known.more, ...restError(known.code, known.message, known.field) });
+  }
   if (known) return sendRestError(reply, known.code, known.message, known.field);
   const errorId = randomUUID();
   logger.error({ err, errorId }, 'request failed');

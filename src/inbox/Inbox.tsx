@@ -2,6 +2,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { InboxApi } from './components/ClaimBadge.tsx';
 import { History } from './components/History.tsx';
+import { PasskeySettings } from './components/PasskeySettings.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
 import { PeopleSettingsMenu } from './components/PeopleSettings.tsx';
 import { PushSettings } from './components/PushSettings.tsx';
@@ -31,11 +32,14 @@ function TopBar({
   status,
   viewer,
   api,
+  signedIn,
   onSignOut,
 }: {
   status: FeedStatus;
   viewer: Viewer;
   api: Transport;
+  /** Signed in through the identity provider (a person, who may register a passkey). */
+  signedIn: boolean;
   onSignOut(message: string | null): void;
 }) {
   return (
@@ -53,6 +57,7 @@ function TopBar({
           Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
         </p>
         <PushSettings api={api} />
+        {signedIn && <PasskeySettings api={api} />}
         <PeopleSettingsMenu api={api} />
         <button type="button" className="quiet" onClick={() => onSignOut(null)}>
           Sign out
@@ -153,7 +158,7 @@ export function Inbox({
   return (
     <InboxApi.Provider value={api}>
       <div className="page">
-        <TopBar status={status} viewer={viewer} api={api} onSignOut={onSignOut} />
+        <TopBar status={status} viewer={viewer} api={api} signedIn={apiKey === null} onSignOut={onSignOut} />
         <main>
           <Tabs
             views={canReadStats(viewer) ? ['pending', 'history', 'stats'] : ['pending', 'history']}

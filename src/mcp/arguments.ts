@@ -102,6 +102,7 @@ export function askInputOf(args: AskArgs): Record<string, unknown> {
       arguments: args.action.arguments,
       argumentsSchema: args.action.arguments_schema,
       editable: args.action.editable,
+      assurance: args.action.assurance,
     },
     quorum: args.quorum,
     escalation: args.escalation?.map((s) => ({

@@ -56,6 +56,7 @@ export interface ElicitableAsk {
         summary?: string | undefined;
         arguments: Record<string, unknown>;
         editable?: boolean | undefined;
+        assurance?: 'STANDARD' | 'HIGH' | undefined;
       }
     | undefined;
   quorum?: { voters?: string[] | undefined } | undefined;
@@ -109,6 +110,10 @@ export function elicitationRefusal(ask: ElicitableAsk, answerer?: string): strin
   // Edits need a form built from any arguments schema; the inbox and the callback page have it.
   if (format === 'APPROVAL' && ask.action?.editable) {
     return 'an APPROVAL whose action is editable cannot be elicited (approve or edit it in the inbox or on its channel)';
+  }
+  // A HIGH approval needs the approver's passkey (API.md §23): only the inbox can ask for it.
+  if (format === 'APPROVAL' && ask.action?.assurance === 'HIGH') {
+    return 'a HIGH approval needs the approver’s passkey (STEP_UP_REQUIRED): approve it in the inbox';
   }
   if (!ELICITABLE_FORMATS.includes(format)) {
     return `a ${format} question cannot be elicited (${ELICITABLE_FORMATS.join(', ')} can: FORM with a flat schema, APPROVAL without edits)`;

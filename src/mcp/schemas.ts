@@ -45,6 +45,12 @@ export const askUserInput = z.strictObject({
         .optional()
         .describe('A JSON Schema of the arguments; required when editable.'),
       editable: z.boolean().optional().describe('May the approver change the arguments before approving?'),
+      assurance: z
+        .enum(['STANDARD', 'HIGH'])
+        .optional()
+        .describe(
+          'HIGH: only the approver, with their passkey in the inbox, can approve it (default STANDARD).',
+        ),
     })
     .optional()
     .describe('APPROVAL (required there): the action you ask permission for.'),

@@ -2,7 +2,14 @@
 // guard, a vote, and the two one-step answers (the callback door's ticket step, a channel
 // click). Part of the QuestionStore contract (types.ts).
 import type { OneStepAnswer } from '../domain/channel-answer.ts';
-import type { ClosedStatus, JsonObject, QuestionRecord, QuorumSpec, Vote } from '../domain/question.ts';
+import type {
+  AnswerEvidence,
+  ClosedStatus,
+  JsonObject,
+  QuestionRecord,
+  QuorumSpec,
+  Vote,
+} from '../domain/question.ts';
 import type { QuestionWithDelivery } from './types.ts';
 
 export interface ClaimInput {
@@ -14,6 +21,8 @@ export interface ClaimInput {
   answeredBy?: string | null;
   /** A delegate's answer (API.md §22): the person `answeredBy` answered for. */
   onBehalfOf?: string | null;
+  /** An APPROVAL answer's evidence (API.md §23): on the record and in the ANSWERED entry. */
+  evidence?: AnswerEvidence | null;
   /** Who cancelled (for the audit entry; answers name answeredBy). */
   actor?: string | null;
   cancelReason?: string | null;

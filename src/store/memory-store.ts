@@ -1,7 +1,7 @@
 // The embedded store for one process: the same contract as the Redis store, held in Maps.
 // Each operation runs to completion synchronously, which makes it atomic in one process;
 // announcements are delivered in order on the microtask queue, like a subscriber would.
-import { type AuditDetail, auditViaOf } from '../domain/audit.ts';
+import { auditViaOf } from '../domain/audit.ts';
 import { isPlainExternal } from '../domain/callback-payload.ts';
 import { takesOneStepAnswer } from '../domain/channel-answer.ts';
 import { DELIVERED } from '../domain/escalation.ts';
@@ -16,7 +16,14 @@ import { createMemoryLinks } from './memory-links.ts';
 import { createMemoryPeople } from './memory-people.ts';
 import { createMemoryPolicies } from './memory-policies.ts';
 import { createMemoryTables, type MemoryTables, record } from './memory-tables.ts';
-import { claimAuditOf, oneStepClaimOf, resolutionOf, timedOutResolution } from './resolution.ts';
+import {
+  claimAuditOf,
+  oneStepClaimOf,
+  resolutionOf,
+  timedOutResolution,
+  voteDecisionOf,
+  votedAuditDetail,
+} from './resolution.ts';
 import type {
   ClaimInput,
   ClaimResult,
@@ -117,9 +124,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     }
     e.votes = [...votes, v];
     // The vote's own entry: who and what they decided, never the note (it is free text).
-    const facts: AuditDetail = { decision: v.decision };
-    if (v.onBehalfOf) facts.onBehalfOf = v.onBehalfOf;
-    t.audit.append('VOTED', id, v.by, auditViaOf(v.by, e.spec.channel), facts, input.now);
+    t.audit.append('VOTED', id, v.by, auditViaOf(v.by, e.spec.channel), votedAuditDetail(v), input.now);
     const same = e.votes.filter((x) => x.decision === v.decision).length;
     const needed = v.decision === 'APPROVED' ? quorum.approvals : quorum.rejections;
     if (same < needed) {
@@ -127,15 +132,8 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
       t.announce(eventOf('UPDATED', q));
       return { kind: 'counted', question: q };
     }
-    const r = resolutionOf({
-      status: 'ANSWERED',
-      answer: input.answer,
-      answeredBy: v.by,
-      onBehalfOf: v.onBehalfOf ?? null,
-      now: input.now,
-      retentionMs: input.retentionMs,
-    });
-    const decided = { actor: v.by, detail: claimAuditOf({ ...r, now: input.now, retentionMs: 0 }).detail };
+    const { resolution: r, detail } = voteDecisionOf(input);
+    const decided = { actor: v.by, detail };
     return { kind: 'decided', question: t.resolve(id, e, r, input.retentionMs, input.now, decided) };
   }
 

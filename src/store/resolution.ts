@@ -1,7 +1,12 @@
 // The resolution a claim writes, built once for both stores so they cannot drift.
-import { type AuditDetail, type AuditEntryType, answerAuditDetail } from '../domain/audit.ts';
-import type { Resolution } from '../domain/question.ts';
-import type { ChannelAnswerInput, ClaimInput } from './types.ts';
+import {
+  type AuditDetail,
+  type AuditEntryType,
+  answerAuditDetail,
+  evidenceAuditDetail,
+} from '../domain/audit.ts';
+import type { AnswerEvidence, Resolution, Vote } from '../domain/question.ts';
+import type { ChannelAnswerInput, ClaimInput, VoteInput } from './types.ts';
 
 /** What a claim records: answers carry who and when; timeouts and cancels carry closedAt. */
 export function resolutionOf(input: ClaimInput): Resolution {
@@ -16,6 +21,7 @@ export function resolutionOf(input: ClaimInput): Resolution {
   };
   // Only a delegate's answer carries it (API.md §22): other records keep their shape.
   if (answered && input.onBehalfOf) r.onBehalfOf = input.onBehalfOf;
+  if (answered && input.evidence) r.evidence = input.evidence;
   return r;
 }
 
@@ -43,7 +49,10 @@ export function claimAuditOf(input: ClaimInput): ClaimAudit {
     };
   }
   if (input.status === 'ANSWERED') {
-    const detail = answerAuditDetail(input.answer);
+    const detail: AuditDetail = {
+      ...answerAuditDetail(input.answer),
+      ...evidenceAuditDetail(input.evidence),
+    };
     if (input.onBehalfOf) detail.onBehalfOf = input.onBehalfOf;
     return { actor: input.answeredBy ?? null, detail };
   }
@@ -60,4 +69,35 @@ export function oneStepClaimOf(input: ChannelAnswerInput): ClaimInput {
     now: input.now,
     retentionMs: input.retentionMs,
   };
+}
+
+/** The evidence a vote carries (API.md §23), or null when it carries none. */
+export function evidenceOfVote(v: Vote): AnswerEvidence | null {
+  const e: AnswerEvidence = {};
+  if (v.presentedDigest) e.presentedDigest = v.presentedDigest;
+  if (v.assurance) e.assurance = v.assurance;
+  if (v.credentialId) e.credentialId = v.credentialId;
+  return Object.keys(e).length > 0 ? e : null;
+}
+
+/** A vote's own VOTED entry: who decided what, with what they were shown — never the note. */
+export function votedAuditDetail(v: Vote): AuditDetail {
+  const detail: AuditDetail = { decision: v.decision, ...evidenceAuditDetail(evidenceOfVote(v)) };
+  // A delegate's vote (API.md §22): the person whose one vote it is.
+  if (v.onBehalfOf) detail.onBehalfOf = v.onBehalfOf;
+  return detail;
+}
+
+/** What a vote that reaches its threshold writes: the resolution and its ANSWERED entry's facts. */
+export function voteDecisionOf(input: VoteInput): { resolution: Resolution; detail: AuditDetail } {
+  const claim: ClaimInput = {
+    status: 'ANSWERED',
+    answer: input.answer,
+    answeredBy: input.vote.by,
+    onBehalfOf: input.vote.onBehalfOf ?? null,
+    evidence: evidenceOfVote(input.vote),
+    now: input.now,
+    retentionMs: input.retentionMs,
+  };
+  return { resolution: resolutionOf(claim), detail: claimAuditOf(claim).detail };
 }

@@ -179,7 +179,7 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
     await client.close();
   });
 
-  it('sensitive questions, media, editable APPROVALs and voters without the client are refused first', async () => {
+  it('sensitive questions, media, editable or HIGH APPROVALs and voters without the client are refused first', async () => {
     const client = await elicitingClient(async () => {
       throw new Error('never elicited');
     });
@@ -190,6 +190,8 @@ describe('answer_here: elicitation in the MCP client (2026-07-28)', () => {
       // An APPROVAL whose action is editable, and a quorum whose voters leave mcp:agent out.
       { format: 'APPROVAL', action: { ...APPROVE, editable: true, arguments_schema: { type: 'object' } } },
       { format: 'APPROVAL', action: APPROVE, quorum: { approvals: 2, voters: ['ops', 'admin'] } },
+      // A HIGH approval needs the approver's passkey, in the inbox (API.md §23).
+      { format: 'APPROVAL', action: { ...APPROVE, assurance: 'HIGH' } },
     ]) {
       const before = (await gql('{ questions { totalCount } }', {}, 'ops')).data!.questions.totalCount;
       const r = await client.callTool({

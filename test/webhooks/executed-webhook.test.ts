@@ -8,6 +8,8 @@ import {
   AlreadyAnsweredError,
   createInteractionsClient,
   type InteractionsClient,
+  verifyReceipt,
+  verifyWebhook,
 } from '../../src/client/index.ts';
 import { uniquePrefix } from '../support/fixtures.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
@@ -23,7 +25,7 @@ function client(t: TestServer, who: keyof typeof KEYS = 'agent'): InteractionsCl
   return createInteractionsClient({ url: t.url!, apiKey: KEYS[who] });
 }
 
-/** Checked with the reference library (the SDK's verifyWebhook knows question.resolved only). */
+/** Checked with the reference library (and, below, with the SDK's verifyWebhook). */
 function verified(d: Delivery) {
   return new Webhook(SECRET).verify(d.body, d.headers as Record<string, string>) as {
     type: string;
@@ -79,6 +81,35 @@ describe('using an approval through the SDK', () => {
     const executed = events.find((e) => e.type === 'question.executed')!;
     expect(executed.question.id).toBe(asked.question.id);
     expect(executed.execution).toMatchObject({ consumedBy: 'agent', outcome: 'SUCCEEDED' });
+    // The SDK's verifyWebhook knows question.executed too.
+    const raw = got.find((d) => d.body.includes('"question.executed"'))!;
+    const bySdk = verifyWebhook(raw.headers, raw.body, SECRET);
+    expect(bySdk.type).toBe('question.executed');
+    if (bySdk.type === 'question.executed') expect(bySdk.execution.outcome).toBe('SUCCEEDED');
+  });
+
+  it('verifyReceipt with consume: true checks the receipt, then uses the approval once', async () => {
+    const t = await startServer({ store: 'redis', prefix: uniquePrefix() });
+    open.push(t);
+    await t.listen();
+    const agent = client(t);
+    const action = { name: 'payments.refund', arguments: { id: 'ch_3' } };
+    const asked = await agent.ask({ text: 'Refund ch_3?', format: 'APPROVAL', action });
+    await client(t, 'ops').answer(asked.question.id, { decision: 'APPROVED' });
+    const receipt = (await agent.receipt(asked.question.id))!;
+    const jwksUrl = `${t.url}/.well-known/jwks.json`;
+    const issuer = t.config.publicBaseUrl!;
+    // Without a client there is nothing to consume with.
+    await expect(verifyReceipt(receipt, { jwksUrl, issuer, consume: true })).rejects.toBeInstanceOf(
+      TypeError,
+    );
+    expect((await agent.question(asked.question.id))?.execution).toBeNull();
+    const claims = await verifyReceipt(receipt, { jwksUrl, issuer, action, consume: true, client: agent });
+    expect(claims.sub).toBe(asked.question.id);
+    expect((await agent.question(asked.question.id))?.execution).toMatchObject({ consumedBy: 'agent' });
+    await expect(
+      verifyReceipt(receipt, { jwksUrl, issuer, consume: true, client: agent }),
+    ).rejects.toBeInstanceOf(AlreadyAnsweredError);
   });
 
   it('reports FAILED and rethrows when the function throws', async () => {

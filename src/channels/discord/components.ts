@@ -3,6 +3,7 @@
 // message once the question is closed. Every custom_id carries the question id and an option
 // index, never the callback ticket.
 import { ONE_HOUR_GRANT_LABEL } from '../../domain/policy/grant.ts';
+import { presentOn } from '../../domain/presentation.ts';
 import { yesOrNo } from '../../domain/yes-no.ts';
 import { type FormField, formFields as flatFields } from '../slack/blocks.ts';
 import type { ChannelQuestion } from '../types.ts';
@@ -188,7 +189,9 @@ function answerRows(q: ChannelQuestion, callbackUrl: string): Obj[] {
 function textWithAction(q: ChannelQuestion): string {
   const a = q.action;
   if (!a) return q.text;
-  return `${q.text}\n\n${a.name}${a.summary ? ` — ${a.summary}` : ''}: ${JSON.stringify(a.arguments)}`;
+  // One presentation object: what the message shows is what presentedDigest digests (API.md §23).
+  const p = presentOn('discord', a, a.arguments);
+  return `${q.text}\n\n${p.name}${p.summary ? ` — ${p.summary}` : ''}: ${p.argumentsText}`;
 }
 
 /** The message that asks: content, components, no pings, no previews. */

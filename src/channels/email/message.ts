@@ -2,6 +2,7 @@
 // pieces, the question's text escaped for HTML, one link per choice for CONFIRM and SELECT
 // (each opens the callback page with that choice selected; the person's click there answers)
 // and one link to the answer page for the rest. The reference goes in the subject.
+import { presentOn } from '../../domain/presentation.ts';
 import { answerLine, inboxOutcome } from '../answer-line.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -91,14 +92,17 @@ export const ARGUMENT_VALUE_MAX_CHARS = 500;
 export function actionLines(q: ChannelQuestion): string[] {
   const a = q.action;
   if (!a) return [];
-  const cut = (v: string) =>
-    [...v].length > ARGUMENT_VALUE_MAX_CHARS
-      ? `${[...v].slice(0, ARGUMENT_VALUE_MAX_CHARS - 1).join('')}…`
-      : v;
-  const args = Object.entries(a.arguments).map(
-    ([k, v]) => `  ${k}: ${cut(typeof v === 'string' ? v : JSON.stringify(v))}`,
-  );
-  return [`Action: ${a.name}`, ...(a.summary ? [a.summary] : []), 'Arguments:', ...args];
+  // One presentation object: what the mail shows is what presentedDigest digests (API.md §23).
+  const p = presentOn('email', a, a.arguments);
+  const values =
+    typeof p.arguments === 'string'
+      ? null
+      : Object.entries(p.arguments).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
+  // One `name: value` line per argument when every value fits whole; else the (perhaps cut) JSON.
+  const args = values?.every(([, v]) => [...(v ?? '')].length <= ARGUMENT_VALUE_MAX_CHARS)
+    ? values!.map(([k, v]) => `  ${k}: ${v}`)
+    : p.argumentsText.split('\n').map((line) => `  ${line}`);
+  return [`Action: ${p.name}`, ...(p.summary ? [p.summary] : []), 'Arguments:', ...args];
 }
 
 export function questionMail(q: ChannelQuestion, callbackUrl: string, ref: string): Mail {

@@ -1,6 +1,7 @@
 // Block Kit for a question, per format (API.md §9's table), and the modal for flat FORM schemas.
 // Interactive elements carry the question id and an option index, never the callback ticket.
 import { ONE_HOUR_GRANT_LABEL } from '../../domain/policy/grant.ts';
+import { presentOn } from '../../domain/presentation.ts';
 import type { ChannelQuestion } from '../types.ts';
 import { viewProblem } from './block-kit.ts';
 import { cut, escapedChunks } from './escape.ts';
@@ -175,8 +176,10 @@ function answerBlock(q: ChannelQuestion, callbackUrl: string): Block {
 export function actionBlocks(q: ChannelQuestion): Block[] {
   const a = q.action;
   if (!a) return [];
-  const head = `*${cut(a.name, 100)}*${a.summary ? ` — ${a.summary}` : ''}`;
-  const args = JSON.stringify(a.arguments, null, 2);
+  // One presentation object: what the block shows is what presentedDigest digests (API.md §23).
+  const p = presentOn('slack', a, a.arguments);
+  const head = `*${p.name}*${p.summary ? ` — ${p.summary}` : ''}`;
+  const args = p.argumentsText;
   return [
     ...escapedChunks(head, SECTION_MAX_CHARS)
       .slice(0, 1)

@@ -2,8 +2,8 @@
 // (a TextRun renders no markdown, so nothing an agent writes formats, mentions or links), then
 // Action.Submit buttons for the choices, inputs for TEXT and flat FORMs, Action.OpenUrl for the rest.
 // Every submit carries the question id and an option index, never the callback ticket.
-
 import { ONE_HOUR_GRANT_LABEL } from '../../domain/policy/grant.ts';
+import { presentOn } from '../../domain/presentation.ts';
 import { type FormField, formFields } from '../slack/blocks.ts';
 import type { ChannelQuestion } from '../types.ts';
 
@@ -171,24 +171,32 @@ function answerParts(q: ChannelQuestion, callbackUrl: string): { inputs: Obj[]; 
 
 /** An argument's value as a fact: strings as they are, anything else (numbers, nested) as JSON. */
 function factValue(value: unknown): string {
+  return cut(factText(value), FACT_VALUE_MAX);
+}
+
+function factText(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
-  return cut(text || '""', FACT_VALUE_MAX);
+  return text || '""';
 }
 
 /** APPROVAL: the action's name (bold) and summary, then its arguments as a FactSet. */
 export function actionBlocks(q: ChannelQuestion): Obj[] {
   const a = q.format === 'APPROVAL' ? q.action : null;
   if (!a) return [];
-  const entries = Object.entries(a.arguments);
-  const facts = entries
-    .slice(0, FACTS_MAX)
-    .map(([k, v]) => ({ title: cut(k, FACT_TITLE_MAX), value: factValue(v) }));
-  const more = entries.length - facts.length;
+  // One presentation object: what the card shows is what presentedDigest digests (API.md §23).
+  const p = presentOn('teams', a, a.arguments);
+  const entries = typeof p.arguments === 'string' ? null : Object.entries(p.arguments);
+  const facts = entries?.map(([k, v]) => ({ title: k, value: factValue(v) }));
+  // A FactSet only when it shows every argument whole; else the (perhaps cut) JSON line.
+  const whole =
+    facts !== undefined &&
+    facts.length <= FACTS_MAX &&
+    facts.every((f, i) => f.title.length <= FACT_TITLE_MAX && f.value === factText(entries![i]![1]));
   return [
-    plain(cut(a.name, 200), { weight: 'bolder' }),
-    ...(a.summary ? [plain(cut(a.summary, 1000))] : []),
-    ...(facts.length ? [{ type: 'FactSet', facts }] : []),
-    ...(more > 0 ? [plain(`${more} more argument${more === 1 ? '' : 's'} on the answer page`)] : []),
+    plain(p.name, { weight: 'bolder' }),
+    ...(p.summary ? [plain(p.summary)] : []),
+    ...(whole && facts.length ? [{ type: 'FactSet', facts }] : []),
+    ...(!whole && p.argumentsText ? [plain(p.argumentsText)] : []),
   ];
 }
 

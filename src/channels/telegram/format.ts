@@ -1,5 +1,6 @@
 // Telegram messages for a question (API.md §9): HTML parse mode with the question's text escaped,
 // an inline keyboard for CONFIRM/SELECT, ForceReply for TEXT, URL buttons for FORM/EXTERNAL.
+import { presentOn } from '../../domain/presentation.ts';
 import { answerLine, inboxOutcome } from '../answer-line.ts';
 import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
@@ -113,9 +114,6 @@ export function replyMarkup(q: ChannelQuestion, callbackUrl: string): ReplyMarku
   }
 }
 
-/** Most characters of an action's arguments shown in the message (the answer page shows them all). */
-const ACTION_ARGS_MAX_CHARS = 1500;
-
 /**
  * APPROVAL: the lines under the question (HTML) that say what would run — the action's name and
  * summary, and its arguments as JSON, cut to a bound — and how many characters they show.
@@ -123,8 +121,10 @@ const ACTION_ARGS_MAX_CHARS = 1500;
 export function actionTail(q: ChannelQuestion): { html: string; visible: number } {
   const a = q.action;
   if (!a) return { html: '', visible: 0 };
-  const head = `${a.name}${a.summary ? ` — ${a.summary}` : ''}`;
-  const args = cutUnits(JSON.stringify(a.arguments, null, 2), ACTION_ARGS_MAX_CHARS);
+  // One presentation object: what the message shows is what presentedDigest digests (API.md §23).
+  const p = presentOn('telegram', a, a.arguments);
+  const head = `${p.name}${p.summary ? ` — ${p.summary}` : ''}`;
+  const args = p.argumentsText;
   return {
     html: `\n\n<b>${escapeHtml(head)}</b>\n<pre>${escapeHtml(args)}</pre>`,
     visible: head.length + args.length + 3,

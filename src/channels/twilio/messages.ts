@@ -1,6 +1,8 @@
 // What a question looks like as a text message, and what a reply means. Every message starts with
 // a short reference ("[K72]") that a reply may start with to name its question.
+
 import { randomInt } from 'node:crypto';
+import { presentOn } from '../../domain/presentation.ts';
 import { yesOrNo } from '../../domain/yes-no.ts';
 import { cutUnits } from '../cut-text.ts';
 import type { ChannelQuestion } from '../types.ts';
@@ -63,7 +65,10 @@ function instruction(q: ChannelQuestion, callbackUrl: string, room: number): str
     case 'APPROVAL': {
       // The action in short; the page shows every argument (and the edit form when editable).
       const a = q.action;
-      const what = a ? `${a.name}${a.summary ? `: ${a.summary}` : ''}` : '';
+      // One presentation object: the SMS shows, and presentedDigest digests, the cut name and
+      // summary and no arguments (API.md §23); the page shows them whole.
+      const p = a ? presentOn('twilio', a, a.arguments) : null;
+      const what = p ? `${p.name}${p.summary ? `: ${p.summary}` : ''}` : '';
       const edit = a?.editable ? ` To change it first: ${callbackUrl}` : ` Details: ${callbackUrl}`;
       return `${cutUnits(what, 200)}\nReply 1 to Approve, 2 to Reject.${edit}`;
     }

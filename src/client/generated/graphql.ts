@@ -8,12 +8,21 @@ export type Incremental<T> =
   | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How sure the server must be that the approver is present (API.md §23). */
+export type ActionAssurance =
+  /** Approving needs a fresh user-verifying passkey assertion in the inbox; other doors refuse with STEP_UP_REQUIRED (a rejection needs none). */
+  | 'HIGH'
+  /** Any door that may answer may approve. */
+  | 'STANDARD';
+
 /** What the agent proposes to do. Required for APPROVAL questions, refused for the others. */
 export type ActionInput = {
   /** The proposed arguments, at most 64 KiB as JSON. */
   arguments: Record<string, unknown>;
   /** A JSON Schema of the arguments (required when `editable`); the proposed arguments must be valid against it. */
   argumentsSchema?: Record<string, unknown> | null | undefined;
+  /** HIGH: approving needs the approver’s passkey in the inbox (API.md §23); absent: STANDARD. */
+  assurance?: ActionAssurance | null | undefined;
   /** May an approver change the arguments before approving? */
   editable?: boolean | null | undefined;
   /** Principal ids, besides the asker, that may read the question and consume the approval (at most 10). */
@@ -275,6 +284,7 @@ export type ClientAskResultFieldsFragment = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -353,6 +363,7 @@ export type ClientAskUserMutation = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -431,6 +442,7 @@ export type ClientAwaitAnswerQuery = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -513,6 +525,7 @@ export type ClientAnswerMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -586,6 +599,7 @@ export type ClientCancelQuestionMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -660,6 +674,7 @@ export type ClientConsumeApprovalMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -735,6 +750,7 @@ export type ClientReportExecutionMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -809,6 +825,7 @@ export type ClientQuestionQuery = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -896,6 +913,7 @@ export type ClientQuestionsQuery = {
           digest: string;
           executors: Array<string> | null;
           validSeconds: number | null;
+          assurance: ActionAssurance;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -1012,6 +1030,7 @@ export type ClientPendingQuestionsSubscription = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -1111,6 +1130,7 @@ export type InboxFeedSubscription = {
         digest: string;
         executors: Array<string> | null;
         validSeconds: number | null;
+        assurance: ActionAssurance;
       } | null;
       quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
       votes: Array<{
@@ -1185,6 +1205,7 @@ export type InboxAnswerMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -1257,6 +1278,7 @@ export type InboxQuestionQuery = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -1334,6 +1356,7 @@ export type InboxHistoryQuery = {
           digest: string;
           executors: Array<string> | null;
           validSeconds: number | null;
+          assurance: ActionAssurance;
         } | null;
         quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
         votes: Array<{
@@ -1456,6 +1479,7 @@ export type PeopleClaimQuestionMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -1530,6 +1554,7 @@ export type PeopleUnclaimQuestionMutation = {
       digest: string;
       executors: Array<string> | null;
       validSeconds: number | null;
+      assurance: ActionAssurance;
     } | null;
     quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
     votes: Array<{
@@ -1605,6 +1630,7 @@ export type QuestionFieldsFragment = {
     digest: string;
     executors: Array<string> | null;
     validSeconds: number | null;
+    assurance: ActionAssurance;
   } | null;
   quorum: { approvals: number; rejections: number; voters: Array<string> | null } | null;
   votes: Array<{
@@ -1695,6 +1721,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1781,6 +1808,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1904,6 +1932,7 @@ fragment QuestionFields on Question {
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -1991,6 +2020,7 @@ fragment QuestionFields on Question {
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2082,6 +2112,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2161,6 +2192,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2244,6 +2276,7 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2328,6 +2361,7 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2408,6 +2442,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2509,6 +2544,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2639,6 +2675,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2757,6 +2794,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2836,6 +2874,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -2915,6 +2954,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -3007,6 +3047,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -3150,6 +3191,7 @@ export const PeopleClaimQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals
@@ -3234,6 +3276,7 @@ export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
     digest
     executors
     validSeconds
+    assurance
   }
   quorum {
     approvals

@@ -60,7 +60,8 @@ export type CallbackPage =
   | ({ kind: 'text'; sensitive: boolean } & About)
   | ({ kind: 'form'; schema: JsonObject } & About)
   /** APPROVAL: the action, Approve / Reject, and the edit form when the page can show it. */
-  | ({ kind: 'approval'; action: ActionSpec } & About)
+  /** `stepUpUrl`: a HIGH action is approved in the inbox (API.md §23); the page links there. */
+  | ({ kind: 'approval'; action: ActionSpec; stepUpUrl?: string } & About)
   | ({ kind: 'done' } & About)
   | ({ kind: 'closed' } & About)
   | { kind: 'not-found' };
@@ -80,6 +81,8 @@ export interface CallbackDeps {
   logger: Logger;
   /** The engine's one answer path (answers/record.ts). */
   recordAnswer: RecordAnswer;
+  /** Where a HIGH approval is given (the inbox, API.md §23); absent: no link. */
+  stepUpUrl?: (questionId: string) => string;
 }
 
 /** Who answers through the public door (API.md §7, §15): the ticket holder, `callback`. */
@@ -252,7 +255,15 @@ export function createCallbacks(d: CallbackDeps) {
       if (q.format === 'EXTERNAL' || q.format === 'CONFIRM') return { kind: 'confirm', about };
       if (q.format === 'FORM' && q.schema) return { kind: 'form', schema: q.schema, about };
       if (q.format === 'TEXT') return { kind: 'text', sensitive: q.sensitive, about };
-      if (q.format === 'APPROVAL' && q.action) return { kind: 'approval', action: q.action, about };
+      if (q.format === 'APPROVAL' && q.action) {
+        const high = q.action.assurance === 'HIGH' && d.stepUpUrl;
+        return {
+          kind: 'approval',
+          action: q.action,
+          about,
+          ...(high ? { stepUpUrl: d.stepUpUrl!(q.id) } : {}),
+        };
+      }
       return { kind: 'reply-elsewhere', about };
     },
   };

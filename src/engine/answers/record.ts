@@ -14,7 +14,7 @@ import { decisionOfAnswer } from '../../domain/approval.ts';
 import { DomainError, isDomainError, notFound, storeUnavailable } from '../../domain/errors.ts';
 import type { GrantRequest } from '../../domain/policy/grant.ts';
 import type { Principal, Role } from '../../domain/principal.ts';
-import type { QuestionRecord } from '../../domain/question.ts';
+import type { AnswerEvidence, QuestionRecord } from '../../domain/question.ts';
 import { isPlainObject } from '../../domain/values.ts';
 import { type EngineContext, refusal } from '../context.ts';
 import { createNameRemembering } from '../people/names.ts';
@@ -24,6 +24,7 @@ import { audienceRefusal, quorumFor } from './addressees.ts';
 import { actingAnswerer, forWhom } from './on-behalf.ts';
 import type { AnswerOutcome } from './outcome.ts';
 import { separationRefusal } from './separation.ts';
+import { evidenceFor, type StepUpProof } from './step-up.ts';
 
 type RuleDecision = Extract<PolicyOutcome, { kind: 'decided' }>;
 
@@ -50,6 +51,8 @@ export interface RecordOptions {
   announced?: boolean;
   /** The door could not read an answer from what it was given: refused as this, unless the question is closed. */
   unreadable?: DomainError;
+  /** A passkey assertion the inbox's passkey door verified (API.md §23): HIGH approvals need it. */
+  stepUp?: StepUpProof;
 }
 
 /** UNAVAILABLE on an answer: the claim may be applied when the store resumes. */
@@ -133,6 +136,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     by: Answerer,
     value: unknown,
     given: unknown,
+    evidence: AnswerEvidence | null,
   ): Promise<AnswerOutcome> {
     const quorum = q.quorum;
     const decision = decisionOfAnswer(q.format, value);
@@ -145,7 +149,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     const now = ctx.clock();
     const r = await unknownOnTimeout(() =>
       ctx.store.vote(q.id, {
-        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now, ...forWhom(by) },
+        vote: { by: by.id, via: by.via, decision, note: noteOf(value), at: now, ...forWhom(by), ...evidence },
         quorum: quorumFor(quorum, by, ctx.directory),
         answer: value,
         now,
@@ -184,6 +188,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     by: Answerer,
     value: unknown,
     given: unknown,
+    evidence: AnswerEvidence | null,
   ): Promise<AnswerOutcome> {
     const r = await unknownOnTimeout(() =>
       ctx.claim(q.id, {
@@ -192,6 +197,7 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
         reply: q.sensitive ? value : undefined,
         answeredBy: by.id,
         ...forWhom(by),
+        evidence,
       }),
     );
     if (r.kind === 'missing') return { kind: 'notFound' };
@@ -233,6 +239,10 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
       }
       return { kind: 'invalid', error: err };
     }
+    // What the person was shown, and the step-up a HIGH approval needs (API.md §23).
+    const checked = evidenceFor(ctx, q, by, value, opts.stepUp);
+    if ('refused' in checked) return { kind: 'forbidden', error: checked.refused };
+    const { evidence } = checked;
     let granting: GrantRequest | null = null;
     if (grant !== undefined) {
       try {
@@ -246,8 +256,8 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     // A delegate answers for the person who handed them the question (API.md §22).
     const acting = await actingAnswerer(ctx.store.delegations, ctx.clock(), q, by);
     const outcome = takesVotes(q)
-      ? await vote(q, acting, value, given)
-      : await claim(q, acting, value, given);
+      ? await vote(q, acting, value, given, evidence)
+      : await claim(q, acting, value, given, evidence);
     if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, by, granting);
     return outcome;
   }

@@ -18,6 +18,8 @@ export interface LoginState {
 export interface SessionInfo {
   principal: Principal & { name: string };
   expiresAt: number;
+  /** When the person signed in (epoch ms); a passkey registration needs it recent (API.md §23). */
+  signedInAt?: number;
 }
 
 export interface People {
@@ -70,6 +72,7 @@ function parseSession(text: string | null): SessionInfo | null {
         ...(groups.length > 0 ? { groups: Object.freeze(groups) } : {}),
       },
       expiresAt: Number(v.expiresAt),
+      ...(typeof v.signedInAt === 'number' ? { signedInAt: v.signedInAt } : {}),
     };
   } catch {
     return null;
@@ -111,6 +114,7 @@ export function createPeople(store: PeopleStore, clock: () => number = Date.now)
           ...(principal.groups?.length ? { groups: principal.groups } : {}),
         },
         expiresAt,
+        signedInAt: clock(),
       };
       await store.put(sessionKey(id), JSON.stringify(stored), expiresAt);
       await rememberName(principal.id, principal.name);

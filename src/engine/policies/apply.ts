@@ -105,6 +105,8 @@ export function applyPolicies(v: ValidatedAsk, inputs: PolicyInputs): PolicyOutc
   const rule = d.recorded;
   if (rule === null) return { ...asWritten, shadow };
   inputs.observer.policyDecision?.(rule.effect, 'ENFORCE');
+  // A HIGH approval needs a person's passkey (API.md §23): a rule cannot give it, so it is asked.
+  if (rule.effect === 'ALLOW' && v.action.assurance === 'HIGH') return { ...asWritten, shadow };
   if (rule.effect === 'ASK') {
     const scrutiny = withScrutiny(v, inputs.audience, rule, d.asks, inputs.escalationPolicies);
     return { kind: 'ask', ...scrutiny, policy: refOf(rule), shadow };

@@ -2,6 +2,7 @@
 // (API.md §15). Shapes only; the domain checks every limit (src/domain/approval.ts).
 import { builder } from '../builder.ts';
 import { JSONObjectScalar } from '../scalars.ts';
+import { ActionAssurance } from './enums.ts';
 
 export const ActionInput = builder.inputType('ActionInput', {
   description: 'What the agent proposes to do. Required for APPROVAL questions, refused for the others.',
@@ -37,6 +38,11 @@ export const ActionInput = builder.inputType('ActionInput', {
     requestedBy: t.string({
       description:
         'The person the agent acts for (an identity): they never answer or vote on it, nor do their delegates (separation of duties).',
+    }),
+    assurance: t.field({
+      type: ActionAssurance,
+      description:
+        'HIGH: approving needs the approver’s passkey in the inbox (API.md §23); absent: STANDARD.',
     }),
   }),
 });

@@ -28,6 +28,8 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   DELEGATION_SET:
     'A person handed their questions to a delegate until a time (detail: `to`, `until`; the reason is not kept here).',
   DELEGATION_ENDED: 'A person ended their delegation before its end time (detail: `to`).',
+  PASSKEY_REGISTERED:
+    'A signed-in person registered a passkey or security key for step-up approvals (detail: credentialId).',
 };
 
 export const AuditEntryType = builder.enumType('AuditEntryType', {

@@ -61,3 +61,14 @@ export const Decision = builder.enumType('Decision', {
     REJECTED: { description: 'Rejected: the agent must not act.' },
   } as const,
 });
+
+export const ActionAssurance = builder.enumType('ActionAssurance', {
+  description: 'How sure the server must be that the approver is present (API.md §23).',
+  values: {
+    STANDARD: { description: 'Any door that may answer may approve.' },
+    HIGH: {
+      description:
+        'Approving needs a fresh user-verifying passkey assertion in the inbox; other doors refuse with STEP_UP_REQUIRED (a rejection needs none).',
+    },
+  },
+});

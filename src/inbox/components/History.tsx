@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { InboxHistoryDocument } from '../../client/generated/graphql.ts';
 import { externalPayloadHead, OUTCOME_LABEL } from '../lib/answers.ts';
 import { failureText, isRefusedKey, type Transport } from '../lib/api.ts';
+import { executionLine } from '../lib/execution-line.ts';
 import type { Question, Viewer } from '../lib/model.ts';
 import { timeOf } from '../lib/model.ts';
 import { answererText } from '../lib/names.ts';
@@ -61,6 +62,11 @@ function HistoryItem({ question: q, viewer, api }: { question: Question; viewer:
         </span>{' '}
         {who}
       </p>
+      {executionLine(q) && (
+        <p className="execution-line" data-testid="execution-line">
+          {executionLine(q)}
+        </p>
+      )}
       {q.status === 'ANSWERED' &&
         (q.format === 'EXTERNAL' ? (
           <ExternalPayload question={q} />

@@ -9,6 +9,7 @@ import { answerErrorMessage, conflictMessage, conflictOutcome } from '../lib/ans
 import { isRefusedKey, type Transport } from '../lib/api.ts';
 import type { InboxAction } from '../lib/inbox-state.ts';
 import type { Question } from '../lib/model.ts';
+import { approveWithPasskey, needsStepUp, PasskeyError } from '../lib/passkeys.ts';
 import type { Submit, SubmitResult } from './QuestionCard.tsx';
 
 export interface SubmitDeps {
@@ -35,6 +36,17 @@ async function settleConflict(
   return { ok: false, message: note };
 }
 
+/** Approves with the person's passkey, then reads the question as the answer mutation returns it. */
+async function approvedWithPasskey(
+  api: Transport,
+  q: Question,
+  answer: unknown,
+): Promise<{ answer: Question }> {
+  await approveWithPasskey(api, q.id, answer);
+  const now = (await api.request(InboxQuestionDocument, { id: q.id })).question;
+  return { answer: now ?? q };
+}
+
 /** The card's submit function for the signed-in key. */
 export function useSubmit(deps: SubmitDeps): Submit {
   const { api, dispatch, refused } = deps;
@@ -43,13 +55,19 @@ export function useSubmit(deps: SubmitDeps): Submit {
       const current = { api, dispatch, refused };
       dispatch({ type: 'retrying', id: q.id });
       try {
-        const data = await api.request(InboxAnswerDocument, { id: q.id, answer });
+        // A HIGH approval goes through the passkey door (API.md §23); the card then reads it again.
+        const data = needsStepUp(q, answer)
+          ? await approvedWithPasskey(api, q, answer)
+          : await api.request(InboxAnswerDocument, { id: q.id, answer });
         // A vote on a quorum question leaves it pending: the card stays, with the vote shown.
         if (data.answer.status === 'PENDING') {
           dispatch({ type: 'feed', event: { type: 'UPDATED', questions: [data.answer], more: false } });
         } else dispatch({ type: 'answered-here', question: data.answer });
         return { ok: true };
       } catch (err) {
+        if (err instanceof PasskeyError || (err instanceof Error && err.name === 'NotAllowedError')) {
+          return { ok: false, message: err.message };
+        }
         if (!(err instanceof InteractionsError))
           return { ok: false, message: 'Something went wrong: try again.' };
         if (isRefusedKey(err)) {

@@ -8,7 +8,13 @@ import { DELIVERED, ESCALATION_MAX_STEPS } from '../../domain/escalation.ts';
 import type { ClosedStatus, QuestionStatus } from '../../domain/question.ts';
 import { OUTBOX_ITEM_TTL_MS } from '../outbox.ts';
 import { decodeFired, decodeRecord, encodeFired, encodeResolution } from '../record-codec.ts';
-import { claimAuditOf, oneStepClaimOf, resolutionOf } from '../resolution.ts';
+import {
+  claimAuditOf,
+  oneStepClaimOf,
+  resolutionOf,
+  voteDecisionOf,
+  votedAuditDetail,
+} from '../resolution.ts';
 import { checkSeenKey, type QuestionStore, REPLY_GRACE_MS } from '../types.ts';
 import { createRedisAudit } from './audit.ts';
 import type { RedisClient } from './client.ts';
@@ -130,14 +136,7 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
 
     async vote(id, input) {
       const { vote: v, quorum } = input;
-      const resolution = resolutionOf({
-        status: 'ANSWERED',
-        answer: input.answer,
-        answeredBy: v.by,
-        onBehalfOf: v.onBehalfOf ?? null,
-        now: input.now,
-        retentionMs: input.retentionMs,
-      });
+      const decided = voteDecisionOf(input);
       const reply = (await run('vote', [
         id,
         v.onBehalfOf ?? v.by,
@@ -146,11 +145,12 @@ export function createRedisStore(opts: RedisStoreOptions): RedisQuestionStore {
         quorum.approvals,
         quorum.rejections,
         quorum.voters ? JSON.stringify(quorum.voters) : '',
-        encodeResolution(resolution),
+        encodeResolution(decided.resolution),
         input.now,
         input.retentionMs,
-        JSON.stringify(claimAuditOf({ ...resolution, now: input.now, retentionMs: 0 }).detail),
+        JSON.stringify(decided.detail),
         v.by,
+        JSON.stringify(votedAuditDetail(v)),
       ])) as Reply[];
       switch (reply[0]) {
         case 'missing':

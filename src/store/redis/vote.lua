@@ -1,6 +1,8 @@
 -- ARGV: prefix, id, by, vote (JSON), decision, approvals, rejections, voters ('' = anyone,
 -- else a JSON array of identities), resolution if this vote decides (JSON), now, retentionMs,
--- auditDetail (JSON: the deciding answer's facts, see claimAuditOf), caster
+-- auditDetail (JSON: the deciding answer's facts, see voteDecisionOf), caster, votedDetail
+-- (JSON: the VOTED entry's facts, see votedAuditDetail: the decision, what the voter was shown,
+-- and for a delegate's vote the person it was cast for).
 -- `by` is the person whose vote it is; `caster` who cast it: a delegate casting for `by`
 -- (API.md §22), else `by` itself. One vote per person and one per caster.
 -- One vote on a question with a quorum, in one step: pending and within its deadline, the
@@ -39,9 +41,7 @@ end
 redis.call('HSET', q, 'v:' .. by, decision, 'c:' .. caster, decision)
 
 -- The vote's own entry: who and what they decided, never the note (it is free text).
-local facts = {decision = decision}
-if caster ~= by then facts.onBehalfOf = by end
-audit_append('VOTED', id, caster, audit_via(caster, cur[5]), facts, now)
+audit_append('VOTED', id, caster, audit_via(caster, cur[5]), cjson.decode(ARGV[14]), now)
 
 local decided = {actor = caster, detail = cjson.decode(ARGV[12])}
 local votes

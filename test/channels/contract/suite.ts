@@ -19,6 +19,7 @@ import { graphqlAt, manifestOf, startChannelServer } from '../../support/channel
 import { leastLoopDelay } from '../../support/loop-delay.ts';
 import type { TestServer } from '../../support/server.ts';
 import type { AskedQuestion, ChannelHarness, Delivered, InboundHttp, Signed } from './harness.ts';
+import { checkPresentation, LONG_ACTION, pluginOfLines } from './presentation.ts';
 
 const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
   callbackUrl question { id } } }`;
@@ -34,12 +35,14 @@ export function runChannelContract(h: ChannelHarness): void {
   let t: TestServer;
   let base: string;
   let seq = 0;
+  let plugin: string | undefined;
   const gql = graphqlAt(() => base);
   /** A text no other question of this run has, so deliveries and edits are found by it. */
   const unique = (text: string) => `${text} #${++seq}`;
 
   beforeAll(async () => {
     const { lines, env } = await h.start();
+    plugin = pluginOfLines(lines);
     const manifest = await manifestOf(['channels:', ...lines], env);
     t = await startChannelServer(manifest);
     base = await t.listen();
@@ -86,6 +89,12 @@ export function runChannelContract(h: ChannelHarness): void {
       expect(
         shows(page, `https://tickets.example/change/${seq}?done=`) || shows(page, external.callbackUrl),
       ).toBe(true);
+    });
+
+    it('an APPROVAL shows what its presentation object says; presentedDigest digests that (API.md §23)', async () => {
+      const text = unique('Approve the supplier wire?');
+      await ask({ text, format: 'APPROVAL', action: LONG_ACTION });
+      checkPresentation(plugin, h.channel, await h.delivered(text));
     });
 
     it('a REMIND step reaches the person while nobody answers (API.md §18)', async () => {
