@@ -15,6 +15,7 @@ import {
   gql,
   launchChromium,
   openPage,
+  openSettings,
   type RunningServer,
   startInboxServer,
 } from './harness.ts';
@@ -89,6 +90,8 @@ describe('step-up in the inbox', () => {
       w.problems.length = 0;
       await w.page.locator('[data-testid="feed-status"][data-state="live"]').waitFor();
 
+      // The passkey control sits in the settings menu with the other per-person controls.
+      await openSettings(w.page);
       await w.page.getByRole('button', { name: 'Register a passkey' }).click();
       await w.page.getByTestId('passkey-status').getByText('Passkey registered').waitFor();
 
@@ -96,7 +99,9 @@ describe('step-up in the inbox', () => {
       const asker = askAndWait(srv.url, { text, format: 'APPROVAL', action: action(1200) });
       const c = card(w.page, text);
       await c.waitFor();
-      await c.getByRole('button', { name: 'Approve' }).click();
+      // No grant is offered beside Approve: a HIGH approval cannot be granted (API.md §20).
+      expect(await c.getByRole('button', { name: 'Approve and allow for 1 hour' }).count()).toBe(0);
+      await c.getByRole('button', { name: 'Approve', exact: true }).click();
       const result = await asker;
       expect(result.question.status).toBe('ANSWERED');
       expect(result.question.answeredBy).toBe('oidc:ada');

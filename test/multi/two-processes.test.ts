@@ -343,8 +343,11 @@ describe('npm start with nothing configured', () => {
   it('with no Redis it says it uses the memory store; with no keys it prints the inbox URL with #key=, and the key works', async () => {
     const p = await spawnServer({ LOG_LEVEL: 'warn' });
     try {
-      const out = await p.waitForOutput(/API key: \S+/);
-      expect(out).toMatch(/INTERACTIONS_REDIS_URL, [^"]* are not set: this run uses start-time defaults/);
+      await p.waitForOutput(/API key: \S+/);
+      // The defaults notice is a log line: it may reach stdout just after the summary, so it is awaited too.
+      const out = await p.waitForOutput(
+        /INTERACTIONS_REDIS_URL, [^"]* are not set: this run uses start-time defaults/,
+      );
       const inbox = /Inbox:\s+(\S+)/.exec(out)?.[1];
       expect(inbox).toBeDefined();
       const url = new URL(inbox!);

@@ -17,7 +17,8 @@ const ONE_HOUR_GRANT = { scope: 'SAME_ARGUMENTS', seconds: 3600 };
 
 /** Grants are for questions one person decides, never sensitive ones (the server checks the rest). */
 function grantOffered(q: Question): boolean {
-  return !q.sensitive && (q.quorum?.approvals ?? 1) <= 1;
+  // As the server bounds grants (API.md §20): one approver, not sensitive, no step-up.
+  return !q.sensitive && (q.quorum?.approvals ?? 1) <= 1 && q.action?.assurance !== 'HIGH';
 }
 
 export function ActionView({ question: q }: { question: Pick<Question, 'action' | 'quorum' | 'votes'> }) {
