@@ -2,6 +2,7 @@
 // what (a person, a policy rule, a grant), how many timed out or were cancelled, how long the
 // decisions took (p50, p90, max) and how old the ones still pending are, one row per key of the
 // chosen grouping. Pure: the engine feeds it the questions it reads and the clock's `now`.
+import { GRANT_ID_PREFIX } from './policy/grant-id.ts';
 import type { QuestionRecord, QuestionStatus } from './question.ts';
 
 export const STATS_GROUP_BYS = ['ASKER', 'ACTION', 'PERSON', 'GROUP', 'CHANNEL'] as const;
@@ -43,15 +44,16 @@ const GROUP_PREFIX = 'group:';
 
 /**
  * Who decided a question that left PENDING, from its status and `answeredBy`: a rule answers as
- * `policy:<rule id>` (§20), a grant as `grant:<id>`; anyone else who answered is a person (a
- * key, a channel user, a callback's holder). Null while pending.
+ * `policy:<rule id>` (§20), a grant as `policy:grant-<id>` (its id, domain/policy/grant.ts);
+ * anyone else who answered is a person (a key, a channel user, a callback's holder). Null while
+ * pending.
  */
 export function decidedByOf(status: QuestionStatus, answeredBy: string | null): DecidedBy | null {
   if (status === 'PENDING') return null;
   if (status === 'TIMED_OUT') return 'timeout';
   if (status === 'CANCELLED') return 'cancelled';
+  if (answeredBy?.startsWith(`policy:${GRANT_ID_PREFIX}`)) return 'grant';
   if (answeredBy?.startsWith('policy:')) return 'policy';
-  if (answeredBy?.startsWith('grant:')) return 'grant';
   return 'person';
 }
 

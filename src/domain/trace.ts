@@ -3,6 +3,7 @@
 // that any instance can end it, and how a follow-up continues that trace. Pure: the
 // OpenTelemetry SDK that parses, samples and exports lives outside the domain and is loaded only
 // when tracing is configured.
+import { decidedByOf as decidedByOfStatus } from './decision-stats.ts';
 import type { QuestionRecord } from './question.ts';
 
 /** The caller's trace headers as received, not yet parsed (the SDK's propagator judges them). */
@@ -75,14 +76,10 @@ export type DecidedByKind = (typeof DECIDED_BY_KINDS)[number];
 
 /**
  * Who decided a resolved question, as a kind (never the identity): a rule (`policy:<id>`), a
- * grant (`grant:<id>`), the deadline, a cancellation, or else a person (a key, a channel user,
+ * grant (`policy:grant-<id>`), the deadline, a cancellation, or else a person (a key, a channel user,
  * a callback URL's holder, an MCP client's user).
  */
 export function decidedByOf(q: Pick<QuestionRecord, 'status' | 'answeredBy'>): DecidedByKind {
-  if (q.status === 'TIMED_OUT') return 'timeout';
-  if (q.status === 'CANCELLED') return 'cancelled';
-  const by = q.answeredBy ?? '';
-  if (by.startsWith('policy:')) return 'policy';
-  if (by.startsWith('grant:')) return 'grant';
-  return 'person';
+  // One rule with the SLA view's (decision-stats.ts), so a span and the stats never disagree.
+  return decidedByOfStatus(q.status, q.answeredBy) ?? 'person';
 }

@@ -31,7 +31,7 @@ describe('decision statistics, pure', () => {
     expect(decidedByOf('TIMED_OUT', null)).toBe('timeout');
     expect(decidedByOf('CANCELLED', 'ops')).toBe('cancelled');
     expect(decidedByOf('ANSWERED', 'policy:small-refunds')).toBe('policy');
-    expect(decidedByOf('ANSWERED', 'grant:g1')).toBe('grant');
+    expect(decidedByOf('ANSWERED', 'policy:grant-0123abcd')).toBe('grant');
     expect(decidedByOf('ANSWERED', 'slack:U123')).toBe('person');
     expect(decidedByOf('ANSWERED', 'callback')).toBe('person');
   });

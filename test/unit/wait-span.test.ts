@@ -108,7 +108,7 @@ describe('waitSpanOf', () => {
     expect(timedOut.endTime).toBe(T0 + 90_500);
     expect(decidedByOf({ status: 'CANCELLED', answeredBy: null })).toBe('cancelled');
     expect(decidedByOf({ status: 'ANSWERED', answeredBy: 'policy:auto-refunds' })).toBe('policy');
-    expect(decidedByOf({ status: 'ANSWERED', answeredBy: 'grant:g1' })).toBe('grant');
+    expect(decidedByOf({ status: 'ANSWERED', answeredBy: 'policy:grant-0123abcd' })).toBe('grant');
     expect(decidedByOf({ status: 'ANSWERED', answeredBy: 'slack-ops:U123' })).toBe('person');
   });
 

@@ -24,7 +24,8 @@ export const GRANTS_PER_PERSON_MAX = 100;
  */
 export const HOOK_ACTION_PREFIXES: readonly string[] = HOOK_CLIENTS.map((c) => `${c}.`);
 /** Grant ids: a rule id (a-z 0-9 -) that store rules may not take. */
-export const GRANT_ID_PREFIX = 'grant-';
+export { GRANT_ID_PREFIX } from './grant-id.ts';
+
 
 const GRANT_KEYS = new Set(['scope', 'seconds', 'maxUses']);
 const FIELD = 'answer.grant';
