@@ -303,6 +303,7 @@ export async function createServer(
       metricsPublic: config.doorPolicy.metrics === 'public',
       graphiql: config.graphiql,
       jwks: () => receipts.jwks(),
+      groups: () => [...directory.groups.values()],
       hostCheck: { accessControl: config.accessControl, allowedHosts: config.allowedHosts },
       ...(signIn ? { signIn } : {}),
       push,

@@ -12,6 +12,7 @@ import type { Cluster, Redis } from 'ioredis';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { SessionAuth } from '../auth/session-cookie.ts';
 import { HOLD_MAX_SECONDS } from '../domain/call-args.ts';
+import type { Group } from '../domain/groups.ts';
 import { SHORT_LINK_PATH } from '../engine/answers/short-links.ts';
 import type { Logger } from '../engine/logger.ts';
 import type { Push } from '../engine/people/push.ts';
@@ -76,6 +77,8 @@ export interface HttpAppOptions {
   graphiql?: boolean;
   /** The receipt keys' public parts, served at /.well-known/jwks.json (absent: not served). */
   jwks?: () => { keys: readonly object[] };
+  /** The configured groups and rotations (API.md §22), written into the evidence bundle. */
+  groups?: () => readonly Group[];
   /** The Host check (host-check.ts): access control's state and INTERACTIONS_ALLOWED_HOSTS. */
   hostCheck?: { accessControl: boolean; allowedHosts: readonly string[] };
   /** People's sign-in (API.md §19): the session cookie as a credential and the /auth doors. */
@@ -179,6 +182,7 @@ export async function createHttpApp({
   metricsPublic = false,
   graphiql = false,
   jwks,
+  groups,
   hostCheck = { accessControl: true, allowedHosts: [] },
   signIn,
   push,
@@ -211,7 +215,19 @@ export async function createHttpApp({
     await app.register(webauthnRoutes, { engine });
     await app.register(auditRoutes, { engine });
     await app.register(hookRoutes, { engine, logger });
-    await app.register(evidenceRoutes, { engine, ...(jwks ? { jwks } : {}) });
+    // Groups decide who may answer, so an auditor gets them beside the record (API.md §24.3);
+    // delegations are in the audit export itself (DELEGATION_SET / DELEGATION_ENDED).
+    const extraFiles = groups
+      ? async () => {
+          const list = groups();
+          return list.length > 0 ? [{ name: 'groups.json', content: { groups: list } }] : [];
+        }
+      : undefined;
+    await app.register(evidenceRoutes, {
+      engine,
+      ...(jwks ? { jwks } : {}),
+      ...(extraFiles ? { extraFiles } : {}),
+    });
   }
   if (on('callbacks')) {
     await app.register(callbackRoutes, { engine, maxBodyBytes, rateLimit });
