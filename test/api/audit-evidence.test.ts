@@ -6,11 +6,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPromise } from 'yauzl';
 import { ZipFile } from 'yazl';
 import { generateReceiptKey, publicJwkOf } from '../../src/proof/receipt-keys.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { auth, PRINCIPALS, startServer, type TestServer } from '../support/server.ts';
+import { unzip } from '../support/zip.ts';
 
 const AUDITOR_KEY = 'test-auditor-key-00000007';
 const RESTRICTED_AUDITOR_KEY = 'test-auditor-key-00000008';
@@ -25,19 +25,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ASK = `mutation($text: String!) { askUser(input: {text: $text, format: CONFIRM}, holdSeconds: 0) { question { id } } }`;
 const ANSWER = `mutation($id: ID!, $a: JSON!) { answer(id: $id, answer: $a) { status } }`;
 const CANCEL = `mutation($id: ID!) { cancelQuestion(id: $id) { status } }`;
-
-/** Every file of a zip, by name, in the zip's order. */
-async function unzip(path: string): Promise<Map<string, Buffer>> {
-  const zip = await openPromise(path, { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const e of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
-    files.set(e.fileName, Buffer.concat(chunks));
-  }
-  zip.close();
-  return files;
-}
 
 /** Writes a zip of these files (the way a forger would repack a bundle). */
 async function rezip(path: string, files: Map<string, Buffer>): Promise<string> {

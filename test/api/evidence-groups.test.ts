@@ -6,24 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPromise } from 'yauzl';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';
+import { unzip } from '../support/zip.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tai-evidence-groups-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function unzip(path: string): Promise<Map<string, Buffer>> {
-  const zip = await openPromise(path, { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const e of zip.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
-    files.set(e.fileName, Buffer.concat(chunks));
-  }
-  zip.close();
-  return files;
-}
 
 describe('the evidence bundle with groups', () => {
   let t: TestServer;
