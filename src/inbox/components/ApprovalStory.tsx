@@ -6,25 +6,8 @@ import { useState } from 'react';
 import { ClientReceiptDocument } from '../../client/generated/graphql.ts';
 import { failureText, type Transport } from '../lib/api.ts';
 import type { Question } from '../lib/model.ts';
-import { isPlainObject, timeOf } from '../lib/model.ts';
+import { isPlainObject } from '../lib/model.ts';
 import { ArgumentsTable } from './ArgumentsTable.tsx';
-
-const SHORT_TIME = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-
-function at(iso: string | null | undefined): string {
-  const ms = timeOf(iso ?? null);
-  return Number.isNaN(ms) ? '' : SHORT_TIME.format(ms);
-}
-
-/** "approved 10:02 · run 10:03 · succeeded", or just "approved 10:02" before the action ran. */
-export function executionLine(q: Pick<Question, 'decision' | 'answeredAt' | 'execution'>): string | null {
-  if (q.decision !== 'APPROVED') return null;
-  const parts = [`approved ${at(q.answeredAt)}`];
-  const e = q.execution;
-  if (e?.consumedAt) parts.push(`run ${at(e.consumedAt)}`);
-  if (e?.outcome) parts.push(e.outcome.toLowerCase());
-  return parts.join(' · ');
-}
 
 function decisionText(q: Question): string {
   if (q.decision === 'REJECTED') return 'Rejected';
@@ -73,7 +56,6 @@ export function ApprovalStory({ question: q, api }: { question: Question; api: T
   const edited = answer && isPlainObject(answer.arguments) && q.edited ? answer.arguments : undefined;
   const note = answer && typeof answer.note === 'string' ? answer.note : null;
   const byRule = q.answeredBy?.startsWith('policy:') ? q.answeredBy.slice('policy:'.length) : null;
-  const ran = executionLine(q);
   return (
     <div className="approval-story" data-testid="approval-story">
       <p className="action-name">
@@ -100,11 +82,6 @@ export function ApprovalStory({ question: q, api }: { question: Question; api: T
             </li>
           ))}
         </ul>
-      )}
-      {ran && (
-        <p className="execution-line" data-testid="execution-line">
-          {ran}
-        </p>
       )}
       <Receipt api={api} id={q.id} />
     </div>
