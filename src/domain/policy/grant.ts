@@ -26,7 +26,6 @@ export const HOOK_ACTION_PREFIXES: readonly string[] = HOOK_CLIENTS.map((c) => `
 /** Grant ids: a rule id (a-z 0-9 -) that store rules may not take. */
 export { GRANT_ID_PREFIX } from './grant-id.ts';
 
-
 const GRANT_KEYS = new Set(['scope', 'seconds', 'maxUses']);
 const FIELD = 'answer.grant';
 
