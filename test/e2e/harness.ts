@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
 import { createLogger, createServer, type Server } from '../../src/app/server.ts';
 import { chromiumPath } from '../support/chromium.ts';
@@ -280,4 +280,22 @@ export function previewPng(): string {
 export async function openSettings(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: 'Settings' });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+}
+
+/**
+ * One Chromium and one inbox server for a test file: the inbox built and both started before its
+ * tests, both closed after. Read `browser` and `srv` inside tests (they are set in beforeAll).
+ */
+export function useInboxBrowser(o: ServerOptions = {}): { browser: Browser; srv: RunningServer } {
+  const env = {} as { browser: Browser; srv: RunningServer };
+  beforeAll(async () => {
+    await buildInbox();
+    env.browser = await launchChromium();
+    env.srv = await startInboxServer(o);
+  }, 60_000);
+  afterAll(async () => {
+    await env.srv?.close();
+    await env.browser?.close();
+  });
+  return env;
 }

@@ -5,38 +5,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ask,
-  buildInbox,
-  gql,
-  launchChromium,
-  openPage,
-  REPO_ROOT,
-  type RunningServer,
-  signIn,
-  startInboxServer,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ask, gql, openPage, REPO_ROOT, signIn, useInboxBrowser } from './harness.ts';
 
 // Refreshed with INBOX_SCREENSHOTS=1, like the other inbox screenshots.
 const SHOTS = process.env.INBOX_SCREENSHOTS
   ? path.join(REPO_ROOT, 'docs/screenshots')
   : mkdtempSync(path.join(tmpdir(), 'tai-batch-shots-'));
 
-let browser: Browser;
-let srv: RunningServer;
-
-beforeAll(async () => {
-  await buildInbox();
-  browser = await launchChromium();
-  srv = await startInboxServer();
-}, 60_000);
-
-afterAll(async () => {
-  await srv?.close();
-  await browser?.close();
-});
+const env = useInboxBrowser();
 
 const refund = (order: number) => ({
   text: `Refund order ${order}?`,
@@ -46,7 +23,7 @@ const refund = (order: number) => ({
 
 async function read(id: string) {
   const r = await gql(
-    srv.url,
+    env.srv.url,
     'ops',
     'query($id: ID!) { question(id: $id) { status answer answeredBy receipt } }',
     {
@@ -59,8 +36,8 @@ async function read(id: string) {
 describe('a batch of selected cards', () => {
   it('approves 20 selected approvals in one action, each its own answer with its own receipt', async () => {
     const asked = [];
-    for (let i = 0; i < 20; i++) asked.push(await ask(srv.url, refund(3000 + i)));
-    const editable = await ask(srv.url, {
+    for (let i = 0; i < 20; i++) asked.push(await ask(env.srv.url, refund(3000 + i)));
+    const editable = await ask(env.srv.url, {
       ...refund(3999),
       action: {
         name: 'payments.refund',
@@ -69,10 +46,10 @@ describe('a batch of selected cards', () => {
         editable: true,
       },
     });
-    const text = await ask(srv.url, { text: 'Why?', format: 'TEXT' });
-    const w = await openPage(browser, { width: 1280, height: 800 });
+    const text = await ask(env.srv.url, { text: 'Why?', format: 'TEXT' });
+    const w = await openPage(env.browser, { width: 1280, height: 800 });
     try {
-      await signIn(w, srv.url, 'ops');
+      await signIn(w, env.srv.url, 'ops');
       const card = (id: string) => w.page.locator(`article[data-question-id="${id}"]`);
       await card(editable.question.id).waitFor();
       expect(await card(editable.question.id).locator('.select-card').count()).toBe(0);
@@ -105,12 +82,12 @@ describe('a batch of selected cards', () => {
   }, 120_000);
 
   it('rejects the selected ones: CONFIRM gets No, APPROVAL REJECTED; Clear empties the selection', async () => {
-    const confirm = await ask(srv.url, { text: 'Freeze the deploys?', format: 'CONFIRM' });
-    const approval = await ask(srv.url, refund(4001));
-    const spare = await ask(srv.url, refund(4002));
-    const w = await openPage(browser, { width: 1280, height: 800 });
+    const confirm = await ask(env.srv.url, { text: 'Freeze the deploys?', format: 'CONFIRM' });
+    const approval = await ask(env.srv.url, refund(4001));
+    const spare = await ask(env.srv.url, refund(4002));
+    const w = await openPage(env.browser, { width: 1280, height: 800 });
     try {
-      await signIn(w, srv.url, 'ops');
+      await signIn(w, env.srv.url, 'ops');
       const box = (id: string) =>
         w.page
           .locator(`article[data-question-id="${id}"]`)

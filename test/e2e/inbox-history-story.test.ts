@@ -2,37 +2,14 @@
 // real server: an edited approval shows "Approved with changes" and each changed argument
 // "changed from" its proposal, the note and the run (§23: approved · run · succeeded); a policy
 // decision says a rule decided it, not a person; the signed receipt is one click away.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  answerAs,
-  ask,
-  buildInbox,
-  gql,
-  launchChromium,
-  openPage,
-  type RunningServer,
-  signIn,
-  startInboxServer,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { answerAs, ask, gql, openPage, signIn, useInboxBrowser } from './harness.ts';
 
-let browser: Browser;
-let srv: RunningServer;
-
-beforeAll(async () => {
-  await buildInbox();
-  browser = await launchChromium();
-  srv = await startInboxServer();
-}, 60_000);
-
-afterAll(async () => {
-  await srv?.close();
-  await browser?.close();
-});
+const env = useInboxBrowser();
 
 describe('the history of approvals', () => {
   it('shows an edit as "changed from", the note, the run and the receipt; a policy decision as a rule', async () => {
-    const edited = await ask(srv.url, {
+    const edited = await ask(env.srv.url, {
       text: 'Refund order 51?',
       format: 'APPROVAL',
       action: {
@@ -46,23 +23,23 @@ describe('the history of approvals', () => {
         editable: true,
       },
     });
-    await answerAs(srv.url, 'ops', edited.question.id, {
+    await answerAs(env.srv.url, 'ops', edited.question.id, {
       decision: 'APPROVED',
       arguments: { order: 51, amount: 60 },
       note: 'partial refund only',
     });
-    const receipt = await gql(srv.url, 'agent', 'query($id: ID!) { question(id: $id) { receipt } }', {
+    const receipt = await gql(env.srv.url, 'agent', 'query($id: ID!) { question(id: $id) { receipt } }', {
       id: edited.question.id,
     });
     const consumed = await gql(
-      srv.url,
+      env.srv.url,
       'agent',
       'mutation($id: ID!, $r: String!) { consumeApproval(questionId: $id, receipt: $r) { id } }',
       { id: edited.question.id, r: receipt.data.question.receipt },
     );
     expect(consumed.errors).toBeUndefined();
     const reported = await gql(
-      srv.url,
+      env.srv.url,
       'agent',
       'mutation($id: ID!) { reportExecution(questionId: $id, outcome: SUCCEEDED) { id } }',
       { id: edited.question.id },
@@ -70,7 +47,7 @@ describe('the history of approvals', () => {
     expect(reported.errors).toBeUndefined();
 
     const rule = await gql(
-      srv.url,
+      env.srv.url,
       'admin',
       'mutation($i: PolicyRuleInput!) { putPolicyRule(input: $i) { id } }',
       {
@@ -78,16 +55,16 @@ describe('the history of approvals', () => {
       },
     );
     expect(rule.errors).toBeUndefined();
-    const ruled = await ask(srv.url, {
+    const ruled = await ask(env.srv.url, {
       text: 'Delete the repo?',
       format: 'APPROVAL',
       action: { name: 'github.delete', arguments: { repo: 'x' } },
     });
     expect(ruled.status).toBe('ANSWERED');
 
-    const w = await openPage(browser);
+    const w = await openPage(env.browser);
     try {
-      await signIn(w, srv.url, 'ops');
+      await signIn(w, env.srv.url, 'ops');
       await w.page.getByRole('tab', { name: 'History' }).click();
       const story = w.page.locator(
         `article[data-question-id="${edited.question.id}"] [data-testid="approval-story"]`,

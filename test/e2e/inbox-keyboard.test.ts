@@ -2,36 +2,15 @@
 // server: j/k move between cards, a approves (Yes), r rejects (No), e opens an approval's edit,
 // ? shows the help overlay (Escape closes it); a letter typed into a field stays text. Each
 // shortcut's effect is read back from the server. Nothing sleeps: every wait ends on a selector.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SHORTCUTS } from '../../src/inbox/lib/shortcuts.ts';
-import {
-  ask,
-  buildInbox,
-  gql,
-  launchChromium,
-  openPage,
-  type RunningServer,
-  signIn,
-  startInboxServer,
-} from './harness.ts';
+import { ask, gql, openPage, signIn, useInboxBrowser } from './harness.ts';
 
-let browser: Browser;
-let srv: RunningServer;
-
-beforeAll(async () => {
-  await buildInbox();
-  browser = await launchChromium();
-  srv = await startInboxServer();
-}, 60_000);
-
-afterAll(async () => {
-  await srv?.close();
-  await browser?.close();
-});
+const env = useInboxBrowser();
 
 async function read(id: string): Promise<{ status: string; answer: unknown }> {
-  const r = await gql(srv.url, 'ops', 'query($id: ID!) { question(id: $id) { status answer } }', { id });
+  const r = await gql(env.srv.url, 'ops', 'query($id: ID!) { question(id: $id) { status answer } }', { id });
   return r.data.question;
 }
 
@@ -45,13 +24,13 @@ const focusedId = (page: Page) =>
 describe('keyboard shortcuts', () => {
   it('j/k move, a approves, r rejects, e edits, ? shows the help; typing in a field is text', async () => {
     // Newest first: the list shows them as third, second, first.
-    const first = await ask(srv.url, { text: 'Freeze the deploys?', format: 'CONFIRM' });
-    const second = await ask(srv.url, {
+    const first = await ask(env.srv.url, { text: 'Freeze the deploys?', format: 'CONFIRM' });
+    const second = await ask(env.srv.url, {
       text: 'Refund order 7?',
       format: 'APPROVAL',
       action: { name: 'payments.refund', arguments: { order: 7 } },
     });
-    const third = await ask(srv.url, {
+    const third = await ask(env.srv.url, {
       text: 'Refund order 8?',
       format: 'APPROVAL',
       action: {
@@ -61,9 +40,9 @@ describe('keyboard shortcuts', () => {
         editable: true,
       },
     });
-    const w = await openPage(browser);
+    const w = await openPage(env.browser);
     try {
-      await signIn(w, srv.url, 'ops');
+      await signIn(w, env.srv.url, 'ops');
       await w.page.locator(`article[data-question-id="${first.question.id}"]`).waitFor();
 
       await w.page.keyboard.press('j');
