@@ -18,12 +18,13 @@ import { KEYS, startServer, type TestServer } from '../support/server.ts';
 const QUESTIONS = 100;
 const SUBSCRIBERS = 5;
 /**
- * The bound on RSS growth. Node 24's V8 keeps more of the heap committed after a collection
- * than Node 20 and 22 (measured here: 1–60 MiB more, even with the semi-space sized as theirs),
- * so its run (.ci/node-lines) gets 200 MiB; both stay far below the 500+ MiB that building each
- * SNAPSHOT whole cost, which is what this test guards against.
+ * The bound on RSS growth: half of what building each SNAPSHOT whole costs (5 × 100 MiB),
+ * which is the regression this test guards against. RSS also counts what V8 keeps committed
+ * after a collection and socket buffers not yet drained, which vary by Node line and by how
+ * loaded the machine is: measured 75–90 MiB on a quiet machine, 153 MiB on Node 24 and
+ * 166 MiB on Node 22 in a loaded CI run. A tighter bound only measured the machine.
  */
-const RSS_BOUND_MIB = Number(process.versions.node.split('.')[0]) >= 24 ? 200 : 150;
+const RSS_BOUND_MIB = 250;
 const DATA_URI_CHARS = 524_288;
 /**
  * A full collection, so RSS shows what is held rather than garbage V8 has not collected yet
