@@ -1,21 +1,28 @@
-// The signed-in page: the live pending list (folded by group, newest first) and the history.
-import { type KeyboardEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+// The signed-in page: the live pending list (folded by group, newest first), the history, the
+// stats, and the settings page (from the top bar's Settings button, or the address `#settings`).
+import {
+  type KeyboardEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
+import { InboxActingForDocument } from '../client/generated/graphql.ts';
 import { InboxApi } from './components/ClaimBadge.tsx';
 import { History } from './components/History.tsx';
-import { PasskeySettings } from './components/PasskeySettings.tsx';
 import { PendingPanel } from './components/PendingPanel.tsx';
-import { PeopleSettingsMenu } from './components/PeopleSettings.tsx';
-import { PushSettings } from './components/PushSettings.tsx';
-import { SettingsMenu } from './components/SettingsMenu.tsx';
+import { SettingsPage } from './components/SettingsPage.tsx';
 import { ShortcutHelp } from './components/ShortcutHelp.tsx';
 import { StatsPanel } from './components/StatsPanel.tsx';
 import { useFeed } from './components/use-feed.ts';
 import { useShortcuts } from './components/use-shortcuts.ts';
 import { useSubmit } from './components/use-submit.ts';
-import type { Transport } from './lib/api.ts';
 import type { FeedStatus } from './lib/feed.ts';
 import type { FeedSession } from './lib/feed-session.ts';
 import type { Viewer } from './lib/model.ts';
+import { isSettingsHash, withSettings } from './lib/settings-route.ts';
 import { canReadStats } from './lib/stats.ts';
 
 type View = 'pending' | 'history' | 'stats';
@@ -30,17 +37,12 @@ const STATUS_TEXT: Record<FeedStatus, string> = {
 
 function TopBar({
   status,
-  viewer,
-  api,
-  signedIn,
-  onSignOut,
+  settingsOpen,
+  toggleSettings,
 }: {
   status: FeedStatus;
-  viewer: Viewer;
-  api: Transport;
-  /** Signed in through the identity provider (a person, who may register a passkey). */
-  signedIn: boolean;
-  onSignOut(message: string | null): void;
+  settingsOpen: boolean;
+  toggleSettings(): void;
 }) {
   return (
     <header className="topbar">
@@ -52,19 +54,68 @@ function TopBar({
         <span className="dot" aria-hidden="true" />
         {STATUS_TEXT[status]}
       </p>
-      <SettingsMenu>
-        <p className="who">
-          Signed in as <strong title={viewer.id}>{viewer.name ?? viewer.id}</strong>
-        </p>
-        <PushSettings api={api} />
-        {signedIn && <PasskeySettings api={api} />}
-        <PeopleSettingsMenu api={api} />
-        <button type="button" className="quiet" onClick={() => onSignOut(null)}>
-          Sign out
-        </button>
-      </SettingsMenu>
+      <button
+        type="button"
+        className="quiet settings-toggle"
+        aria-pressed={settingsOpen}
+        aria-controls={settingsOpen ? 'panel-settings' : undefined}
+        onClick={toggleSettings}
+      >
+        Settings
+      </button>
     </header>
   );
+}
+
+/**
+ * Whether the settings page is open, kept in the address's fragment: the Back button and a
+ * bookmark of `#settings` work. Opening adds a history entry; closing goes back to it when this
+ * page added it, and otherwise just drops `settings` from the fragment.
+ */
+function useSettingsRoute(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(() => isSettingsHash(window.location.hash));
+  useEffect(() => {
+    const sync = (): void => setOpen(isSettingsHash(window.location.hash));
+    window.addEventListener('popstate', sync);
+    window.addEventListener('hashchange', sync);
+    return () => {
+      window.removeEventListener('popstate', sync);
+      window.removeEventListener('hashchange', sync);
+    };
+  }, []);
+  const set = useCallback((next: boolean) => {
+    const { pathname, search, hash } = window.location;
+    if (next === isSettingsHash(hash)) return setOpen(next);
+    const rest = withSettings(hash, next);
+    const url = `${pathname}${search}${rest ? `#${rest}` : ''}`;
+    if (next) window.history.pushState({ settings: true }, '', url);
+    else if ((window.history.state as { settings?: boolean } | null)?.settings) window.history.back();
+    else window.history.replaceState(window.history.state, '', url);
+    setOpen(next);
+  }, []);
+  return [open, set];
+}
+
+/** Whose questions the viewer receives while they are away (for the cards' "for <name>"). */
+function useActingFor(api: FeedSession['api'], refresh: unknown): readonly string[] {
+  const [actingFor, setActingFor] = useState<readonly string[]>([]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again when `refresh` changes.
+  useEffect(() => {
+    let live = true;
+    api.request(InboxActingForDocument, {}).then(
+      (d) => {
+        if (!live) return;
+        setActingFor((was) => (was.join('\n') === d.viewer.actingFor.join('\n') ? was : d.viewer.actingFor));
+      },
+      () => {
+        // The badge is a courtesy: the feed's own errors say what is wrong with the connection.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, refresh]);
+  return actingFor;
 }
 
 /** The Pending / History tabs, with arrow-key, Home and End navigation. */
@@ -134,9 +185,14 @@ export function Inbox({
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const dispatch = store.dispatch;
   const [view, setView] = useState<View>('pending');
+  const [settingsOpen, setSettingsOpen] = useSettingsRoute();
   const [help, setHelp] = useState(false);
   const toggleHelp = useCallback(() => setHelp((open) => !open), []);
-  useShortcuts({ active: view === 'pending' && !help, toggleHelp });
+  useShortcuts({ active: view === 'pending' && !settingsOpen && !help, toggleHelp });
+  // Read when the page opens and again after the settings page closes (a delegation may have
+  // changed there), not per feed event.
+  const actingFor = useActingFor(api, settingsOpen);
+  const cardViewer = useMemo(() => ({ ...viewer, actingFor }), [viewer, actingFor]);
   const refused = useCallback(
     () =>
       onSignOut(
@@ -158,29 +214,45 @@ export function Inbox({
   return (
     <InboxApi.Provider value={api}>
       <div className="page">
-        <TopBar status={status} viewer={viewer} api={api} signedIn={apiKey === null} onSignOut={onSignOut} />
+        <TopBar
+          status={status}
+          settingsOpen={settingsOpen}
+          toggleSettings={() => setSettingsOpen(!settingsOpen)}
+        />
         <main>
-          <Tabs
-            views={canReadStats(viewer) ? ['pending', 'history', 'stats'] : ['pending', 'history']}
-            view={view}
-            setView={setView}
-            pendingCount={state.synced ? pendingCount : null}
-          />
+          {settingsOpen && (
+            <SettingsPage
+              api={api}
+              viewer={viewer}
+              signedIn={apiKey === null}
+              onSignOut={onSignOut}
+              onClose={() => setSettingsOpen(false)}
+            />
+          )}
+          {!settingsOpen && (
+            <Tabs
+              views={canReadStats(viewer) ? ['pending', 'history', 'stats'] : ['pending', 'history']}
+              view={view}
+              setView={setView}
+              pendingCount={state.synced ? pendingCount : null}
+            />
+          )}
+          {/* Kept in the page while hidden: its scroll place and the feed's cards stay. */}
           <PendingPanel
             state={state}
             dispatch={dispatch}
             status={status}
             problem={problem}
-            viewer={viewer}
+            viewer={cardViewer}
             submit={submit}
-            hidden={view !== 'pending'}
+            hidden={settingsOpen || view !== 'pending'}
           />
-          {view === 'history' && (
+          {!settingsOpen && view === 'history' && (
             <section id="panel-history" role="tabpanel" aria-labelledby="tab-history">
               <History api={api} viewer={viewer} refreshKey={state.resolutions} onUnauthorized={refused} />
             </section>
           )}
-          {view === 'stats' && (
+          {!settingsOpen && view === 'stats' && (
             <section id="panel-stats" role="tabpanel" aria-labelledby="tab-stats">
               <StatsPanel api={api} onUnauthorized={refused} />
             </section>

@@ -276,10 +276,23 @@ export function previewPng(): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-/** Opens the inbox's settings menu (who is signed in, notifications, sign out) if it is closed. */
+/** Opens the inbox's settings page (account and sign-out, notifications, away, grants) if it is closed. */
 export async function openSettings(page: Page): Promise<void> {
-  const toggle = page.getByRole('button', { name: 'Settings' });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  const toggle = page.getByRole('button', { name: 'Settings', exact: true });
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  await page.getByRole('heading', { name: 'Settings', level: 2 }).waitFor();
+}
+
+/** Leaves the settings page for the list, if it is open. */
+export async function closeSettings(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: 'Settings', exact: true });
+  if ((await toggle.getAttribute('aria-pressed')) === 'true') await toggle.click();
+  await page.getByRole('tab', { name: /Pending/ }).waitFor();
+}
+
+/** One section of the settings page, by its heading ("Away", "Notifications", …). */
+export function settingsSection(page: Page, title: string) {
+  return page.getByRole('region', { name: title, exact: true });
 }
 
 /**

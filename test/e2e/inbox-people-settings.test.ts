@@ -1,4 +1,4 @@
-// The inbox's "Away & quiet hours" settings (API.md §22) in real headless Chromium against a
+// The settings page's Away and quiet-hours sections (API.md §22) in real headless Chromium against a
 // real server on Redis: alice hands her questions to bob (a refusal, to herself, is shown as the
 // server words it), sets quiet hours and a digest, and ends the delegation; bob's inbox shows
 // alice's question while the delegation holds, and a claim shows on the card. Nothing sleeps:
@@ -13,6 +13,7 @@ import {
   launchChromium,
   openPage,
   openSettings,
+  settingsSection,
   signIn,
   startInboxServer,
 } from './harness.ts';
@@ -42,8 +43,8 @@ describe('away and quiet hours', () => {
       await signIn(alice, srv.url, 'alice');
       const page = alice.page;
       await openSettings(page);
-      await page.getByText('Away & quiet hours').click();
-      const settings = page.getByTestId('people-settings');
+      const settings = settingsSection(page, 'Away');
+      const quiet = settingsSection(page, 'Notifications');
       await settings.getByTestId('delegation-current').getByText('Your questions come to you.').waitFor();
 
       // A week from now, in the browser's own local time (what a datetime-local input holds).
@@ -62,12 +63,12 @@ describe('away and quiet hours', () => {
       await settings.getByRole('status').getByText('Your questions go to bob').waitFor();
       await settings.getByTestId('delegation-current').getByText('(on holiday)').waitFor();
 
-      await settings.getByLabel('From').fill('22:00');
-      await settings.getByLabel('To', { exact: true }).fill('07:00');
-      await settings.getByLabel('Time zone').fill('Europe/Paris');
-      await settings.getByLabel('Digest').selectOption('DAILY');
-      await settings.getByRole('button', { name: 'Save' }).click();
-      await settings.getByRole('status').getByText('Quiet hours 22:00–07:00 saved.').waitFor();
+      await quiet.getByLabel('From').fill('22:00');
+      await quiet.getByLabel('To', { exact: true }).fill('07:00');
+      await quiet.getByLabel('Time zone').fill('Europe/Paris');
+      await quiet.getByLabel('Digest').selectOption('DAILY');
+      await quiet.getByRole('button', { name: 'Save' }).click();
+      await quiet.getByTestId('settings-note').getByText('Quiet hours 22:00–07:00 saved.').waitFor();
       const prefs = await gql(
         srv.url,
         'alice',
@@ -97,7 +98,6 @@ describe('away and quiet hours', () => {
       await shown.getByText('for alice').waitFor();
       await shown.getByTestId('claimed-by').getByText('claimed by ops').waitFor();
       await openSettings(bob.page);
-      await bob.page.getByText('Away & quiet hours').click();
       await bob.page.getByTestId('acting-for').getByText('You receive the questions of alice.').waitFor();
 
       await settings.getByRole('button', { name: 'End now' }).click();

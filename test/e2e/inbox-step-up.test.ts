@@ -12,6 +12,7 @@ import {
   askAndWait,
   buildInbox,
   card,
+  closeSettings,
   gql,
   launchChromium,
   openPage,
@@ -90,10 +91,11 @@ describe('step-up in the inbox', () => {
       w.problems.length = 0;
       await w.page.locator('[data-testid="feed-status"][data-state="live"]').waitFor();
 
-      // The passkey control sits in the settings menu with the other per-person controls.
+      // The passkey control sits on the settings page with the other per-person controls.
       await openSettings(w.page);
       await w.page.getByRole('button', { name: 'Register a passkey' }).click();
       await w.page.getByTestId('passkey-status').getByText('Passkey registered').waitFor();
+      await closeSettings(w.page);
 
       const text = `Wire 1200 EUR #${Math.random().toString(36).slice(2, 8)}?`;
       const asker = askAndWait(srv.url, { text, format: 'APPROVAL', action: action(1200) });

@@ -10,6 +10,7 @@ import {
   askAndWait,
   buildInbox,
   card,
+  closeSettings,
   launchChromium,
   openPage,
   openSettings,
@@ -73,6 +74,7 @@ describe('sign-in through the identity provider', () => {
       await w.page.locator('[data-testid="feed-status"][data-state="live"]').waitFor();
       await openSettings(w.page);
       await w.page.getByText('Signed in as Ada Lovelace').waitFor();
+      await closeSettings(w.page);
       const cookies = await w.context.cookies(srv.url);
       const session = cookies.find((c) => c.name === 'tai_session');
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false });

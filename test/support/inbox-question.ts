@@ -23,6 +23,7 @@ export function questionBuilder(numbering: QuestionNumbering): (over?: Partial<Q
       media: null,
       groupId: null,
       audience: null,
+      routedTo: null,
       channel: null,
       recipient: null,
       sensitive: false,

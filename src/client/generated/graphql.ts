@@ -256,6 +256,7 @@ export type ClientAskResultFieldsFragment = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -335,6 +336,7 @@ export type ClientAskUserMutation = {
       serverVerified: boolean;
       groupId: string | null;
       audience: string | null;
+      routedTo: string | null;
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
@@ -414,6 +416,7 @@ export type ClientAwaitAnswerQuery = {
       serverVerified: boolean;
       groupId: string | null;
       audience: string | null;
+      routedTo: string | null;
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
@@ -497,6 +500,7 @@ export type ClientAnswerMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -571,6 +575,7 @@ export type ClientCancelQuestionMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -646,6 +651,7 @@ export type ClientConsumeApprovalMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -722,6 +728,7 @@ export type ClientReportExecutionMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -795,6 +802,7 @@ export type ClientQuestionQuery = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -883,6 +891,7 @@ export type ClientQuestionsQuery = {
         serverVerified: boolean;
         groupId: string | null;
         audience: string | null;
+        routedTo: string | null;
         channel: string | null;
         recipient: string | null;
         sensitive: boolean;
@@ -1002,6 +1011,7 @@ export type ClientPendingQuestionsSubscription = {
       serverVerified: boolean;
       groupId: string | null;
       audience: string | null;
+      routedTo: string | null;
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
@@ -1102,6 +1112,7 @@ export type InboxFeedSubscription = {
       serverVerified: boolean;
       groupId: string | null;
       audience: string | null;
+      routedTo: string | null;
       channel: string | null;
       recipient: string | null;
       sensitive: boolean;
@@ -1177,6 +1188,7 @@ export type InboxAnswerMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -1250,6 +1262,7 @@ export type InboxQuestionQuery = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -1328,6 +1341,7 @@ export type InboxHistoryQuery = {
         serverVerified: boolean;
         groupId: string | null;
         audience: string | null;
+        routedTo: string | null;
         channel: string | null;
         recipient: string | null;
         sensitive: boolean;
@@ -1387,6 +1401,32 @@ export type InboxHistoryQuery = {
     }>;
   };
 };
+
+export type InboxMyGrantsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type InboxMyGrantsQuery = {
+  myGrants: Array<{
+    id: string;
+    scope: string;
+    asker: string;
+    action: string;
+    questionId: string;
+    createdAt: string;
+    expiresAt: string;
+    maxUses: number | null;
+    uses: number;
+  }>;
+};
+
+export type InboxRevokeGrantMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+export type InboxRevokeGrantMutation = { revokeGrant: boolean };
+
+export type InboxActingForQueryVariables = Exact<{ [key: string]: never }>;
+
+export type InboxActingForQuery = { viewer: { id: string; actingFor: Array<string> } };
 
 export type DelegationFieldsFragment = {
   from: string;
@@ -1449,6 +1489,7 @@ export type PeopleClaimQuestionMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -1524,6 +1565,7 @@ export type PeopleUnclaimQuestionMutation = {
     serverVerified: boolean;
     groupId: string | null;
     audience: string | null;
+    routedTo: string | null;
     channel: string | null;
     recipient: string | null;
     sensitive: boolean;
@@ -1602,6 +1644,7 @@ export type QuestionFieldsFragment = {
   serverVerified: boolean;
   groupId: string | null;
   audience: string | null;
+  routedTo: string | null;
   channel: string | null;
   recipient: string | null;
   sensitive: boolean;
@@ -1696,6 +1739,7 @@ export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -1783,6 +1827,7 @@ export const ClientAskResultFieldsFragmentDoc = new TypedDocumentString(
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -1907,6 +1952,7 @@ fragment QuestionFields on Question {
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -1995,6 +2041,7 @@ fragment QuestionFields on Question {
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2087,6 +2134,7 @@ export const ClientAnswerDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2167,6 +2215,7 @@ export const ClientCancelQuestionDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2251,6 +2300,7 @@ export const ClientConsumeApprovalDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2336,6 +2386,7 @@ export const ClientReportExecutionDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2417,6 +2468,7 @@ export const ClientQuestionDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2519,6 +2571,7 @@ export const ClientQuestionsDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2650,6 +2703,7 @@ export const ClientPendingQuestionsDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2769,6 +2823,7 @@ export const InboxFeedDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2849,6 +2904,7 @@ export const InboxAnswerDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -2929,6 +2985,7 @@ export const InboxQuestionDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -3022,6 +3079,7 @@ export const InboxHistoryDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -3081,6 +3139,34 @@ export const InboxHistoryDocument = new TypedDocumentString(`
     outcome
   }
 }`) as unknown as TypedDocumentString<InboxHistoryQuery, InboxHistoryQueryVariables>;
+export const InboxMyGrantsDocument = new TypedDocumentString(`
+    query InboxMyGrants {
+  myGrants {
+    id
+    scope
+    asker
+    action
+    questionId
+    createdAt
+    expiresAt
+    maxUses
+    uses
+  }
+}
+    `) as unknown as TypedDocumentString<InboxMyGrantsQuery, InboxMyGrantsQueryVariables>;
+export const InboxRevokeGrantDocument = new TypedDocumentString(`
+    mutation InboxRevokeGrant($id: ID!) {
+  revokeGrant(id: $id)
+}
+    `) as unknown as TypedDocumentString<InboxRevokeGrantMutation, InboxRevokeGrantMutationVariables>;
+export const InboxActingForDocument = new TypedDocumentString(`
+    query InboxActingFor {
+  viewer {
+    id
+    actingFor
+  }
+}
+    `) as unknown as TypedDocumentString<InboxActingForQuery, InboxActingForQueryVariables>;
 export const PeopleSettingsDocument = new TypedDocumentString(`
     query PeopleSettings {
   viewer {
@@ -3166,6 +3252,7 @@ export const PeopleClaimQuestionDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive
@@ -3251,6 +3338,7 @@ export const PeopleUnclaimQuestionDocument = new TypedDocumentString(`
   }
   groupId
   audience
+  routedTo
   channel
   recipient
   sensitive

@@ -86,11 +86,16 @@ export const Question = builder.objectRef<QuestionRecord>('Question').implement(
         nullable: true,
         description:
           'An `oncall:<group>` question: who is on duty for it — resolved when it was asked and again at each escalation step that fired; null for other audiences or when nobody was on duty.',
-        resolve: async (q, _args, ctx) => {
+        // Synchronous unless a ladder may have rerouted it: the inbox's feed reads this field
+        // for every question, and a promise per question made the SNAPSHOT's execution async.
+        resolve: (q, _args, ctx) => {
           if (q.routedTo === undefined) return null;
           if (!q.escalation?.length) return q.routedTo;
-          const fired = (await ctx.engine.escalations(q)).filter((s) => s.routedTo !== undefined);
-          return fired.length > 0 ? (fired.at(-1)?.routedTo ?? null) : q.routedTo;
+          const initial = q.routedTo;
+          return ctx.engine.escalations(q).then((steps) => {
+            const fired = steps.filter((s) => s.routedTo !== undefined);
+            return fired.length > 0 ? (fired.at(-1)?.routedTo ?? null) : initial;
+          });
         },
       }),
       status: t.expose('status', { type: QuestionStatus, description: 'Where the question is in its life.' }),

@@ -1,8 +1,9 @@
-// Away and quiet hours (API.md §22): the signed-in person hands their questions to someone
-// while away (at most 90 days), ends that early, sees whose questions they receive, and sets
-// quiet hours and a digest. Every check is the server's: this page shows its refusals as they
-// come (what is wrong, and which values are allowed), and changes nothing itself.
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+// Away and quiet hours (API.md §22), two sections of the settings page over one read of the
+// person's settings: hand their questions to someone while away (at most 90 days), end that
+// early, see whose questions they receive; quiet hours and a digest. Every check is the
+// server's: each section shows its refusals as they come (what is wrong, and which values are
+// allowed), and changes nothing itself.
+import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import {
   type Digest as DigestEnum,
   PeopleEndDelegationDocument,
@@ -13,49 +14,71 @@ import {
 } from '../../client/generated/graphql.ts';
 import { failureText, type Transport } from '../lib/api.ts';
 
-type Settings = PeopleSettingsQuery['viewer'];
+export type PeopleSettingsData = PeopleSettingsQuery['viewer'];
 
-const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+export interface PeopleSettingsState {
+  settings: PeopleSettingsData | null;
+  /** Why they could not be read, if they could not. */
+  problem: string | null;
+  reload(): Promise<void>;
+}
 
-export function PeopleSettings({ api }: { api: Transport }) {
-  const id = useId();
-  const [settings, setSettings] = useState<Settings | null>(null);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
-  const [to, setTo] = useState('');
-  const [until, setUntil] = useState('');
-  const [reason, setReason] = useState('');
-  const [from, setFrom] = useState('');
-  const [quietTo, setQuietTo] = useState('');
-  const [zone, setZone] = useState(localZone());
-  const [digest, setDigest] = useState<DigestEnum>('NONE');
-
-  const load = useCallback(async () => {
+/** The person's delegation, whom they act for, and notification preferences, read once. */
+export function usePeopleSettings(api: Transport): PeopleSettingsState {
+  const [settings, setSettings] = useState<PeopleSettingsData | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const reload = useCallback(async () => {
     try {
-      const s = (await api.request(PeopleSettingsDocument, {})).viewer;
-      setSettings(s);
-      const q = s.notificationPrefs.quietHours;
-      setFrom(q?.from ?? '');
-      setQuietTo(q?.to ?? '');
-      if (q) setZone(q.timeZone);
-      setDigest(s.notificationPrefs.digest);
+      setSettings((await api.request(PeopleSettingsDocument, {})).viewer);
+      setProblem(null);
     } catch (err) {
-      setNote({ ok: false, text: failureText(err, 'Could not read your settings.') });
+      setProblem(failureText(err, 'Could not read your settings.'));
     }
   }, [api]);
-
   useEffect(() => {
-    void load();
-  }, [load]);
+    void reload();
+  }, [reload]);
+  return { settings, problem, reload };
+}
 
+type Note = { ok: boolean; text: string } | null;
+
+/** Runs a change and says how it went; the settings are read again after a success. */
+function useChange(reload: () => Promise<void>) {
+  const [note, setNote] = useState<Note>(null);
   const run = async (what: () => Promise<string>): Promise<void> => {
     setNote(null);
     try {
       setNote({ ok: true, text: await what() });
-      await load();
+      await reload();
     } catch (err) {
       setNote({ ok: false, text: failureText(err, 'The change was not saved.') });
     }
   };
+  return { note, run };
+}
+
+function NoteLine({ note, problem }: { note: Note; problem: string | null }): ReactNode {
+  const shown = note ?? (problem ? { ok: false, text: problem } : null);
+  if (!shown) return null;
+  return (
+    <p
+      role={shown.ok ? 'status' : 'alert'}
+      data-testid="settings-note"
+      className={shown.ok ? 'settings-ok' : 'card-error'}
+    >
+      {shown.text}
+    </p>
+  );
+}
+
+export function AwaySettings({ api, people }: { api: Transport; people: PeopleSettingsState }) {
+  const id = useId();
+  const { settings, problem, reload } = people;
+  const { note, run } = useChange(reload);
+  const [to, setTo] = useState('');
+  const [until, setUntil] = useState('');
+  const [reason, setReason] = useState('');
 
   const delegate = (e: FormEvent): Promise<void> => {
     e.preventDefault();
@@ -68,19 +91,9 @@ export function PeopleSettings({ api }: { api: Transport }) {
     });
   };
 
-  const saveQuiet = (e: FormEvent): Promise<void> => {
-    e.preventDefault();
-    return run(async () => {
-      const quietHours = from && quietTo ? { from, to: quietTo, timeZone: zone } : null;
-      await api.request(PeopleSetNotificationPrefsDocument, { input: { quietHours, digest } });
-      return quietHours ? `Quiet hours ${from}–${quietTo} saved.` : 'Notifications are not held.';
-    });
-  };
-
   const d = settings?.delegation ?? null;
   return (
-    <section className="people-settings" aria-label="Away and quiet hours" data-testid="people-settings">
-      <h2>Away</h2>
+    <div className="people-settings" data-testid="away-settings">
       {d ? (
         <p data-testid="delegation-current">
           Your questions go to <strong>{d.to}</strong> until {new Date(d.until).toLocaleString()}
@@ -123,9 +136,51 @@ export function PeopleSettings({ api }: { api: Transport }) {
           maxLength={200}
           onChange={(e) => setReason(e.target.value)}
         />
-        <button type="submit">Hand over</button>
+        <div className="settings-actions">
+          <button type="submit">Hand over</button>
+        </div>
       </form>
-      <h2>Quiet hours</h2>
+      <p className="hint">At most 90 days; your delegate’s own delegation is not followed.</p>
+      <NoteLine note={note} problem={problem} />
+    </div>
+  );
+}
+
+const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+export function QuietHoursSettings({ api, people }: { api: Transport; people: PeopleSettingsState }) {
+  const id = useId();
+  const { settings, problem, reload } = people;
+  const { note, run } = useChange(reload);
+  const [from, setFrom] = useState('');
+  const [quietTo, setQuietTo] = useState('');
+  const [zone, setZone] = useState(localZone());
+  const [digest, setDigest] = useState<DigestEnum>('NONE');
+
+  // The form shows what is saved whenever that changes (by value: a change in the other section
+  // reads the settings again, and must not undo what is being typed here).
+  const saved = settings ? JSON.stringify(settings.notificationPrefs) : null;
+  useEffect(() => {
+    if (saved === null) return;
+    const prefs = JSON.parse(saved) as PeopleSettingsData['notificationPrefs'];
+    const q = prefs.quietHours;
+    setFrom(q?.from ?? '');
+    setQuietTo(q?.to ?? '');
+    if (q) setZone(q.timeZone);
+    setDigest(prefs.digest);
+  }, [saved]);
+
+  const saveQuiet = (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    return run(async () => {
+      const quietHours = from && quietTo ? { from, to: quietTo, timeZone: zone } : null;
+      await api.request(PeopleSetNotificationPrefsDocument, { input: { quietHours, digest } });
+      return quietHours ? `Quiet hours ${from}–${quietTo} saved.` : 'Notifications are not held.';
+    });
+  };
+
+  return (
+    <div className="people-settings" data-testid="quiet-settings">
       <form onSubmit={saveQuiet} className="settings-form">
         <label htmlFor={`${id}-from`}>From</label>
         <input id={`${id}-from`} type="time" value={from} onChange={(e) => setFrom(e.target.value)} />
@@ -139,28 +194,15 @@ export function PeopleSettings({ api }: { api: Transport }) {
           <option value="HOURLY">Hourly</option>
           <option value="DAILY">Daily</option>
         </select>
-        <button type="submit">Save</button>
+        <div className="settings-actions">
+          <button type="submit">Save</button>
+        </div>
       </form>
-      {note && (
-        <p
-          role={note.ok ? 'status' : 'alert'}
-          data-testid="settings-note"
-          className={note.ok ? 'note' : 'error'}
-        >
-          {note.text}
-        </p>
-      )}
-    </section>
-  );
-}
-
-/** The settings behind a disclosure in the top bar: read when opened, not before. */
-export function PeopleSettingsMenu({ api }: { api: Transport }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <details className="people-menu" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>Away &amp; quiet hours</summary>
-      {open && <PeopleSettings api={api} />}
-    </details>
+      <p className="hint">
+        Pushes, e-mails and direct messages wait during quiet hours (the questions still wait here); a digest
+        sums them up when they end.
+      </p>
+      <NoteLine note={note} problem={problem} />
+    </div>
   );
 }

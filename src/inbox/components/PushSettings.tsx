@@ -81,7 +81,8 @@ export function PushSettings({ api }: { api: Transport }) {
     );
   };
 
-  if (state === 'unsupported') return null;
+  if (state === 'unsupported')
+    return <p className="hint">This browser cannot receive notifications from the inbox.</p>;
   return (
     <div className="push-settings" data-testid="push-settings">
       {state === 'on' ? (

@@ -22,6 +22,8 @@ export interface Viewer {
   restricted: boolean;
   /** A signed-in person's name (API.md §19); keys have none. */
   name?: string;
+  /** Whose questions they receive while those people are away (API.md §22), when read. */
+  actingFor?: readonly string[];
 }
 
 /** Milliseconds since the epoch of an RFC 3339 time; NaN when it does not parse. */
