@@ -5,6 +5,7 @@ import { lazy, memo, Suspense, useEffect, useId, useRef, useState } from 'react'
 import { ladderLine } from '../../client/escalation-ladder.ts';
 import { OUTCOME_LABEL } from '../lib/answers.ts';
 import type { Card } from '../lib/arrange.ts';
+import { audienceBadges } from '../lib/audience.ts';
 import { FORMAT_LABEL } from '../lib/formats.ts';
 import type { Settled } from '../lib/inbox-state.ts';
 import type { Question, Viewer } from '../lib/model.ts';
@@ -48,9 +49,15 @@ export function Badges({
     <ul className="badges" aria-label="Details">
       <li className="badge badge-format">{FORMAT_LABEL[q.format] ?? q.format}</li>
       {q.channel && <li className="badge badge-channel">via {q.channel}</li>}
-      {q.audience && (
-        <li className="badge badge-audience">{q.audience === viewer.id ? 'for you' : `for ${q.audience}`}</li>
-      )}
+      {audienceBadges(q, viewer).map((b) => (
+        <li
+          key={b.text}
+          className={b.delegate ? 'badge badge-delegate' : 'badge badge-audience'}
+          title={b.title}
+        >
+          {b.text}
+        </li>
+      ))}
       {q.recipient && <li className="badge">to {q.recipient}</li>}
       {q.sensitive && <li className="badge badge-sensitive">sensitive</li>}
       {showGroup && q.groupId && <li className="badge">group {q.groupId}</li>}
