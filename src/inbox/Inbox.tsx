@@ -2,6 +2,7 @@
 // stats, and the settings page (from the top bar's Settings button, or the address `#settings`).
 import {
   type KeyboardEvent,
+  type RefObject,
   useCallback,
   useEffect,
   useMemo,
@@ -39,10 +40,12 @@ function TopBar({
   status,
   settingsOpen,
   toggleSettings,
+  toggleRef,
 }: {
   status: FeedStatus;
   settingsOpen: boolean;
   toggleSettings(): void;
+  toggleRef: RefObject<HTMLButtonElement | null>;
 }) {
   return (
     <header className="topbar">
@@ -55,6 +58,7 @@ function TopBar({
         {STATUS_TEXT[status]}
       </p>
       <button
+        ref={toggleRef}
         type="button"
         className="quiet settings-toggle"
         aria-pressed={settingsOpen}
@@ -186,6 +190,7 @@ export function Inbox({
   const dispatch = store.dispatch;
   const [view, setView] = useState<View>('pending');
   const [settingsOpen, setSettingsOpen] = useSettingsRoute();
+  const settingsToggle = useRef<HTMLButtonElement | null>(null);
   const [help, setHelp] = useState(false);
   const toggleHelp = useCallback(() => setHelp((open) => !open), []);
   useShortcuts({ active: view === 'pending' && !settingsOpen && !help, toggleHelp });
@@ -218,6 +223,7 @@ export function Inbox({
           status={status}
           settingsOpen={settingsOpen}
           toggleSettings={() => setSettingsOpen(!settingsOpen)}
+          toggleRef={settingsToggle}
         />
         <main>
           {settingsOpen && (
@@ -226,7 +232,11 @@ export function Inbox({
               viewer={viewer}
               signedIn={apiKey === null}
               onSignOut={onSignOut}
-              onClose={() => setSettingsOpen(false)}
+              onClose={() => {
+                setSettingsOpen(false);
+                // Its button leaves with the page: focus goes back to where the page was opened.
+                settingsToggle.current?.focus();
+              }}
             />
           )}
           {!settingsOpen && (

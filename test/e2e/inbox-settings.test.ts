@@ -122,6 +122,8 @@ describe.each([
       await page.getByRole('tab', { name: /Pending/ }).waitFor();
       expect(new URL(page.url()).hash).toBe('');
       expect(await settingsSection(page, 'Away').count()).toBe(0);
+      // Focus is not lost with the page's Back button: it is on the top bar's Settings.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Settings');
       expect(w.problems).toEqual([]);
     } finally {
       await w.close();
