@@ -184,6 +184,49 @@ describe.each(SIZES)('approval review at $width×$height', (size) => {
   }, 90_000);
 });
 
+describe("the server's refusal of an edited argument", () => {
+  it('shows under its field, and the put-right edit is approved', async () => {
+    const w = await openPage(env.browser, { width: 1280, height: 800 });
+    try {
+      await signIn(w, env.srv.url, 'alice');
+      const text = unique('Charge again?');
+      // The page leaves `pattern` to the server (a regular expression from an agent is not run
+      // in the page), so this refusal comes from the server, on the argument's field.
+      const asker = askAndWait(env.srv.url, {
+        text,
+        format: 'APPROVAL',
+        audience: 'alice',
+        action: {
+          name: 'payments.charge',
+          arguments: { charge: 'ch_1', amount: 5 },
+          argumentsSchema: {
+            type: 'object',
+            properties: { charge: { type: 'string', pattern: '^ch_[0-9]+$' }, amount: { type: 'integer' } },
+          },
+          editable: true,
+        },
+      });
+      const c = card(w.page, text);
+      await c.getByRole('button', { name: 'Edit', exact: true }).click();
+      const charge = c.locator('table.arguments-editing tr[data-argument="charge"]');
+      await charge.getByRole('textbox').fill('card 9');
+      await c.getByRole('button', { name: 'Approve with these arguments' }).click();
+      const error = charge.locator('.error-detail .text-danger');
+      await error.waitFor();
+      expect(await error.textContent()).not.toContain('answer.arguments');
+      expect(await c.getByRole('alert').textContent()).toBe(
+        'The answer was refused: see the field marked below.',
+      );
+      await charge.getByRole('textbox').fill('ch_9');
+      await c.getByRole('button', { name: 'Approve with these arguments' }).click();
+      const result = await asker;
+      expect(result.answer).toEqual({ decision: 'APPROVED', arguments: { charge: 'ch_9', amount: 5 } });
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+});
+
 describe('a settled approval in the pending view', () => {
   it('shows what became of the action: approved · run · succeeded', async () => {
     let a = await startInboxServer();
