@@ -4,8 +4,8 @@
 // and the answer path digests the same object: so when a Slack block or an SMS shows a cut summary
 // or cut arguments, `presentedDigest` is the digest of the cut text that was actually shown, not of
 // the whole proposal. The rendering and the digest cannot drift apart because neither is written
-// twice.
-import { jcsDigest } from './digest.ts';
+// twice. The digest itself is in presented-digest.ts: this module has no node:crypto, so the inbox
+// renders its approval card from the very same presentation object.
 import type { JsonObject } from './question.ts';
 
 /** How much of an action a surface can show; absent bounds mean "whole". */
@@ -127,11 +127,6 @@ export function presentAction(
     argumentsText: shown,
     truncated: argsCut || name !== action.name || summary !== wholeSummary,
   };
-}
-
-/** `sha256:` of the JCS of {name, summary, arguments} as shown (API.md §23). */
-export function presentedDigestOf(p: Presentation): string {
-  return jcsDigest({ name: p.name, summary: p.summary, arguments: p.arguments });
 }
 
 /** The presentation of `action` with `args` on `surface`. */
