@@ -28,7 +28,7 @@ const now = (actsFor: string[] = []): AnswerableNow => ({
 });
 const q = (over: { audience?: string | null; voters?: string[]; requestedBy?: string } = {}) => ({
   audience: over.audience ?? null,
-  quorum: over.voters ? { approvals: 1, voters: over.voters } : null,
+  quorum: over.voters ? { approvals: 1, rejections: 1, voters: over.voters } : null,
   action: { requestedBy: over.requestedBy },
 });
 
