@@ -259,7 +259,8 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     const outcome = takesVotes(q)
       ? await vote(q, acting, value, given, evidence)
       : await claim(q, acting, value, given, evidence);
-    if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, by, granting);
+    // A grant given as a delegate is given for the person they acted for (it lapses with the delegation).
+    if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, acting, granting);
     return outcome;
   }
 
