@@ -3,6 +3,7 @@
 
 import { ladderLine } from '../client/escalation-ladder.ts';
 import type { InboxEvent, Question } from '../client/index.ts';
+import { presentOn } from '../domain/presentation.ts';
 import { fitWidth } from '../domain/values.ts';
 
 /** The longest TEXT cell in a table; the full text is in `show`. */
@@ -80,15 +81,17 @@ function stepText(s: NonNullable<Question['escalations']>[number]): string {
 function approvalRows(q: Question): [string, string | null][] {
   const a = q.action;
   if (!a) return [];
-  const args = Object.entries(a.arguments ?? {});
+  // From the one presentation object the answer's presentedDigest digests (API.md §23).
+  const shown = presentOn('cli', a, a.arguments ?? {});
+  const args = typeof shown.arguments === 'string' ? [] : Object.entries(shown.arguments);
   // The arguments approved, where the approver changed them: shown as "proposed → approved".
   const answer = q.answer as { arguments?: Record<string, unknown> } | null | undefined;
   const approved = q.edited && answer && typeof answer.arguments === 'object' ? answer.arguments : null;
   const rows: [string, string | null][] = [
-    ['Action', a.name],
+    ['Action', shown.name],
     [
       'Summary',
-      a.summary ? `${a.summary}${q.edited ? ' (proposed; the arguments were changed)' : ''}` : null,
+      shown.summary ? `${shown.summary}${q.edited ? ' (proposed; the arguments were changed)' : ''}` : null,
     ],
     ['Arguments', args.length === 0 ? '(none)' : ''],
     ...args.map(([k, v]): [string, string] => [`  ${k}`, argumentText(v, approved, k)]),

@@ -8,6 +8,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type Schema, type SchemaDraft, Validator } from '@cfworker/json-schema';
 import type { Question } from '../client/index.ts';
+import { presentationLines, presentOn } from '../domain/presentation.ts';
 
 export interface Prompter {
   confirm(message: string): Promise<boolean>;
@@ -189,10 +190,8 @@ export async function promptAnswer(
     case 'APPROVAL': {
       const action = q.action;
       note(`${q.text}\n`);
-      if (action) {
-        note(`Action: ${action.name}${action.summary ? ` — ${action.summary}` : ''}\n`);
-        note(`Arguments: ${JSON.stringify(action.arguments, null, 2)}\n`);
-      }
+      // From the one presentation object the answer's presentedDigest digests (API.md §23).
+      if (action) note(`${presentationLines(presentOn('cli', action, action.arguments)).join('\n')}\n`);
       const approve = await prompter.confirm('Approve?');
       const text = await prompter.input('Note [optional]', (t) =>
         t.length > 2000 ? 'at most 2000 characters' : null,

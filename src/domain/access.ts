@@ -12,9 +12,7 @@ export function canSee(
 ): boolean {
   if (p.restricted)
     return (
-      q.audience === p.id ||
-      isAddressedTo(p, q) ||
-      (q.audience !== null && (p.actsFor?.includes(q.audience) ?? false))
+      q.audience === p.id || isAddressedTo(p, q) || (p.actsFor?.includes(addressedPerson(q) ?? '') ?? false)
     );
   // An auditor reads every question (API.md §2) but may not ask, answer or cancel.
   if (hasRole(p, 'operator', 'auditor')) return true;
@@ -24,6 +22,18 @@ export function canSee(
 /** A principal the asker named in `action.executors` (§23): it may read and consume the approval. */
 export function isExecutor(p: Principal, q: Partial<Pick<QuestionRecord, 'action'>>): boolean {
   return !p.restricted && (q.action?.executors?.includes(p.id) ?? false);
+}
+
+/**
+ * The one person a question is addressed to (API.md §22), whose delegate acts for them: the
+ * person a rotation routed it to (`oncall:<id>`), or a person named as the audience; null when it
+ * is for everyone who may see it, or for a group's members.
+ */
+export function addressedPerson(
+  q: Pick<QuestionRecord, 'audience'> & Partial<Pick<QuestionRecord, 'routedTo'>>,
+): string | null {
+  if (q.routedTo != null) return q.routedTo;
+  return q.audience !== null && addressedGroup(q.audience) === null ? q.audience : null;
 }
 
 /**
@@ -76,6 +86,13 @@ export interface VisibilityScope {
    * `group:<id>` and `oncall:<id>` (API.md §22); `audience` is then the first of them.
    */
   audiences?: readonly string[];
+  /**
+   * A delegate's extra reads (API.md §22): the rotations its delegators are on, of whose
+   * questions only those routed to one of `people` are its to see. Read by the pending feed
+   * (each record checked with `canSee`), not by the paged listing, whose counts come from
+   * the store's indexes.
+   */
+  routed?: { audiences: readonly string[]; people: readonly string[] };
 }
 
 /**
@@ -89,7 +106,10 @@ export function visibilityScope(p: Principal): VisibilityScope | 'none' {
     const delegators = p.actsFor ?? [];
     if (groups.length === 0 && delegators.length === 0) return { audience: p.id };
     const audiences = [p.id, ...delegators, ...groups.flatMap((g) => [GROUP_PREFIX + g, ONCALL_PREFIX + g])];
-    return { audience: p.id, audiences };
+    const routed = (p.routedAudiences ?? []).filter((a) => !audiences.includes(a));
+    return routed.length > 0 && delegators.length > 0
+      ? { audience: p.id, audiences, routed: { audiences: routed, people: delegators } }
+      : { audience: p.id, audiences };
   }
   if (hasRole(p, 'operator', 'auditor')) return {};
   if (hasRole(p, 'agent')) return { askedBy: p.id };

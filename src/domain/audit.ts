@@ -30,6 +30,11 @@ export const AUDIT_ENTRY_TYPES = [
   // §22: a person handed their questions to a delegate, or took them back early.
   'DELEGATION_SET',
   'DELEGATION_ENDED',
+  // §22: a person claimed a pending question, or a claim was ended early; a person's quiet hours
+  // or digest changed.
+  'CLAIMED',
+  'UNCLAIMED',
+  'NOTIFICATION_PREFS_CHANGED',
   // A person registered a passkey for step-up (API.md §23).
   'PASSKEY_REGISTERED',
 ] as const;

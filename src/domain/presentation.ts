@@ -4,8 +4,8 @@
 // and the answer path digests the same object: so when a Slack block or an SMS shows a cut summary
 // or cut arguments, `presentedDigest` is the digest of the cut text that was actually shown, not of
 // the whole proposal. The rendering and the digest cannot drift apart because neither is written
-// twice.
-import { jcsDigest } from './digest.ts';
+// twice. The digest itself is in presented-digest.ts: this module has no node:crypto, so the inbox
+// renders its approval card from the very same presentation object.
 import type { JsonObject } from './question.ts';
 
 /** How much of an action a surface can show; absent bounds mean "whole". */
@@ -105,16 +105,18 @@ function writeArguments(args: JsonObject, style: 'indented' | 'line'): string {
 
 /** The action as a surface with `bounds` shows it; `args` are the arguments being approved. */
 export function presentAction(
-  action: { name: string; summary: string | null },
+  action: { name: string; summary?: string | null },
   args: JsonObject,
   bounds: PresentationBounds = {},
 ): Presentation {
   const cost = bounds.cost;
   const name = bounds.nameChars === undefined ? action.name : cutTo(action.name, bounds.nameChars, cost);
+  // A client's action may leave the summary out: it is shown, and digested, as none.
+  const wholeSummary = action.summary ?? null;
   const summary =
-    action.summary === null || bounds.summaryChars === undefined
-      ? action.summary
-      : cutTo(action.summary, bounds.summaryChars, cost);
+    wholeSummary === null || bounds.summaryChars === undefined
+      ? wholeSummary
+      : cutTo(wholeSummary, bounds.summaryChars, cost);
   const whole = writeArguments(args, bounds.argumentsStyle ?? 'indented');
   const shown = bounds.argumentsChars === undefined ? whole : cutTo(whole, bounds.argumentsChars, cost);
   const argsCut = shown !== whole;
@@ -123,20 +125,23 @@ export function presentAction(
     summary,
     arguments: argsCut ? shown : args,
     argumentsText: shown,
-    truncated: argsCut || name !== action.name || summary !== action.summary,
+    truncated: argsCut || name !== action.name || summary !== wholeSummary,
   };
-}
-
-/** `sha256:` of the JCS of {name, summary, arguments} as shown (API.md §23). */
-export function presentedDigestOf(p: Presentation): string {
-  return jcsDigest({ name: p.name, summary: p.summary, arguments: p.arguments });
 }
 
 /** The presentation of `action` with `args` on `surface`. */
 export function presentOn(
   surface: Surface,
-  action: { name: string; summary: string | null },
+  action: { name: string; summary?: string | null },
   args: JsonObject,
 ): Presentation {
   return presentAction(action, args, SURFACE_BOUNDS[surface]);
+}
+
+/**
+ * The action as plain lines (a terminal prompt, an MCP elicitation message): the name, the
+ * summary when there is one, and the arguments as the surface writes them.
+ */
+export function presentationLines(p: Presentation): string[] {
+  return [`Action: ${p.name}`, ...(p.summary ? [p.summary] : []), `Arguments: ${p.argumentsText}`];
 }

@@ -21,6 +21,11 @@ export interface Principal {
    * feed or listing (API.md §22): a restricted principal also sees the questions addressed to them.
    */
   actsFor?: readonly string[];
+  /**
+   * The rotations (`oncall:<id>`) the people in `actsFor` take turns on, read with it: a question
+   * a rotation routed to one of them is theirs to hand on, so their delegate's feed includes it.
+   */
+  routedAudiences?: readonly string[];
 }
 
 /** The identity used when access control is off: every door open, no key. */

@@ -18,7 +18,7 @@ import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
 import { routeToPeople } from './people/routing.ts';
-import { applyPoliciesAndGrants } from './policies/grants.ts';
+import { applyPoliciesAndGrants, createGrantUse } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
 import type { Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
@@ -247,7 +247,7 @@ export function createAsking(
           observer,
           recipient: defaultedRecipient(checked),
         },
-        async (grantId) => (await store.grants.use(grantId, id, clock())) === 'used',
+        createGrantUse(ctx, id),
       );
       const v = ruled.v;
       const recipient = recipientOf(v);

@@ -183,7 +183,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
     ...createExecution(ctx, deps.receipts),
-    presence: createPresence(store, clock, ctx.visible),
+    presence: createPresence(store, clock, ctx.visible, ctx.directory),
     ...createPasskeyDoors(ctx, answers.record),
 
     async awaitAnswer(p, id, opts = {}) {

@@ -12,6 +12,7 @@ import {
   flatProperties,
   pageCanEdit,
 } from '../domain/approval-form.ts';
+import { presentOn } from '../domain/presentation.ts';
 import type { ActionSpec, JsonObject } from '../domain/question.ts';
 import { fitWidth } from '../domain/values.ts';
 import type { CallbackPage, PageQuestion } from '../engine/answers/callbacks.ts';
@@ -220,9 +221,13 @@ const REJECT =
  * and, like Reject, skips the fields' validation.
  */
 export function approvalPage(action: ActionSpec, about: About = null, stepUpUrl?: string): string {
+  // From the one presentation object the answer's presentedDigest digests (API.md §23).
+  const shown = presentOn('callback', action, action.arguments);
   const head =
-    `<p><strong>${escapeHtml(action.name)}</strong>${action.summary ? ` — ${escapeHtml(action.summary)}` : ''}</p>` +
-    argumentRows(action.arguments);
+    `<p><strong>${escapeHtml(shown.name)}</strong>${shown.summary ? ` — ${escapeHtml(shown.summary)}` : ''}</p>` +
+    (typeof shown.arguments === 'string'
+      ? `<pre>${escapeHtml(shown.arguments)}</pre>`
+      : argumentRows(shown.arguments));
   if (stepUpUrl !== undefined) {
     // A HIGH action needs the approver's passkey (API.md §23): approved in the inbox, where the
     // browser can ask for it; this page stays script-free and can only reject.

@@ -10,6 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { APPROVAL_NOTE_MAX_CHARS } from '../domain/limits.ts';
+import { presentationLines, presentOn } from '../domain/presentation.ts';
 import { ANSWER_FORMATS, type AnswerFormat } from '../domain/question.ts';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
@@ -160,11 +161,8 @@ export function elicitParamsOf(ask: ElicitableAsk): { message: string; requested
 function approvalParamsOf(ask: ElicitableAsk): { message: string; requestedSchema: RequestedSchema } {
   const action = ask.action;
   const lines = [ask.text];
-  if (action) {
-    lines.push('', `Action: ${action.name}`);
-    if (action.summary) lines.push(action.summary);
-    lines.push(`Arguments: ${JSON.stringify(action.arguments, null, 2)}`);
-  }
+  // From the one presentation object the answer's presentedDigest digests (API.md §23).
+  if (action) lines.push('', ...presentationLines(presentOn('mcp', action, action.arguments)));
   const requestedSchema = {
     type: 'object',
     properties: {

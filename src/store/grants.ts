@@ -35,5 +35,7 @@ export function grantGivenDetail(g: Grant): Record<string, string | number | nul
     actionDigest: g.actionDigest,
     expiresAt: new Date(g.expiresAt).toISOString(),
     maxUses: g.maxUses,
+    // Given as a delegate (API.md §22): whom for, as the ANSWERED entry says.
+    ...(g.onBehalfOf ? { onBehalfOf: g.onBehalfOf } : {}),
   };
 }

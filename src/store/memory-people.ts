@@ -1,13 +1,21 @@
 // The people store in memory (contract: people.ts). Expired entries are dropped when read and
 // swept when written, so an idle server holds no dead sessions for long.
-import type { PeopleStore } from './people.ts';
+import type { MemoryAudit } from './memory-audit.ts';
+import type { PeopleAudit, PeopleStore } from './people.ts';
 
 interface Entry<T> {
   value: T;
   expiresAt: number;
 }
 
-export function createMemoryPeople(clock: () => number): PeopleStore {
+/**
+ * `append` writes an audited write's entry inside the same synchronous step (claims, preferences);
+ * without it (a people store on its own) those entries are not kept.
+ */
+export function createMemoryPeople(clock: () => number, append?: MemoryAudit['append']): PeopleStore {
+  const audit = (a: PeopleAudit): void => {
+    append?.(a.type, a.questionId, a.actor, a.via, a.detail, a.at);
+  };
   const values = new Map<string, Entry<string>>();
   const maps = new Map<string, Entry<Map<string, string>>>();
 
@@ -41,6 +49,17 @@ export function createMemoryPeople(clock: () => number): PeopleStore {
     },
     async get(key, now) {
       return live(values, key, now)?.value ?? null;
+    },
+    async putAudited(key, value, expiresAt, a) {
+      values.set(key, { value, expiresAt });
+      audit(a);
+      wrote();
+    },
+    async deleteAudited(key, expected, a) {
+      if (live(values, key, a.at)?.value !== expected) return false;
+      values.delete(key);
+      audit(a);
+      return true;
     },
     async take(key, now) {
       const entry = live(values, key, now);

@@ -144,7 +144,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): QuestionStore 
     outbox: t.outbox.outbox,
     deliveries,
     links: createMemoryLinks(t),
-    people: createMemoryPeople(t.clock),
+    people: createMemoryPeople(t.clock, t.audit.append),
     policies: createMemoryPolicies(t.audit.append),
     grants: createMemoryGrants(t.audit.append),
     delegations: createMemoryDelegations(t.audit.append),

@@ -5,6 +5,21 @@
 // the SHA-256 of their random id, never the id itself. Both stores implement it; on Redis it
 // lives with the questions, so every instance sees the same sessions (a logout on one is a
 // logout on all).
+import type { AuditDetail, AuditEntryType } from '../domain/audit.ts';
+
+/**
+ * The audit entry a people write carries (API.md §22): a claim made or ended, a person's
+ * notification preferences set. Written in the same step as the write, on both stores.
+ */
+export interface PeopleAudit {
+  type: Extract<AuditEntryType, 'CLAIMED' | 'UNCLAIMED' | 'NOTIFICATION_PREFS_CHANGED'>;
+  questionId: string | null;
+  actor: string;
+  via: string;
+  detail: AuditDetail | null;
+  /** Epoch ms. */
+  at: number;
+}
 
 export interface PeopleStore {
   /** Keeps `value` under `key` until `expiresAt` (epoch ms), replacing what was there. */
@@ -15,6 +30,13 @@ export interface PeopleStore {
   take(key: string, now: number): Promise<string | null>;
   /** Deletes `key`; true when something was there. */
   delete(key: string): Promise<boolean>;
+  /** `put`, and its audit entry, in one step. */
+  putAudited(key: string, value: string, expiresAt: number, audit: PeopleAudit): Promise<void>;
+  /**
+   * Deletes `key` when it still holds `expected` at `audit.at`, and writes the audit entry, in one
+   * step; false (nothing deleted, nothing written) when it holds something else or nothing.
+   */
+  deleteAudited(key: string, expected: string, audit: PeopleAudit): Promise<boolean>;
   /**
    * Sets `field` of the small map `owner` (push subscriptions) in one step, refused with
    * 'full' when the map already holds `maxFields` other fields. The map lives until `expiresAt`.

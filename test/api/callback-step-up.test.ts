@@ -3,7 +3,8 @@
 // through the REST answer door) is refused
 // with STEP_UP_REQUIRED and changes nothing; a posted rejection is recorded with what was shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentedDigestOf, presentOn } from '../../src/domain/presentation.ts';
+import { presentOn } from '../../src/domain/presentation.ts';
+import { presentedDigestOf } from '../../src/domain/presented-digest.ts';
 import type { QuestionRecord } from '../../src/domain/question.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
 import { auth, startServer, type TestServer } from '../support/server.ts';

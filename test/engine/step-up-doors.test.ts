@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { channelPort } from '../../src/app/channel-port.ts';
 import type { ChannelSet } from '../../src/channels/channel-set.ts';
 import type { ChannelInstance, ClaimOutcome, InboundEvent } from '../../src/channels/types.ts';
-import { presentedDigestOf, presentOn } from '../../src/domain/presentation.ts';
+import { presentOn } from '../../src/domain/presentation.ts';
+import { presentedDigestOf } from '../../src/domain/presented-digest.ts';
 import { AGENT, type EngineSet, OPS, type StoreKind, startEngines } from '../support/engines.ts';
 
 const outcomes: ClaimOutcome[] = [];

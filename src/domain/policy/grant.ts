@@ -5,6 +5,7 @@
 // later question (never one the person could not have answered, never a quorum above 1, never a
 // sensitive one).
 import { DomainError } from '../errors.ts';
+import { addressedGroup } from '../groups.ts';
 import { HOOK_CLIENTS } from '../hooks/permission-request.ts';
 import type { Principal } from '../principal.ts';
 import type { ActionSpec, QuestionRecord, QuorumSpec } from '../question.ts';
@@ -56,6 +57,11 @@ export interface Grant {
   questionId: string;
   /** The person who gave it. */
   createdBy: string;
+  /**
+   * The person it was given for, when its giver approved as their delegate (API.md §22): the grant
+   * decides nothing once that delegation no longer holds.
+   */
+  onBehalfOf?: string;
   /** The door they approved through (`api`, `channel:<name>`). */
   via: string;
   reach: GrantReach;
@@ -75,6 +81,8 @@ export interface Grantor {
   via: string;
   /** The key or session behind an `api` answer. */
   principal?: Pick<Principal, 'roles' | 'restricted'> | undefined;
+  /** The person the giver approved for, as their delegate (set by the answer path). */
+  onBehalfOf?: string | undefined;
 }
 
 /** What a later question must show for a grant to cover it. */
@@ -191,20 +199,68 @@ export function reachOf(by: Grantor, q: Pick<QuestionRecord, 'channel' | 'recipi
 
 /**
  * Whether a grant covers a later question (beyond asker and action, which the index matches):
- * the same arguments for SAME_ARGUMENTS; never sensitive, a quorum above 1, step-up, a question
- * the person may not vote on or is the requester of; always within what they could answer.
+ * the same arguments for SAME_ARGUMENTS; never sensitive, a quorum above 1, step-up, or a question
+ * its giver (or the person they gave it for) requested; for a channel user's grant, the same
+ * channel and recipient. Who the question is addressed to (audience, voters) depends on groups and
+ * delegations as they are when the grant is used: engine/policies/grants.ts checks that there,
+ * once, before the use is counted (`grantAnswerable`).
  */
 export function grantCovers(g: Grant, q: CoveredQuestion): boolean {
   if (q.askedBy !== g.asker || q.action.name !== g.action) return false;
   if (g.scope === 'SAME_ARGUMENTS' && (!q.action.digest || q.action.digest !== g.actionDigest)) return false;
   if (q.sensitive !== false) return false;
-  if (q.action.assurance === 'HIGH' || q.action.requestedBy === g.createdBy) return false;
-  const quorum = q.quorum ?? null;
-  if (quorum && (quorum.approvals > 1 || (quorum.voters !== null && !quorum.voters.includes(g.createdBy)))) {
+  const requester = q.action.requestedBy;
+  if (q.action.assurance === 'HIGH' || requester === g.createdBy) return false;
+  if (g.onBehalfOf !== undefined && requester === g.onBehalfOf) return false;
+  if ((q.quorum?.approvals ?? 1) > 1) return false;
+  if (g.reach.channel !== null && (q.channel !== g.reach.channel || q.recipient !== g.reach.recipient)) {
     return false;
   }
-  if (g.reach.restricted && q.audience !== g.createdBy) return false;
-  if (g.reach.channel !== null && (q.channel !== g.reach.channel || q.recipient !== g.reach.recipient)) {
+  return true;
+}
+
+/** What a grant's giver may answer at the instant it is used: groups and delegations as they are then. */
+export interface AnswerableNow {
+  /** Whether `identity` is a member of the group a `group:`/`oncall:` audience names. */
+  isAddressee(audience: string, identity: string): boolean;
+  /** Whether a voters list allows `identity`, directly or through a `group:` entry. */
+  isVoter(voters: readonly string[], identity: string): boolean;
+  /** The people who delegated to `identity` and whose delegation still holds. */
+  actsFor: readonly string[];
+}
+
+/**
+ * Whether the giver of `g` could answer `q` now (API.md §20, §22): a grant never decides a question
+ * its giver could not. A grant given as a delegate needs that delegation to hold still; a question
+ * addressed to a group needs the giver to be a member (an administrator's grant included: roles are
+ * not known when it is used); a voters list must allow the giver, or someone who delegated to them;
+ * a restricted giver answers questions addressed to themselves, their groups, or the people who
+ * delegated to them; a requester's delegate never decides their request. A channel user's grant is
+ * bound to the channel conversation its question was delivered to (`grantCovers`), which the asker
+ * addressed on purpose: groups do not bind it, as they do not bind its answers.
+ */
+export function grantAnswerable(
+  g: Grant,
+  q: Pick<CoveredQuestion, 'audience' | 'quorum'> & {
+    action: Pick<CoveredQuestion['action'], 'requestedBy'>;
+  },
+  now: AnswerableNow,
+): boolean {
+  const who = g.createdBy;
+  const actsFor = new Set(now.actsFor);
+  if (g.onBehalfOf !== undefined && !actsFor.has(g.onBehalfOf)) return false;
+  const requester = q.action.requestedBy;
+  if (typeof requester === 'string' && actsFor.has(requester)) return false;
+  const audience = q.audience ?? null;
+  const byChannel = g.reach.channel !== null;
+  const grouped = audience !== null && addressedGroup(audience) !== null;
+  if (!byChannel && grouped && !now.isAddressee(audience, who)) return false;
+  const voters = q.quorum?.voters ?? null;
+  if (voters !== null) {
+    const allowed = byChannel ? voters.includes(who) : now.isVoter(voters, who);
+    if (!allowed && !voters.some((v) => actsFor.has(v))) return false;
+  }
+  if (g.reach.restricted && !grouped && audience !== who && !(audience !== null && actsFor.has(audience))) {
     return false;
   }
   return true;

@@ -19,11 +19,13 @@ import type { Answerer } from './record.ts';
 /** Why `by` may not answer a question addressed to a group or a rotation, or null. */
 export function audienceRefusal(
   q: Pick<QuestionRecord, 'audience' | 'routedTo'>,
-  by: Pick<Answerer, 'id' | 'roles' | 'groups'>,
+  by: Pick<Answerer, 'id' | 'roles' | 'groups' | 'onBehalfOf'>,
   directory: Directory,
 ): DomainError | null {
   if (!by.roles || addressedGroup(q.audience) === null) return null;
   if (by.roles.includes('admin') || q.routedTo === by.id) return null;
+  // The routed person's delegate answers for them (on-behalf.ts set `onBehalfOf`).
+  if (q.routedTo != null && by.onBehalfOf === q.routedTo) return null;
   if (directory.isAddressee(q, by.id, by.groups)) return null;
   return new DomainError('FORBIDDEN', `this question is for the members of ${q.audience}`);
 }

@@ -4,6 +4,7 @@
 // casts the vote of the first voter who delegated to them and has not voted yet. A delegate who
 // is a voter themselves votes as themselves (and so has no second vote: the store counts one
 // per caster). Only live, direct delegations count — no chains.
+import { addressedPerson } from '../../domain/access.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { DelegationStore } from '../../store/delegations.ts';
 import type { Answerer } from './record.ts';
@@ -23,17 +24,19 @@ export async function actingAnswerer(
   by: Answerer,
 ): Promise<ActingAnswerer> {
   const voters = q.quorum?.voters ?? null;
+  // The person a delegate acts for: the audience, or whom a rotation routed the question to.
+  const person = addressedPerson(q);
   // The common cases read nothing: the person is addressed, or listed, themselves.
-  if (voters ? voters.includes(by.id) : q.audience === null || q.audience === by.id) return by;
+  if (voters ? voters.includes(by.id) : person === null || person === by.id) return by;
   const mine = await delegations.delegatorsOf(by.id, now);
   if (mine.length === 0) return by;
   const froms = new Set(mine.map((d) => d.from));
   if (voters) {
     const voted = new Set((q.votes ?? []).map((v) => v.onBehalfOf ?? v.by));
-    const person = voters.find((v) => froms.has(v) && !voted.has(v)) ?? voters.find((v) => froms.has(v));
-    return person ? { ...by, onBehalfOf: person } : by;
+    const voter = voters.find((v) => froms.has(v) && !voted.has(v)) ?? voters.find((v) => froms.has(v));
+    return voter ? { ...by, onBehalfOf: voter } : by;
   }
-  return q.audience !== null && froms.has(q.audience) ? { ...by, onBehalfOf: q.audience } : by;
+  return person !== null && froms.has(person) ? { ...by, onBehalfOf: person } : by;
 }
 
 /** Whether `id` may see `q` as a delegate: it is addressed to someone who delegated to them. */
@@ -41,10 +44,11 @@ export async function seesAsDelegate(
   delegations: DelegationStore,
   now: number,
   id: string,
-  q: Pick<QuestionRecord, 'audience'>,
+  q: Pick<QuestionRecord, 'audience'> & Partial<Pick<QuestionRecord, 'routedTo'>>,
 ): Promise<boolean> {
-  if (q.audience === null || q.audience === id) return false;
-  const d = await delegations.get(q.audience, now);
+  const person = addressedPerson(q);
+  if (person === null || person === id) return false;
+  const d = await delegations.get(person, now);
   return d !== null && d.to === id;
 }
 

@@ -222,8 +222,11 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
     }
     if (q.status !== 'PENDING') return afterClose(q, by, given);
     // Who may decide (API.md §2, §22): the question's addressees, then separation of duties.
+    // A delegate answers for the person who handed them the question (API.md §22); the person
+    // a rotation routed it to may hand it on too, so the addressee check reads who acts for whom.
+    const acting = await actingAnswerer(ctx.store.delegations, ctx.clock(), q, by);
     const refused =
-      audienceRefusal(q, by, ctx.directory) ?? (await separationRefusal(q, by, ctx.clock(), ctx.actsFor));
+      audienceRefusal(q, acting, ctx.directory) ?? (await separationRefusal(q, by, ctx.clock(), ctx.actsFor));
     if (refused) return { kind: 'forbidden', error: refused };
     let value: unknown;
     try {
@@ -253,12 +256,11 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
         return { kind, error: err };
       }
     }
-    // A delegate answers for the person who handed them the question (API.md §22).
-    const acting = await actingAnswerer(ctx.store.delegations, ctx.clock(), q, by);
     const outcome = takesVotes(q)
       ? await vote(q, acting, value, given, evidence)
       : await claim(q, acting, value, given, evidence);
-    if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, by, granting);
+    // A grant given as a delegate is given for the person they acted for (it lapses with the delegation).
+    if (granting && outcome.kind === 'recorded') await grants.give(outcome.question, acting, granting);
     return outcome;
   }
 

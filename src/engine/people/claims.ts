@@ -2,7 +2,8 @@
 // claimed it and when, shown to everyone who sees the question; it stops no one from answering,
 // lapses after CLAIM_MS without an answer, and is replaced by another person's claim. Kept in
 // the store's people table under the question id with that expiry, so every instance sees it
-// and nothing needs sweeping. Ending a claim early is for the claimer or an operator.
+// and nothing needs sweeping. Ending a claim early is for the claimer or an operator. Claiming
+// and ending early are audited (CLAIMED, UNCLAIMED) in the same store step; a lapse is not.
 import { canAnswer } from '../../domain/access.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { hasRole, type Principal } from '../../domain/principal.ts';
@@ -46,18 +47,35 @@ export function createClaims(people: PeopleStore, clock: () => number): Claims {
         throw new DomainError('FORBIDDEN', 'this key may not answer questions, nor claim them');
       if (q.status !== 'PENDING') throw refusal(q);
       const claim: Claim = { by: p.id, at: clock() };
-      await people.put(claimKey(q.id), JSON.stringify(claim), claim.at + CLAIM_MS);
+      const until = claim.at + CLAIM_MS;
+      await people.putAudited(claimKey(q.id), JSON.stringify(claim), until, {
+        type: 'CLAIMED',
+        questionId: q.id,
+        actor: p.id,
+        via: 'api',
+        detail: { until: new Date(until).toISOString() },
+        at: claim.at,
+      });
       return claim;
     },
     async unclaim(p, q) {
       const now = clock();
-      const cur = parseClaim(await people.get(claimKey(q.id), now), now);
-      if (!cur) return false;
+      const text = await people.get(claimKey(q.id), now);
+      const cur = parseClaim(text, now);
+      if (!cur || text === null) return false;
       // An operator who sees every question may clear anyone's claim; others only their own.
       if (cur.by !== p.id && !(hasRole(p, 'operator') && !p.restricted)) {
         throw new DomainError('FORBIDDEN', 'only the claimer or an operator may end this claim');
       }
-      return await people.delete(claimKey(q.id));
+      // Only the claim checked here: one replaced meanwhile by someone else's stays.
+      return await people.deleteAudited(claimKey(q.id), text, {
+        type: 'UNCLAIMED',
+        questionId: q.id,
+        actor: p.id,
+        via: 'api',
+        detail: { claimedBy: cur.by },
+        at: now,
+      });
     },
     async of(q) {
       if (q.status !== 'PENDING') return null;

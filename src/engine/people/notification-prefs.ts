@@ -1,6 +1,7 @@
 // A person's quiet hours and digest (API.md §22), kept in the store's people table so every
 // instance reads the same: set by the person (GraphQL, inbox settings), read by the deliveries
-// that honour them (quiet-gate.ts). Keyed by the SHA-256 of the identity, like names.
+// that honour them (quiet-gate.ts). Keyed by the SHA-256 of the identity, like names. Each change
+// is audited (NOTIFICATION_PREFS_CHANGED) in the same store step.
 import { createHash } from 'node:crypto';
 import { canAnswer } from '../../domain/access.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -12,6 +13,17 @@ import type { PeopleStore } from '../../store/people.ts';
 export const PREFS_KEEP_MS = 400 * 24 * 3600 * 1000;
 
 const prefsKey = (id: string): string => `prefs:${createHash('sha256').update(id).digest('hex')}`;
+
+/** The NOTIFICATION_PREFS_CHANGED entry's facts: the settings themselves (nothing in them is secret). */
+export function prefsAuditDetail(prefs: NotificationPrefs): Record<string, string | null> {
+  const q = prefs.quietHours;
+  return {
+    digest: prefs.digest,
+    quietFrom: q?.from ?? null,
+    quietTo: q?.to ?? null,
+    timeZone: q?.timeZone ?? null,
+  };
+}
 
 export interface NotificationPrefsService {
   get(principalId: string): Promise<NotificationPrefs>;
@@ -28,7 +40,15 @@ export function createNotificationPrefs(people: PeopleStore, clock: () => number
         throw new DomainError('FORBIDDEN', 'only people who answer questions have notification preferences');
       }
       const prefs = checkPrefs(input);
-      await people.put(prefsKey(p.id), JSON.stringify(prefs), clock() + PREFS_KEEP_MS);
+      const now = clock();
+      await people.putAudited(prefsKey(p.id), JSON.stringify(prefs), now + PREFS_KEEP_MS, {
+        type: 'NOTIFICATION_PREFS_CHANGED',
+        questionId: null,
+        actor: p.id,
+        via: 'api',
+        detail: prefsAuditDetail(prefs),
+        at: now,
+      });
       return prefs;
     },
   };

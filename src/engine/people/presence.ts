@@ -1,12 +1,14 @@
 // API.md §22's personal settings and marks, as one part of the engine: delegations, quiet hours
 // and digests, and claims. The GraphQL operations, the inbox and the CLI use it through
 // `Interactions.presence`; the push sender is given its delegate lookup and quiet gate here.
+import { ONCALL_PREFIX } from '../../domain/groups.ts';
 import type { NotificationPrefs } from '../../domain/notification-prefs.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { QuestionStore } from '../../store/types.ts';
 import { type Claim, type Claims, createClaims } from './claims.ts';
 import { createDelegations, type Delegations } from './delegation.ts';
+import type { Directory } from './directory.ts';
 import { createNotificationPrefs, type NotificationPrefsService } from './notification-prefs.ts';
 import { createQuietGate, type QuietGate } from './quiet-gate.ts';
 
@@ -27,6 +29,7 @@ export function createPresence(
   store: QuestionStore,
   clock: () => number,
   visible: (p: Principal, id: unknown) => Promise<QuestionRecord>,
+  directory?: Directory,
 ): Presence {
   const delegations = createDelegations(store.delegations, clock);
   const claims: Claims = createClaims(store.people, clock);
@@ -47,7 +50,12 @@ export function createPresence(
       // Only a restricted person needs it: everyone else already sees every question (§2).
       if (!p.restricted) return p;
       const actsFor = await delegations.actingFor(p.id);
-      return actsFor.length === 0 ? p : { ...p, actsFor };
+      if (actsFor.length === 0) return p;
+      // The rotations they are on: what a rotation routes to them is handed on too (§22).
+      const routedAudiences = [...(directory?.groups.values() ?? [])]
+        .filter((g) => g.rotation?.order.some((id) => actsFor.includes(id)))
+        .map((g) => ONCALL_PREFIX + g.id);
+      return routedAudiences.length === 0 ? { ...p, actsFor } : { ...p, actsFor, routedAudiences };
     },
   };
 }

@@ -5,7 +5,7 @@
 // subscriber. A 404 or 410 from the push service deletes the subscription; another failure is
 // retried a couple of times (a late "question waiting" helps nobody) and counts against the push
 // service as a target, so the worker backs a failing service off and probes it one at a time.
-import { canSee } from '../../domain/access.ts';
+import { addressedPerson, canSee } from '../../domain/access.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { PeopleStore } from '../../store/people.ts';
 import type { OutboxItem } from '../../store/types.ts';
@@ -65,10 +65,11 @@ export interface PushDeliveryOptions {
 export async function isDelegateOf(
   delegateOf: ((personId: string) => Promise<string | null>) | undefined,
   id: string,
-  q: Pick<QuestionRecord, 'audience'>,
+  q: Pick<QuestionRecord, 'audience'> & Partial<Pick<QuestionRecord, 'routedTo'>>,
 ): Promise<boolean> {
-  if (!delegateOf || q.audience === null || q.audience === id) return false;
-  return (await delegateOf(q.audience)) === id;
+  const person = addressedPerson(q);
+  if (!delegateOf || person === null || person === id) return false;
+  return (await delegateOf(person)) === id;
 }
 
 export function createPushDelivery(

@@ -12,7 +12,7 @@
 // origin: the worker caps deliveries in flight per target, so one slow or hung push service
 // delays no one else's pushes. `notify` is also the hook for reminders (REMIND, API.md §18).
 
-import { isNotified } from '../../domain/access.ts';
+import { addressedPerson, isNotified } from '../../domain/access.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
@@ -281,8 +281,8 @@ export function createPush(o: PushOptions): Push {
     async notify(question, reason) {
       const people = Object.values(await o.people.mapAll(PUSH_INDEX, clock()));
       // The addressee's delegate, read once per question (API.md §22).
-      const delegate =
-        o.delegateOf && question.audience !== null ? await o.delegateOf(question.audience) : null;
+      const person = addressedPerson(question);
+      const delegate = o.delegateOf && person !== null ? await o.delegateOf(person) : null;
       let queued = 0;
       for (let i = 0; i < people.length; i += READ_PARALLEL) {
         const batch = people.slice(i, i + READ_PARALLEL);

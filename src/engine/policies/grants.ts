@@ -7,11 +7,13 @@ import { actionDigest, approvedArgumentsOf, decisionOfAnswer } from '../../domai
 import type { ValidatedAsk } from '../../domain/ask-input.ts';
 import { DomainError, isDomainError } from '../../domain/errors.ts';
 import {
+  type CoveredQuestion,
   GRANT_ID_PREFIX,
   GRANTS_PER_PERSON_MAX,
   type Grant,
   type Grantor,
   type GrantRequest,
+  grantAnswerable,
   grantorRefusal,
   grantQuestionRefusal,
   grantRule,
@@ -74,6 +76,7 @@ export function createGrantGiving(ctx: EngineContext): GrantGiving {
         actionDigest: request.scope === 'SAME_ARGUMENTS' ? actionDigest(resolved.action.name, args) : null,
         questionId: resolved.id,
         createdBy: by.id,
+        ...(by.onBehalfOf ? { onBehalfOf: by.onBehalfOf } : {}),
         via: by.via,
         reach: reachOf(by, resolved),
         createdAt: now,
@@ -116,14 +119,37 @@ export function grantRefusalKind(err: unknown): 'forbidden' | 'invalid' | null {
 }
 
 /**
- * The rules and grants applied to an ask. A grant the rules pick is used in one atomic store step
- * (`use`); when the store refuses it (used up, expired or revoked on another instance) the ask is
- * decided again without it. The metric counts the final decision only.
+ * Uses a grant the rules picked for a new question: true when it decides it. First, once, whether
+ * its giver could answer that question now (API.md §20, §22: their groups and delegations as they
+ * are at this instant, `grantAnswerable`); then one atomic store step counts the use (false when it
+ * is used up, expired or revoked on another instance). A grant refused here writes nothing.
+ */
+export type GrantUse = (grant: Grant, q: CoveredQuestion) => Promise<boolean>;
+
+export function createGrantUse(ctx: EngineContext, questionId: string): GrantUse {
+  return async (grant, q) => {
+    const now = ctx.clock();
+    const actsFor = (await ctx.store.delegations.delegatorsOf(grant.createdBy, now)).map((d) => d.from);
+    const answerable = grantAnswerable(grant, q, {
+      // Groups a sign-in's claim named are not known without the person: the configured ones count.
+      isAddressee: (audience, identity) => ctx.directory.isAddressee({ audience }, identity),
+      isVoter: (voters, identity) => ctx.directory.isVoter(voters, identity),
+      actsFor,
+    });
+    if (!answerable) return false;
+    return (await ctx.store.grants.use(grant.id, questionId, ctx.clock())) === 'used';
+  };
+}
+
+/**
+ * The rules and grants applied to an ask. A grant the rules pick is used through `use` (the
+ * giver re-checked, then one atomic store step); when it is refused the ask is decided again
+ * without it. The metric counts the final decision only.
  */
 export async function applyPoliciesAndGrants(
   v: ValidatedAsk,
   inputs: PolicyInputs,
-  use: (grantId: string) => Promise<boolean>,
+  use: GrantUse,
 ): Promise<PolicyOutcome> {
   const skip = new Set<string>();
   const counted: [PolicyEffect, PolicyMode][] = [];
@@ -134,13 +160,26 @@ export async function applyPoliciesAndGrants(
   for (;;) {
     counted.length = 0;
     const out = applyPolicies(v, { ...inputs, observer, skip });
-    if (out.kind === 'decided' && out.rule.grant && !(await use(out.rule.id))) {
+    if (out.kind === 'decided' && out.rule.grant && !(await use(out.rule.grant, coveredOf(v, inputs)))) {
       skip.add(out.rule.id);
       continue;
     }
     for (const [effect, mode] of counted) inputs.observer.policyDecision?.(effect, mode);
     return out;
   }
+}
+
+/** The question a grant is re-checked against: addressed as the agent asked it. */
+function coveredOf(v: ValidatedAsk, inputs: PolicyInputs): CoveredQuestion {
+  return {
+    askedBy: inputs.askedBy,
+    action: v.action!,
+    sensitive: v.sensitive,
+    quorum: v.quorum,
+    audience: inputs.audience,
+    channel: v.channel,
+    recipient: inputs.recipient === undefined ? v.recipient : inputs.recipient,
+  };
 }
 
 export interface GrantAdmin {

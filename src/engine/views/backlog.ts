@@ -6,7 +6,7 @@
 // only the others are read: a pending question's spec never changes, and the feed listens
 // before it reads, so a resolution after the announced copy was taken reaches the feed as an
 // event (the copy is dropped in the same step that dispatches it to the feeds).
-import { visibilityScope } from '../../domain/access.ts';
+import { canSee, visibilityScope } from '../../domain/access.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import { mediaBytesOf } from '../../domain/quotas.ts';
@@ -82,7 +82,10 @@ export async function* readBacklog(
     const batch = ids.slice(i, i + size);
     const records = await recordsOf(store, batch, held);
     i += batch.length;
-    const live = records.filter((q): q is QuestionRecord => q?.status === 'PENDING');
+    // A delegate's rotations were read whole (scoped.ts): only what is routed to its people stays.
+    const live = records.filter(
+      (q): q is QuestionRecord => q?.status === 'PENDING' && (scope.routed === undefined || canSee(p, q)),
+    );
     let read = 0;
     for (const q of live) {
       part.push(q);

@@ -3,6 +3,7 @@
 import { visibilityScope } from '../../domain/access.ts';
 import { filterOf, pageSizeOf } from '../../domain/call-args.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { Principal } from '../../domain/principal.ts';
 import { encodeCursor } from '../../store/listing.ts';
 import type { ListFilter, Page } from '../../store/types.ts';
 import type { EngineContext } from '../context.ts';
@@ -27,6 +28,17 @@ function pageOf(page: Page): QuestionPage {
   };
 }
 
+/**
+ * `p` with the people it acts for now (their live delegations to it), when it is restricted and
+ * the caller did not say already (a feed's principal comes with them): everyone else sees every
+ * question anyway (§2), and reads nothing here.
+ */
+async function actingNow(ctx: EngineContext, p: Principal): Promise<Principal> {
+  if (!p.restricted || p.actsFor !== undefined) return p;
+  const actsFor = (await ctx.store.delegations.delegatorsOf(p.id, ctx.clock())).map((d) => d.from);
+  return actsFor.length === 0 ? p : { ...p, actsFor };
+}
+
 export function createListing(
   ctx: EngineContext,
 ): Pick<Interactions, 'get' | 'list' | 'pending' | 'backlog'> {
@@ -44,7 +56,9 @@ export function createListing(
     async list(p, rawFilter, page) {
       const first = pageSizeOf(page.first);
       const filter: ListFilter = filterOf(rawFilter);
-      const scope = visibilityScope(p);
+      // A restricted delegate pages through the questions of the people it acts for too (API.md
+      // §22), as its feed shows them: each carries its `audience`, the person it is for.
+      const scope = visibilityScope(await actingNow(ctx, p));
       const empty: QuestionPage = { edges: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
       const filters = scopedFilters(filter, scope);

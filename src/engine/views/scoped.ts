@@ -9,7 +9,7 @@ import type { ListFilter, Page, PageRequest, QuestionStore } from '../../store/t
 
 /** The store filters `filter` becomes within `scope` (none: nothing can match). */
 export function scopedFilters(filter: ListFilter, scope: VisibilityScope): ListFilter[] {
-  const { audiences, ...one } = scope;
+  const { audiences, routed: _routed, ...one } = scope;
   if (!audiences) {
     if (one.audience && filter.audience != null && filter.audience !== one.audience) return [];
     return [{ ...filter, ...one }];
@@ -41,14 +41,29 @@ export async function listScoped(
   };
 }
 
-export async function pendingScoped(store: QuestionStore, scope: VisibilityScope) {
-  const filters = scopedFilters({}, scope);
-  const lists = await Promise.all(filters.map((f) => store.pending(f)));
-  return lists.flat().sort((a, b) => compareOldestFirst(a, b));
+/** A delegate's rotations (`scope.routed`): read whole, kept when routed to one it acts for. */
+function routedFilters(scope: VisibilityScope): ListFilter[] {
+  return (scope.routed?.audiences ?? []).map((audience) => ({ audience }));
 }
 
-export async function pendingIdsScoped(store: QuestionStore, scope: VisibilityScope): Promise<string[]> {
+export async function pendingScoped(store: QuestionStore, scope: VisibilityScope) {
   const filters = scopedFilters({}, scope);
+  const extra = routedFilters(scope);
+  const [lists, routed] = await Promise.all([
+    Promise.all(filters.map((f) => store.pending(f))),
+    Promise.all(extra.map((f) => store.pending(f))),
+  ]);
+  const people = scope.routed?.people ?? [];
+  const mine = routed.flat().filter((q) => q.routedTo != null && people.includes(q.routedTo));
+  return [...lists.flat(), ...mine].sort((a, b) => compareOldestFirst(a, b));
+}
+
+/**
+ * The ids of the pending questions in `scope`; with `scope.routed`, a superset the reader must
+ * check each record of with `canSee` (readBacklog does).
+ */
+export async function pendingIdsScoped(store: QuestionStore, scope: VisibilityScope): Promise<string[]> {
+  const filters = [...scopedFilters({}, scope), ...routedFilters(scope)];
   if (filters.length === 1) return store.pendingIds(filters[0]!);
   return (await Promise.all(filters.map((f) => store.pendingIds(f)))).flat();
 }

@@ -28,6 +28,10 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   DELEGATION_SET:
     'A person handed their questions to a delegate until a time (detail: `to`, `until`; the reason is not kept here).',
   DELEGATION_ENDED: 'A person ended their delegation before its end time (detail: `to`).',
+  CLAIMED: 'A person claimed a pending question: they are looking at it (detail: `until`).',
+  UNCLAIMED: 'A claim was ended before it lapsed, by its claimer or an operator (detail: `claimedBy`).',
+  NOTIFICATION_PREFS_CHANGED:
+    'A person set their quiet hours and digest (detail: `digest`, `quietFrom`, `quietTo`, `timeZone`).',
   PASSKEY_REGISTERED:
     'A signed-in person registered a passkey or security key for step-up approvals (detail: credentialId).',
 };

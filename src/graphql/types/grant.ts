@@ -20,6 +20,12 @@ export const GrantType = builder.objectRef<StoredGrant>('Grant').implement({
     }),
     questionId: t.exposeID('questionId', { description: 'The approval it was given with.' }),
     createdBy: t.exposeString('createdBy', { description: 'The person who gave it.' }),
+    onBehalfOf: t.string({
+      nullable: true,
+      description:
+        'The person it was given for, when its giver approved as their delegate: it decides nothing once that delegation ends.',
+      resolve: (g) => g.onBehalfOf ?? null,
+    }),
     createdAt: t.field({ type: DateTime, description: 'When it was given.', resolve: (g) => g.createdAt }),
     expiresAt: t.field({
       type: DateTime,

@@ -83,8 +83,11 @@ export async function streamRoutes(app: FastifyInstance, o: StreamRouteOptions):
     // A hijacked reply writes its own head: the headers set on it so far (the security headers
     // every door sends) are copied into it, or the stream would go without them.
     const inherited = reply.getHeaders() as OutgoingHttpHeaders;
+    // A restricted delegate's feed carries the questions of the people it acts for (API.md §22),
+    // read before the reply is taken over so a store failure is still an ordinary error reply.
+    const principal = await o.engine.presence.acting(req.principal);
     reply.hijack();
-    await pump(o, req.principal, req.raw, reply.raw, inherited);
+    await pump(o, principal, req.raw, reply.raw, inherited);
   });
 }
 

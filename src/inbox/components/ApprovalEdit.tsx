@@ -1,60 +1,105 @@
-// "Edit and approve": the action's arguments in a form built from argumentsSchema, prefilled with
-// the proposal, validated in the page like a FORM answer; the changes are shown highlighted
-// against the proposal before the approval is sent. The server checks the arguments again.
+// "Edit": the arguments table's values become fields in place (issue 44 item 2) — one table,
+// its rows the rows of the read-only table, each value a field of a form built from
+// argumentsSchema and prefilled with the proposal. A changed row is highlighted with the proposed
+// value beside it; errors show under their field as on a FORM card (the page's checks, and the
+// server's when it refuses an argument). The note and the decision buttons come after the table,
+// inside the form (the children). The server checks the arguments again.
 import Form from '@rjsf/core/lib/components/Form.js';
-import type { RJSFSchema } from '@rjsf/utils';
-import { useId, useMemo, useState } from 'react';
-import { createCfworkerValidator } from '../lib/form-validator.ts';
+import type { ObjectFieldTemplateProps, RJSFSchema, UiSchema } from '@rjsf/utils';
+import { type ReactNode, useId, useMemo } from 'react';
+import { argumentRows } from '../lib/approval.ts';
+import { createCfworkerValidator, serverErrorSchema } from '../lib/form-validator.ts';
 import { isPlainObject } from '../lib/model.ts';
-import { ArgumentsTable } from './ArgumentsTable.tsx';
+import { ArgumentRow, ArgumentsShell } from './ArgumentsTable.tsx';
+import type { ServerFieldError } from './FormAnswer.tsx';
 import { plainId } from './hooks.ts';
 
 const validator = createCfworkerValidator();
 
+interface EditContext {
+  proposed: Record<string, unknown>;
+  caption: string;
+}
+
+/** The root object's fields as the arguments table's rows (nested objects keep rjsf's layout). */
+function ArgumentFields({ properties, formData, registry }: ObjectFieldTemplateProps) {
+  const { proposed, caption } = registry.formContext as EditContext;
+  const was = new Map(
+    argumentRows(proposed, isPlainObject(formData) ? formData : {}).map((row) => [row.name, row.was]),
+  );
+  return (
+    <ArgumentsShell caption={caption} editing>
+      {properties
+        .filter((p) => !p.hidden)
+        .map((p) => (
+          <ArgumentRow key={p.name} name={p.name} was={was.get(p.name)} wasLabel="proposed">
+            {p.content}
+          </ArgumentRow>
+        ))}
+    </ArgumentsShell>
+  );
+}
+
+/** The schema's properties in the proposal's order (the order the read-only table showed). */
+function orderOf(schema: Record<string, unknown>, proposed: Record<string, unknown>): string[] {
+  const props = isPlainObject(schema.properties) ? schema.properties : {};
+  return [...Object.keys(proposed).filter((k) => Object.hasOwn(props, k)), '*'];
+}
+
 export function ApprovalEdit({
   schema,
   proposed,
+  formData,
+  onChange,
   busy,
+  serverError,
+  caption,
   send,
-  onCancel,
+  children,
 }: {
   schema: Record<string, unknown>;
   proposed: Record<string, unknown>;
+  formData: Record<string, unknown>;
+  onChange(next: Record<string, unknown>): void;
   busy: boolean;
+  /** The server's refusal of an argument (`answer.arguments.amount`), shown under its field. */
+  serverError: ServerFieldError | null;
+  caption: string;
   send(args: Record<string, unknown>): void;
-  onCancel(): void;
+  /** What follows the table inside the form: the note and the decision buttons. */
+  children: ReactNode;
 }) {
   const idPrefix = plainId(useId());
-  const [formData, setFormData] = useState<Record<string, unknown>>(() => structuredClone(proposed));
   const rjsfSchema = useMemo(() => structuredClone(schema) as RJSFSchema, [schema]);
+  const uiSchema = useMemo<UiSchema>(
+    () => ({ 'ui:ObjectFieldTemplate': ArgumentFields, 'ui:order': orderOf(schema, proposed) }),
+    [schema, proposed],
+  );
+  const formContext = useMemo<EditContext>(() => ({ proposed, caption }), [proposed, caption]);
+  const extraErrors = useMemo(
+    () => (serverError ? serverErrorSchema(serverError.message, serverError.field, 'arguments') : undefined),
+    [serverError],
+  );
   return (
     <div className="approval-edit">
       <Form
         schema={rjsfSchema}
+        uiSchema={uiSchema}
         validator={validator}
         idPrefix={idPrefix}
         formData={formData}
-        onChange={(e) => setFormData(isPlainObject(e.formData) ? e.formData : {})}
+        formContext={formContext}
+        onChange={(e) => onChange(isPlainObject(e.formData) ? e.formData : {})}
         onSubmit={(e) => send(isPlainObject(e.formData) ? e.formData : {})}
+        // The errors show on their fields; rjsf's default would also log them to the console.
         onError={() => {}}
+        extraErrors={extraErrors}
         showErrorList={false}
         noHtml5Validate
         focusOnFirstError
         disabled={busy}
       >
-        {/* Children replace rjsf's own submit button. */}
-        <div className="approval-changes">
-          <p className="hint">The arguments you approve (changes highlighted):</p>
-          <ArgumentsTable proposed={proposed} edited={formData} caption="The arguments with your changes" />
-        </div>
-        <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
-            Approve with these arguments
-          </button>
-          <button type="button" className="quiet" disabled={busy} onClick={onCancel}>
-            Cancel editing
-          </button>
-        </div>
+        {children}
       </Form>
     </div>
   );

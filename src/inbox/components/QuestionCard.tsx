@@ -13,7 +13,7 @@ import { isPlainObject, timeOf } from '../lib/model.ts';
 import { answererText } from '../lib/names.ts';
 import { formatWhen, timeLeft } from '../lib/time.ts';
 import { AnswerView } from './AnswerView.tsx';
-import { ActionView, ApprovalAnswer } from './ApprovalAnswer.tsx';
+import { ActionView, ApprovalAnswer, ApprovalOutcome } from './ApprovalAnswer.tsx';
 import { ClaimBadge } from './ClaimBadge.tsx';
 import { ConfirmAnswer, ExternalAnswer, SelectAnswer, TextAnswer } from './controls.tsx';
 import type { ServerFieldError } from './FormAnswer.tsx';
@@ -137,6 +137,8 @@ function SettledView({
       {settled.outcome === 'ANSWERED' &&
         (settled.byMe && q.sensitive ? (
           <p className="answer-value hint">Your answer went to the asker; it is not stored or shown.</p>
+        ) : q.format === 'APPROVAL' ? (
+          <ApprovalOutcome question={q} />
         ) : (
           <AnswerView question={q} />
         ))}
@@ -182,7 +184,7 @@ function AnswerControl({
     case 'EXTERNAL':
       return <ExternalAnswer link={q.link} serverVerified={q.serverVerified} />;
     case 'APPROVAL':
-      return <ApprovalAnswer question={q} busy={busy} send={send} />;
+      return <ApprovalAnswer question={q} busy={busy} send={send} serverError={serverError} />;
     default:
       // A newer server's format reaches an older inbox: said plainly; a new format fails to
       // compile here until it has its answer control.
@@ -278,7 +280,8 @@ export const QuestionCard = memo(function QuestionCard({
         {q.text}
       </p>
       {q.media && q.media.length > 0 && <MediaList items={q.media} />}
-      {q.action && <ActionView question={q} />}
+      {/* A pending approval's action is part of its answer control (the table edits in place). */}
+      {q.action && card.settled && <ActionView question={q} />}
       {!card.settled && <Ladder question={q} />}
       {card.settled ? (
         <SettledView

@@ -1,6 +1,7 @@
 // Answering from a card: send the answer, and turn every way it can fail into what the card
 // shows — a refused key (back to sign-in), a 409 (read the question again to say who won), a
-// FORM field the server refused (marked on the field), or one plain sentence.
+// FORM field or an edited approval argument the server refused (marked on the field), or one
+// plain sentence.
 import { type Dispatch, useCallback } from 'react';
 import { InteractionsError } from '../../client/errors.ts';
 import { InboxAnswerDocument, InboxQuestionDocument } from '../../client/generated/graphql.ts';
@@ -77,8 +78,14 @@ export function useSubmit(deps: SubmitDeps): Submit {
         if (err.code === 'ALREADY_ANSWERED' || err.code === 'QUESTION_CLOSED') {
           return settleConflict(current, q, err.code);
         }
-        const path = err.code === 'BAD_USER_INPUT' && q.format === 'FORM' ? answerPath(err.field) : null;
-        if (path !== null && path.length > 0) {
+        const path = err.code === 'BAD_USER_INPUT' ? answerPath(err.field) : null;
+        // A FORM field, or an argument of an approval's edit (`answer.arguments.amount`).
+        const onField =
+          path !== null &&
+          (q.format === 'FORM'
+            ? path.length > 0
+            : q.format === 'APPROVAL' && path[0] === 'arguments' && path.length > 1);
+        if (onField) {
           return {
             ok: false,
             message: 'The answer was refused: see the field marked below.',

@@ -11,7 +11,8 @@ export interface ArgumentRow {
   was?: string;
 }
 
-function shown(value: unknown): string {
+/** A value as an argument row shows it: a string as it is, anything else as JSON. */
+export function shown(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value, null, 2) ?? String(value);
 }
@@ -24,10 +25,16 @@ export function argumentRows(
   if (!edited) return Object.entries(proposed).map(([name, v]) => ({ name, value: shown(v) }));
   const names = [...new Set([...Object.keys(proposed), ...Object.keys(edited)])];
   return names.map((name) => {
-    const before = Object.hasOwn(proposed, name) ? shown(proposed[name]) : '(not set)';
-    const after = Object.hasOwn(edited, name) ? shown(edited[name]) : '(not set)';
+    // A field emptied while editing holds `undefined`, which the answer's JSON leaves out.
+    const before = proposed[name] !== undefined ? shown(proposed[name]) : '(not set)';
+    const after = edited[name] !== undefined ? shown(edited[name]) : '(not set)';
     return after === before ? { name, value: after } : { name, value: after, was: before };
   });
+}
+
+/** Whether `edited` changes any argument of `proposed` (an edit that puts everything back does not). */
+export function changesAny(proposed: Record<string, unknown>, edited: Record<string, unknown>): boolean {
+  return argumentRows(proposed, edited).some((row) => row.was !== undefined);
 }
 
 /** "1 of 2 approvals · 0 of 1 rejections", or null without a quorum. */

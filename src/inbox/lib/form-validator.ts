@@ -354,8 +354,13 @@ export function createCfworkerValidator(): CfworkerValidator {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The rjsf `extraErrors` that put a server error on its field (the form root when it has none). */
-export function serverErrorSchema(message: string, field: string | undefined): ErrorSchema {
-  const path = answerPath(field) ?? [];
+/**
+ * The rjsf `extraErrors` that put a server error on its field (the form root when it has none).
+ * `under` is where the form's data sits in the answer: an approval's edit form holds
+ * `answer.arguments`, so `answer.arguments.amount` is its field `amount`.
+ */
+export function serverErrorSchema(message: string, field: string | undefined, under?: string): ErrorSchema {
+  let path = answerPath(field) ?? [];
+  if (under !== undefined) path = path[0] === under ? path.slice(1) : [];
   return new ErrorSchemaBuilder().addErrors(serverMessage(message, field), path).ErrorSchema;
 }

@@ -45,6 +45,8 @@ const SCRIPTS = {
   deliveryLatest: script('delivery-latest'),
   linkSave: script('link-save'),
   peopleMapSet: script('people-map-set'),
+  peoplePutAudited: script('people-put-audited'),
+  peopleDeleteAudited: script('people-delete-audited'),
   ticket: script('ticket'),
   ticketAdd: script('ticket-add'),
   answerTicket: script('answer-ticket'),

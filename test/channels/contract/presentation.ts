@@ -3,7 +3,8 @@
 // summary and the arguments, cut where the surface cuts them and nowhere else — and the digest
 // the answer path records for an answer through that channel is the digest of that object.
 import { expect } from 'vitest';
-import { presentedDigestOf, presentOn, surfaceOfPlugin } from '../../../src/domain/presentation.ts';
+import { presentOn, surfaceOfPlugin } from '../../../src/domain/presentation.ts';
+import { presentedDigestOf } from '../../../src/domain/presented-digest.ts';
 import type { QuestionRecord } from '../../../src/domain/question.ts';
 import { evidenceFor } from '../../../src/engine/answers/step-up.ts';
 import type { Delivered } from './harness.ts';

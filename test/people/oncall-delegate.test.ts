@@ -1,0 +1,169 @@
+// The issue's "done when" for people (API.md §22), on both stores and two instances: a question
+// addressed to whoever is on call for payments reaches that person's phone and, while they are
+// away, their delegate's too; the delegate — in neither the group nor the audience — sees it and
+// answers it "for" them (`onBehalfOf`), and the delegation's end hands it back. Someone neither
+// on call nor delegated to still gets NOT_FOUND.
+import { createECDH } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushAuthority } from '../../src/app/push-setup.ts';
+import { isDomainError } from '../../src/domain/errors.ts';
+import { parseGroups } from '../../src/domain/groups.ts';
+import type { Principal } from '../../src/domain/principal.ts';
+import { targetParts } from '../../src/engine/outbox/worker-options.ts';
+import { createDirectory } from '../../src/engine/people/directory.ts';
+import { createPeople, sessionRef } from '../../src/engine/people/people.ts';
+import { pushPresence } from '../../src/engine/people/presence.ts';
+import { createPush, type Push } from '../../src/engine/people/push.ts';
+import { AGENT, type EngineSet, type StoreKind, startEngines } from '../support/engines.ts';
+
+const directory = createDirectory(
+  parseGroups([
+    {
+      id: 'payments',
+      members: ['alice', 'erin'],
+      rotation: {
+        every: '1w',
+        startsAt: '2027-01-04T09:00:00Z',
+        order: ['alice', 'erin'],
+        handoverAt: '09:00',
+        timeZone: 'UTC',
+      },
+    },
+  ]),
+);
+const person = (id: string): Principal & { name: string } => ({
+  ...directory.withGroups({ id, roles: ['operator'], restricted: true }),
+  name: id,
+});
+const ALICE = person('alice');
+const BOB = person('bob'); // not in payments: alice's delegate while she is away
+const CAROL = person('carol'); // neither
+
+function device(name: string) {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://push.example/d/${name}`,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: Buffer.alloc(16, 1).toString('base64url'),
+    },
+  };
+}
+
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'OK',
+    (err: unknown) => (isDomainError(err) ? err.code : `thrown: ${String(err)}`),
+  );
+
+for (const kind of ['memory', 'redis'] as StoreKind[]) {
+  describe(`whoever is on call, and their delegate while they are away (${kind}, two instances)`, () => {
+    // Tuesday of alice's week on call (a future date: Redis expires what it keeps by real time).
+    let now = Date.UTC(2027, 0, 5, 12, 0);
+    let set: EngineSet;
+    let push: Push;
+    const sent: string[] = [];
+    beforeAll(async () => {
+      set = await startEngines(kind, 2, {}, { directory, clock: () => now });
+      const store = set.stores[0]!;
+      const people = createPeople(store.people, () => now);
+      push = createPush({
+        people: store.people,
+        outbox: store.outbox,
+        send: async (s) => {
+          sent.push(s.endpoint);
+          return { status: 201 };
+        },
+        authority: pushAuthority({ accessControl: true, pushGraceDays: 30 }, [], people),
+        publicKey: 'unused',
+        hosts: ['push.example'],
+        logger: pino({ level: 'silent' }),
+        clock: () => now,
+        ...pushPresence(store, () => now),
+      });
+      for (const [p, d] of [
+        [ALICE, 'alice-phone'],
+        [BOB, 'bob-phone'],
+        [CAROL, 'carol-phone'],
+      ] as const) {
+        const session = await people.openSession(p, now + 30 * 24 * 3600_000);
+        await push.subscribe(p, { kind: 'session', ref: sessionRef(session) }, device(d));
+      }
+    });
+    afterAll(() => set.close());
+
+    async function pushed(q: Parameters<Push['notify']>[0]): Promise<string[]> {
+      sent.length = 0;
+      await push.notify(q, 'asked');
+      const store = set.stores[0]!;
+      for (const item of await store.outbox.leaseDue(now, 50, 60_000, 'test')) {
+        const r = await push.deliver(item, await store.get(item.questionId), targetParts(item.target).name);
+        await store.outbox.ack(item.id, item.leaseToken);
+        expect(r.kind).toBe('done');
+      }
+      return sent.map((e) => e.slice(e.lastIndexOf('/') + 1)).sort();
+    }
+
+    const page = async () =>
+      (
+        await set.engines[0]!.ask(
+          AGENT,
+          { text: 'Refund 100 EUR?', format: 'CONFIRM', audience: 'oncall:payments' },
+          { holdSeconds: 0 },
+        )
+      ).question;
+
+    it('reaches the person on call only, and nobody else may see it', async () => {
+      const q = await page();
+      expect(q.routedTo).toBe('alice');
+      expect(await pushed(q)).toEqual(['alice-phone']);
+      expect(await set.engines[1]!.get(BOB, q.id)).toBeNull();
+      expect(await codeOf(set.engines[1]!.answer(BOB, q.id, true))).toBe('NOT_FOUND');
+    });
+
+    it('while they are away, their delegate’s phone too; the delegate answers for them on the other instance', async () => {
+      await set.engines[0]!.presence.delegations.set(ALICE, { to: 'bob', until: now + 14 * 24 * 3600_000 });
+      const q = await page();
+      expect(q.routedTo).toBe('alice');
+      expect(await pushed(q)).toEqual(['alice-phone', 'bob-phone']);
+      const two = set.engines[1]!;
+      expect((await two.get(BOB, q.id))?.id).toBe(q.id);
+      expect((await two.pending(await two.presence.acting(BOB))).map((p) => p.id)).toContain(q.id);
+      expect(await two.get(CAROL, q.id)).toBeNull();
+      expect(await codeOf(two.answer(CAROL, q.id, true))).toBe('NOT_FOUND');
+      // The feed's SNAPSHOT too (read in parts by the backlog reader).
+      const snapshot = [];
+      for await (const part of two.backlog(await two.presence.acting(BOB))) snapshot.push(...part);
+      // Everything routed to alice while she is away: this question and the one asked before.
+      expect(snapshot.map((p) => p.id)).toContain(q.id);
+      expect(snapshot.map((p) => p.routedTo)).toEqual(snapshot.map(() => 'alice'));
+      // Next week the rotation routes to erin: that is not alice's to hand on.
+      const week = 7 * 24 * 3600_000;
+      now += week;
+      const erins = await page();
+      expect(erins.routedTo).toBe('erin');
+      expect(await pushed(erins)).toEqual([]);
+      const later = (await two.pending(await two.presence.acting(BOB))).map((p) => p.id);
+      expect(later).toContain(q.id);
+      expect(later).not.toContain(erins.id);
+      expect(await two.get(BOB, erins.id)).toBeNull();
+      now -= week;
+      const answered = await two.answer(BOB, q.id, true);
+      expect(answered).toMatchObject({ answeredBy: 'bob', onBehalfOf: 'alice', answer: true });
+      const log = (await set.stores[0]!.audit.page({ first: 100, questionId: q.id, types: ['ANSWERED'] }))
+        .entries;
+      expect(log).toHaveLength(1);
+      expect(log[0]).toMatchObject({ actor: 'bob', detail: { onBehalfOf: 'alice' } });
+    });
+
+    it('once the delegation ends, the delegate is neither notified nor able to answer', async () => {
+      await set.engines[0]!.presence.delegations.end(ALICE);
+      const q = await page();
+      expect(await pushed(q)).toEqual(['alice-phone']);
+      expect(await codeOf(set.engines[1]!.answer(BOB, q.id, true))).toBe('NOT_FOUND');
+      expect((await set.engines[1]!.answer(ALICE, q.id, true)).onBehalfOf).toBeUndefined();
+    });
+  });
+}
