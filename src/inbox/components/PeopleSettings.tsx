@@ -199,8 +199,8 @@ export function QuietHoursSettings({ api, people }: { api: Transport; people: Pe
         </div>
       </form>
       <p className="hint">
-        Pushes, e-mails and direct messages wait during quiet hours (the questions still wait here); a digest
-        sums them up when they end.
+        Pushes to your devices wait during quiet hours (the questions still wait here); a digest sums them up
+        when they end. E-mails and chat messages are not held yet.
       </p>
       <NoteLine note={note} problem={problem} />
     </div>
