@@ -5,6 +5,9 @@
 // questions to that channel user). The same press on an approval requested for someone else is
 // recorded, so the refusal is the rule and not a press the door did not understand.
 //
+// And step-up (API.md §23) on the same wire: Approve on an `assurance: HIGH` approval is never
+// recorded (it needs the approver's passkey, in the inbox); Reject needs none and is recorded.
+//
 // Kept apart from suite.ts (which calls it once per channel with an inbound door) so the suite's
 // own blocks and these stay separately editable.
 import { expect, it } from 'vitest';
@@ -63,6 +66,21 @@ export function separationOfDuties(c: SeparationContext): void {
     );
     expect(r.errors).toBeUndefined();
     expect(await read(single.id)).toMatchObject({ status: 'ANSWERED', answeredBy: 'ops' });
+  });
+
+  it(`step-up: Approve on a HIGH approval is not recorded from ${c.channel}; Reject is`, async () => {
+    const high = { ...action(), assurance: 'HIGH' };
+    const q = await approval(c.unique('Wire the supplier (passkey needed)?'), { action: high });
+    expect(await press(q, true)).toBeLessThan(500);
+    expect(await read(q.id)).toMatchObject({ status: 'PENDING', answeredBy: null });
+    const voted = await approval(c.unique('Wire the supplier (two approvers, passkey needed)?'), {
+      action: high,
+      quorum: { approvals: 2 },
+    });
+    expect(await press(voted, true)).toBeLessThan(500);
+    expect(await read(voted.id)).toMatchObject({ status: 'PENDING', votes: [] });
+    expect(await press(q, false)).toBe(200);
+    expect(await read(q.id)).toMatchObject({ status: 'ANSWERED', answeredBy: user, decision: 'REJECTED' });
   });
 
   it(`separation of duties: a delegate of the requester (${user} acting for bob) never approves it from ${c.channel}; another request is recorded`, async () => {
