@@ -103,6 +103,11 @@ export function askInputOf(args: AskArgs): Record<string, unknown> {
       argumentsSchema: args.action.arguments_schema,
       editable: args.action.editable,
       assurance: args.action.assurance,
+      // The rest of AskUserInput's ActionInput (API.md §13: its fields, snake_case), so an agent
+      // on MCP can name the person it acts for (§22) and the approval's executors (§23).
+      requestedBy: args.action.requested_by,
+      executors: args.action.executors,
+      validSeconds: args.action.valid_seconds,
     },
     quorum: args.quorum,
     escalation: args.escalation?.map((s) => ({

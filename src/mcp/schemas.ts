@@ -51,6 +51,21 @@ export const askUserInput = z.strictObject({
         .describe(
           'HIGH: only the approver, with their passkey in the inbox, can approve it (default STANDARD).',
         ),
+      requested_by: z
+        .string()
+        .optional()
+        .describe(
+          'The person you act for (an identity): they never answer or vote on it, nor do their delegates (separation of duties).',
+        ),
+      executors: z
+        .array(z.string())
+        .optional()
+        .describe('Principal ids, besides you, that may read it and consume the approval (at most 10).'),
+      valid_seconds: z
+        .number()
+        .int()
+        .optional()
+        .describe('How long the approval may be consumed, counted from the decision (1–2,592,000 s).'),
     })
     .optional()
     .describe('APPROVAL (required there): the action you ask permission for.'),

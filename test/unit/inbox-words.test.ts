@@ -117,7 +117,9 @@ describe('409 wording', () => {
 
   it('words the other refusals', () => {
     expect(answerErrorMessage(new NotFoundError('question not found'))).toMatch(/no longer exists/);
-    expect(answerErrorMessage(new ForbiddenError('nope'))).toMatch(/may not answer/);
+    expect(answerErrorMessage(new ForbiddenError('the asker of an approval may not decide it'))).toBe(
+      'You may not answer this question: the asker of an approval may not decide it',
+    );
     expect(answerErrorMessage(new BadUserInputError('answer must be a string'))).toBe(
       'The answer was refused: answer must be a string',
     );

@@ -69,6 +69,8 @@ function withScrutiny(
   ) {
     out.action = { ...out.action, requireSeparateRequester: true };
   }
+  // Any matching ASK rule may demand step-up (§20, §23): the action becomes HIGH (never lowered).
+  if (out.action && demandsStepUp(asks)) out.action = { ...out.action, assurance: 'HIGH' };
   if (ask?.channel) {
     if (ask.channel !== v.channel) out.recipient = null;
     out.channel = ask.channel;
@@ -79,6 +81,11 @@ function withScrutiny(
       out.escalation = { steps: steps.map((s) => ({ ...s })), field: 'input.escalationPolicy' };
   }
   return { v: out, audience: ask?.audience ?? audience };
+}
+
+/** Whether one of these ASK rules demands a passkey step-up (`ask.assurance: HIGH`). */
+function demandsStepUp(asks: readonly PolicyRule[]): boolean {
+  return asks.some((r) => r.ask?.assurance === 'HIGH');
 }
 
 /** Applies the rules to a validated ask (called once per ask; rules were compiled before). */
@@ -105,7 +112,13 @@ export function applyPolicies(v: ValidatedAsk, inputs: PolicyInputs): PolicyOutc
   const rule = d.recorded;
   if (rule === null) return { ...asWritten, shadow };
   inputs.observer.policyDecision?.(rule.effect, 'ENFORCE');
-  // A HIGH approval needs a person's passkey (API.md §23): a rule cannot give it, so it is asked.
+  // A HIGH approval needs a person's passkey (API.md §23): a rule cannot give it, so it is asked
+  // — also when a matching ASK rule is what makes it HIGH: that rule asks, with its scrutiny.
+  const stepUp = rule.effect === 'ALLOW' ? d.asks.find((r) => r.ask?.assurance === 'HIGH') : undefined;
+  if (stepUp) {
+    const scrutiny = withScrutiny(v, inputs.audience, stepUp, d.asks, inputs.escalationPolicies);
+    return { kind: 'ask', ...scrutiny, policy: refOf(stepUp), shadow };
+  }
   if (rule.effect === 'ALLOW' && v.action.assurance === 'HIGH') return { ...asWritten, shadow };
   if (rule.effect === 'ASK') {
     const scrutiny = withScrutiny(v, inputs.audience, rule, d.asks, inputs.escalationPolicies);

@@ -71,7 +71,9 @@ export function answerErrorMessage(err: InteractionsError): string {
     case 'NOT_FOUND':
       return 'This question no longer exists, or your key may not see it.';
     case 'FORBIDDEN':
-      return 'Your key may not answer this question.';
+      // The server says why (not among the voters, separation of duties, …): the person, signed in
+      // or with a key, needs the reason more than the code.
+      return `You may not answer this question: ${err.message}`;
     case 'WRONG_DOOR':
       return 'This question is answered outside the inbox.';
     case 'RATE_LIMITED':

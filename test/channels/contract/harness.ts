@@ -26,10 +26,13 @@ export interface InboundHttp {
 /** What an inbound answer chooses (the formats every inbound channel answers from its message). */
 export type Choice = { confirm: boolean } | { select: number };
 
-/** The question as the suite asked it, plus what the provider received for it. */
+/**
+ * The question as the suite asked it, plus what the provider received for it. On an APPROVAL,
+ * `{confirm: true}` presses Approve and `{confirm: false}` Reject.
+ */
 export interface AskedQuestion {
   id: string;
-  format: 'CONFIRM' | 'SELECT';
+  format: 'CONFIRM' | 'SELECT' | 'APPROVAL';
   options: string[] | null;
   delivered: Delivered;
 }

@@ -56,9 +56,11 @@ const slackHarness: ChannelHarness = {
   },
   inbound: {
     answer(q, choice) {
+      // An APPROVAL's buttons are Approve / Reject (`tai_approve_yes|no`).
+      const yesNo = q.format === 'APPROVAL' ? ACTION.approve : ACTION.confirm;
       const payload =
         'confirm' in choice
-          ? click(`${q.id}:${choice.confirm ? 1 : 0}`, `${ACTION.confirm}_${choice.confirm ? 'yes' : 'no'}`)
+          ? click(`${q.id}:${choice.confirm ? 1 : 0}`, `${yesNo}_${choice.confirm ? 'yes' : 'no'}`)
           : click(`${q.id}:${choice.select}`, `${ACTION.selectButton}_${choice.select}`);
       const { body, headers } = slackBody(SIGNING, { ...payload, response_url: slack.responseUrl });
       return { body: Buffer.from(body), headers };

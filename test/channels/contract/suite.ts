@@ -20,6 +20,7 @@ import { leastLoopDelay } from '../../support/loop-delay.ts';
 import type { TestServer } from '../../support/server.ts';
 import type { AskedQuestion, ChannelHarness, Delivered, InboundHttp, Signed } from './harness.ts';
 import { checkPresentation, LONG_ACTION, pluginOfLines } from './presentation.ts';
+import { separationOfDuties } from './separation.ts';
 
 const ASK = `mutation($input: AskUserInput!) { askUser(input: $input, holdSeconds: 0) {
   callbackUrl question { id } } }`;
@@ -310,6 +311,8 @@ export function runChannelContract(h: ChannelHarness): void {
         expect(delay).toBeLessThan(50);
         expect((await question(q.id)).status).toBe('PENDING');
       });
+
+      separationOfDuties({ inbound, channel: h.channel, ask, delivered: h.delivered, post, gql, unique });
     } else {
       it('takes no inbound requests: its door is the uniform 404, and the callback door answers', async () => {
         const res = await post({ body: Buffer.from('{}'), headers: { 'content-type': 'application/json' } });

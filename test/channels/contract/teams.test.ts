@@ -57,7 +57,8 @@ const teamsHarness: ChannelHarness = {
     answer(q, choice) {
       const value =
         'confirm' in choice
-          ? { tai: 'c', q: q.id, i: choice.confirm ? 1 : 0 }
+          ? // An APPROVAL's card submits `a` (Approve 1, Reject 0).
+            { tai: q.format === 'APPROVAL' ? 'a' : 'c', q: q.id, i: choice.confirm ? 1 : 0 }
           : { tai: 's', q: q.id, i: choice.select };
       return {
         body: Buffer.from(JSON.stringify(cardSubmit(teams, value))),
