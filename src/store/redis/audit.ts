@@ -1,7 +1,8 @@
 // The audit log on Redis (port: ../audit.ts). Drafts are written by the scripts that change
 // questions (audit_append in common.lua); here they are chained in seq order and read back.
 // Chaining is a compare-and-set on the head (audit-chain.lua), so any number of instances may
-// run it at once: they compute the same hashes and only the first write lands.
+// run it at once: they compute the same hashes and only the first write lands. The lease
+// (audit-lease.lua) only keeps the background workers of several instances from doing so.
 import { type AuditDraft, type AuditEntry, type AuditHead, chainedAuditJson } from '../../domain/audit.ts';
 import { isoTime } from '../../domain/question-view.ts';
 import { AUDIT_SCAN_LIMIT, type AuditLog, auditMatches } from '../audit.ts';
@@ -116,6 +117,10 @@ export function createRedisAudit(redis: RedisClient, prefix: string, run: Script
     },
 
     chain,
+
+    async lease(owner, ms) {
+      return Number(await run('auditLease', [owner, ms])) === 1;
+    },
 
     async bounds() {
       const head = await chain();
