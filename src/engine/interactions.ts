@@ -18,6 +18,7 @@ import { createRecordAnswer } from './answers/record.ts';
 import { createShortLinks } from './answers/short-links.ts';
 import { stepUpRequired } from './answers/step-up.ts';
 import { createAsking } from './asking.ts';
+import { createAuditChainer } from './audit-chainer.ts';
 import { createContext, type EngineSettings } from './context.ts';
 import { createChannelInbound, inboundMaxBytesOf } from './deliveries/inbound.ts';
 import { createEscalationAlarm } from './escalation-alarm.ts';
@@ -152,6 +153,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     sweepIntervalMs: settings.sweepIntervalMs ?? 5000,
     ...(wakeOutbox ? { onEscalated: wakeOutbox } : {}),
   });
+  // The audit log's hash chain, in batches off every change's path (one instance at a time).
+  const auditChainer = createAuditChainer({ store, logger });
   // A step is moved into the outbox when it falls due, not at the reaper's next poll.
   const escalationAlarm = createEscalationAlarm({ clock, due: () => reaper.escalateNow() });
   const waiting = createWaiting(ctx);
@@ -236,6 +239,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
         },
       });
       reaper.start();
+      auditChainer.start();
       await policyRules.start();
     },
 
@@ -244,6 +248,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
       waiters.release();
       feeds.close();
       reaper.stop();
+      auditChainer.stop();
       policyRules.stop();
       escalationAlarm.clear();
       announced.clear();

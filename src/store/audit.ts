@@ -1,8 +1,9 @@
 // The audit log port (API.md §17). Entries are appended by the same atomic step as the change
 // they record (on Redis: audit_append in common.lua, called by the script that changes the
-// question; in memory: MemoryAudit.append inside the synchronous step). On Redis the hash chain
-// is added in Node right after, in seq order, by whichever instance reads first: every read
-// brings the chain up to date before it answers (chain()).
+// question; in memory: MemoryAudit.append inside the synchronous step), as a numbered draft.
+// The hash chain is added after, in seq order and in batches, off the change's own step: by the
+// chaining worker of the instance holding the lease (engine/audit-chainer.ts), and by every
+// read before it answers (chain()), so no read ever sees a draft (issue 46).
 import type { AuditDetail, AuditEntry, AuditEntryType, AuditHead } from '../domain/audit.ts';
 
 /** An entry that records no state change of its own (e.g. CALLBACK_REFUSED). */
@@ -46,6 +47,12 @@ export interface AuditLog {
   append(entry: AuditAppend): Promise<void>;
   /** Chains every entry written so far (idempotent, safe on any number of instances at once). */
   chain(): Promise<AuditHead | null>;
+  /**
+   * Takes or renews the chaining lease for `owner` for `ms` (true when `owner` holds it now): the
+   * chaining worker of one instance at a time chains in the background, so instances do not hash
+   * the same drafts twice. A holder that dies lets it lapse; reads chain whoever holds it.
+   */
+  lease(owner: string, ms: number): Promise<boolean>;
   /** A page of entries, oldest first, after bringing the chain up to date. */
   page(q: AuditQuery): Promise<AuditPage>;
   /** The oldest kept seq and the chain head (null when nothing was ever written). */

@@ -231,5 +231,40 @@ export function auditContract(name: string, make: () => Promise<AuditHarness>): 
       await store.create(specOf({ createdAt: now + 9000 }), opts);
       expectChained(await allEntries(store), before[2]!.hash);
     });
+    it('chains in batches after the change: a read chains the pending tail onto the chained prefix first', async () => {
+      const now = Date.now();
+      const specs = Array.from({ length: 6 }, () => specOf({ createdAt: now }));
+      for (const s of specs.slice(0, 3)) await store.create(s, opts);
+      const prefix = await store.audit.chain();
+      expect(prefix?.seq).toBe(3);
+      // A pending tail: drafts after the chained prefix, not hashed by their changes.
+      for (const s of specs.slice(3)) await store.create(s, opts);
+      const claims = specs.map((s) =>
+        store.claim(s.id, { status: 'ANSWERED', answer: true, answeredBy: 'ops', now, retentionMs: 60_000 }),
+      );
+      // Chaining and reading while claims append: every entry is read chained, none twice.
+      const [, , bounds] = await Promise.all([
+        Promise.all(claims),
+        store.audit.chain(),
+        store.audit.bounds(),
+      ]);
+      expect(bounds.head!.seq).toBeGreaterThanOrEqual(6);
+      const entries = await allEntries(store, 4);
+      expectChained(entries);
+      expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect(entries[2]!.hash).toBe(prefix!.hash);
+      expect(await store.audit.chain()).toEqual({ seq: 12, hash: entries[11]!.hash });
+    });
+
+    it('the chaining lease: one owner at a time, renewed by its holder, taken once it lapses', async () => {
+      expect(await store.audit.lease('a', 60_000)).toBe(true);
+      expect(await store.audit.lease('b', 60_000)).toBe(false);
+      expect(await store.audit.lease('a', 1)).toBe(true);
+      // The holder renewed it for 1 ms: once that has passed, the other takes it.
+      const until = Date.now() + 5;
+      while (Date.now() < until) await store.audit.bounds();
+      expect(await store.audit.lease('b', 60_000)).toBe(true);
+      expect(await store.audit.lease('a', 60_000)).toBe(false);
+    });
   });
 }

@@ -1,8 +1,9 @@
 // The audit log on Redis (port: ../audit.ts). Drafts are written by the scripts that change
 // questions (audit_append in common.lua); here they are chained in seq order and read back.
 // Chaining is a compare-and-set on the head (audit-chain.lua), so any number of instances may
-// run it at once: they compute the same hashes and only the first write lands.
-import { type AuditDraft, type AuditEntry, type AuditHead, chainAuditEntry } from '../../domain/audit.ts';
+// run it at once: they compute the same hashes and only the first write lands. The lease
+// (audit-lease.lua) only keeps the background workers of several instances from doing so.
+import { type AuditDraft, type AuditEntry, type AuditHead, chainedAuditJson } from '../../domain/audit.ts';
 import { isoTime } from '../../domain/question-view.ts';
 import { AUDIT_SCAN_LIMIT, type AuditLog, auditMatches } from '../audit.ts';
 import type { RedisClient } from './client.ts';
@@ -30,13 +31,16 @@ function range(from: number, to: number): string[] {
 export function createRedisAudit(redis: RedisClient, prefix: string, run: ScriptRunner): AuditLog {
   const k = (name: string) => `${prefix}audit:${name}`;
 
-  async function chain(): Promise<AuditHead | null> {
-    for (;;) {
-      const [rawHead, rawLast] = await redis.mget(k('head'), k('seq'));
-      const head = parseHead(rawHead ?? null);
-      const last = Number(rawLast ?? 0);
+  /**
+   * Chains the drafts written before it started (not those appended while it runs: under a
+   * steady stream of claims it would never end), a batch per script call.
+   */
+  async function chainOnce(): Promise<AuditHead | null> {
+    const [rawHead, rawLast] = await redis.mget(k('head'), k('seq'));
+    let head = parseHead(rawHead ?? null);
+    const last = Number(rawLast ?? 0);
+    while ((head?.seq ?? 0) < last) {
       const from = head?.seq ?? 0;
-      if (from >= last) return head;
       const to = Math.min(last, from + CHAIN_BATCH);
       const drafts = await redis.hmget(k('e'), ...range(from + 1, to));
       let prev = head?.hash ?? null;
@@ -48,18 +52,48 @@ export function createRedisAudit(redis: RedisClient, prefix: string, run: Script
         if (raw === null || raw === undefined) break;
         const d = JSON.parse(raw) as AuditDraft | AuditEntry;
         if ('hash' in d) break; // chained by another instance meanwhile: re-read the head
-        const e = chainAuditEntry(d, prev);
+        const e = chainedAuditJson(d, prev);
         prev = e.hash;
-        pairs.push(from + 1 + i, JSON.stringify(e));
+        pairs.push(from + 1 + i, e.json);
       }
       if (pairs.length === 0) {
-        if ((await redis.get(k('head'))) === rawHead) {
+        const now = (await redis.get(k('head'))) ?? null;
+        if (now === (head ? `${head.seq} ${head.hash}` : null)) {
           throw new Error(`audit log: the draft of seq ${from + 1} is missing`);
         }
+        head = parseHead(now);
         continue;
       }
-      await run('auditChain', [...args, prev ?? '', ...pairs]);
+      const written = await run('auditChain', [...args, prev ?? '', ...pairs]);
+      // Written: the head is where this batch left it. Not: another instance moved it first.
+      head =
+        Number(written) === 1
+          ? { seq: from + pairs.length / 2, hash: prev! }
+          : parseHead((await redis.get(k('head'))) ?? null);
     }
+    return head;
+  }
+
+  // One chaining at a time in this process: concurrent reads (16 trace spans after 16 answers)
+  // each chaining the same drafts did the same hashing 16 times over, and every write but one
+  // lost the compare-and-set (issue 46). A call made while one runs waits for it and shares one
+  // more run after it, which covers whatever was appended before the call.
+  let running: Promise<AuditHead | null> | null = null;
+  let next: Promise<AuditHead | null> | null = null;
+  function chain(): Promise<AuditHead | null> {
+    if (!running) {
+      running = chainOnce().finally(() => {
+        running = null;
+      });
+      return running;
+    }
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return chain();
+      });
+    return next;
   }
 
   async function readRange(from: number, to: number): Promise<AuditEntry[]> {
@@ -83,6 +117,10 @@ export function createRedisAudit(redis: RedisClient, prefix: string, run: Script
     },
 
     chain,
+
+    async lease(owner, ms) {
+      return Number(await run('auditLease', [owner, ms])) === 1;
+    },
 
     async bounds() {
       const head = await chain();

@@ -54,6 +54,7 @@ const SCRIPTS = {
   auditAppend: script('audit-append'),
   auditChain: script('audit-chain'),
   auditTrim: script('audit-trim'),
+  auditLease: script('audit-lease'),
   policyPut: script('policy-put'),
   policyDelete: script('policy-delete'),
   grantGive: script('grant-give'),
