@@ -12,6 +12,7 @@ import { listing } from './figures/listing.ts';
 import { mcpAsk } from './figures/mcp-ask.ts';
 import { outbox } from './figures/outbox.ts';
 import { policyRules } from './figures/policy-rules.ts';
+import { receiptSigning } from './figures/receipts.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { slackDoor } from './figures/slack-door.ts';
@@ -39,6 +40,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   hooks: hookAsk,
   outbox,
   audit: auditCost,
+  receipts: receiptSigning,
   traces: traceResume,
   policies: policyRules,
 };

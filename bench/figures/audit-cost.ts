@@ -3,15 +3,11 @@
 // process, one with the log and one without (the store's internal `audit: false`, the same
 // scripts with the append switched off), interleaved in the same run on the same Redis: p50 of
 // one claim alone, and claims per second with 16 at once. Each claim with the log writes one
-// entry; the chain is brought up to date every 500 claims, as reads would. Receipts: jose's
-// EdDSA signing of a real receipt's claims on one core (no cache), beside Node's own Ed25519
-// sign of the same bytes (the floor: what any JWS library must at least spend).
-import { sign as edSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+// entry; the chain is brought up to date every 500 claims, as reads would. Receipt signing has
+// its own figure (receipts.ts).
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
-import { type QuestionSpec, recordOf } from '../../src/domain/question.ts';
-import { generateReceiptKey } from '../../src/proof/receipt-keys.ts';
-import { createReceiptSigner } from '../../src/proof/receipt-signer.ts';
+import type { QuestionSpec } from '../../src/domain/question.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
@@ -21,7 +17,6 @@ import { percentile, round } from '../lib/stats.ts';
 const SERIAL_CLAIMS = 1500;
 const PARALLEL_CLAIMS = 4000;
 const CONCURRENCY = 16;
-const SIGN_MS = 2000;
 
 function specOf(): QuestionSpec {
   const now = Date.now();
@@ -122,36 +117,6 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
     const perSecond = { off: await rate(off, false), on: await rate(on, true) };
     ctx.log(`  claims/s: log on ${perSecond.on.toFixed(0)}, off ${perSecond.off.toFixed(0)}`);
 
-    // Receipts signed per second on one core (this process's main thread), no cache.
-    const key = await generateReceiptKey();
-    const signer = await createReceiptSigner({
-      keys: [key],
-      issuer: () => 'https://hitl.example',
-      cacheSize: 0,
-    });
-    const q = recordOf(specOf(), {
-      status: 'ANSWERED',
-      answer: true,
-      answeredBy: 'ops',
-      answeredAt: Date.now(),
-      closedAt: null,
-      cancelReason: null,
-    });
-    const timed = async (work: () => Promise<unknown> | unknown): Promise<number> => {
-      let n = 0;
-      const end = performance.now() + SIGN_MS;
-      while (performance.now() < end) {
-        await work();
-        n++;
-      }
-      return n / (SIGN_MS / 1000);
-    };
-    const receipts = await timed(() => signer.sign(q));
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const bytes = Buffer.from(JSON.stringify(receiptClaimsOf(q, 'https://hitl.example')));
-    const rawSigns = await timed(() => edSign(null, bytes, privateKey));
-    ctx.log(`  receipts/s ${receipts.toFixed(0)}, raw Ed25519 signs/s ${rawSigns.toFixed(0)}`);
-
     const parameters = {
       serialClaims: SERIAL_CLAIMS,
       parallelClaims: PARALLEL_CLAIMS,
@@ -160,7 +125,7 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
     return {
       title: 'Audit log cost and receipt signing',
       about:
-        'The answer path’s atomic step (the store’s claim on Redis) with the audit log on and off, in one run on one Redis: the p50 of one claim alone, and claims per second with 16 at once (the log’s chain brought up to date every 500 claims, as reads would). Then receipts signed per second on one core, beside a bare Ed25519 signature of the same claims.',
+        'The answer path’s atomic step (the store’s claim on Redis) with the audit log on and off, in one run on one Redis: the p50 of one claim alone, and claims per second with 16 at once (the log’s chain brought up to date every 500 claims, as reads would).',
       figures: [
         figure({
           name: 'claim p50, audit log on',
@@ -179,15 +144,6 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
           floor: Math.round(perSecond.off),
           floorUnit: '/s',
           parameters,
-        }),
-        figure({
-          name: 'receipts signed/s, one core',
-          value: Math.round(receipts),
-          unit: '/s',
-          floorName: 'bare Ed25519 signs',
-          floor: Math.round(rawSigns),
-          floorUnit: '/s',
-          parameters: { seconds: SIGN_MS / 1000, cache: 0 },
         }),
       ],
     };
