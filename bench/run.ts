@@ -18,6 +18,7 @@ import { resumeLatency } from './figures/resume-latency.ts';
 import { slackDoor } from './figures/slack-door.ts';
 import { snapshot } from './figures/snapshot.ts';
 import { traceResume } from './figures/trace-resume.ts';
+import { webPush } from './figures/web-push.ts';
 import type { BenchContext, Section } from './lib/figure.ts';
 import { describeMachine, loadAverage } from './lib/machine.ts';
 import { killAllChildren, openFilesLimit } from './lib/process.ts';
@@ -41,6 +42,7 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   outbox,
   audit: auditCost,
   receipts: receiptSigning,
+  push: webPush,
   traces: traceResume,
   policies: policyRules,
 };
