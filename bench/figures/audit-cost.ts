@@ -123,7 +123,7 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
       concurrency: CONCURRENCY,
     };
     return {
-      title: 'Audit log cost and receipt signing',
+      title: 'Audit log cost',
       about:
         'The answer path’s atomic step (the store’s claim on Redis) with the audit log on and off, in one run on one Redis: the p50 of one claim alone, and claims per second with 16 at once (the log’s chain brought up to date every 500 claims, as reads would).',
       figures: [
