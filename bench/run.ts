@@ -12,11 +12,13 @@ import { listing } from './figures/listing.ts';
 import { mcpAsk } from './figures/mcp-ask.ts';
 import { outbox } from './figures/outbox.ts';
 import { policyRules } from './figures/policy-rules.ts';
+import { receiptSigning } from './figures/receipts.ts';
 import { replicaWait } from './figures/replica-wait.ts';
 import { resumeLatency } from './figures/resume-latency.ts';
 import { slackDoor } from './figures/slack-door.ts';
 import { snapshot } from './figures/snapshot.ts';
 import { traceResume } from './figures/trace-resume.ts';
+import { webPush } from './figures/web-push.ts';
 import type { BenchContext, Section } from './lib/figure.ts';
 import { describeMachine, loadAverage } from './lib/machine.ts';
 import { killAllChildren, openFilesLimit } from './lib/process.ts';
@@ -39,6 +41,8 @@ const FIGURES: Record<string, (ctx: BenchContext) => Promise<Section>> = {
   hooks: hookAsk,
   outbox,
   audit: auditCost,
+  receipts: receiptSigning,
+  push: webPush,
   traces: traceResume,
   policies: policyRules,
 };

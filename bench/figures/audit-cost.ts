@@ -1,18 +1,14 @@
-// What the audit log (API.md §17) costs on the answer path, and how fast receipts (§16) sign.
+// What the audit log (API.md §17) costs on the answer path.
 // The answer's atomic step is the store's claim: here it is timed on two Redis stores in this
 // process, one with the log and one without (the store's internal `audit: false`, the same
 // scripts with the append switched off), interleaved in the same run on the same Redis: p50 of
 // one claim alone, and claims per second with 16 at once in alternated rounds. Each claim with
 // the log writes one draft entry; a round with the log also pays for chaining all of them
-// (every 500 claims, as reads and the chaining worker would, and the rest at its end). Receipts: jose's
-// EdDSA signing of a real receipt's claims on one core (no cache), beside Node's own Ed25519
-// sign of the same bytes (the floor: what any JWS library must at least spend).
-import { sign as edSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+// (every 500 claims, as reads and the chaining worker would, and the rest at its end). Receipt
+// signing has its own figure (receipts.ts).
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
-import { type QuestionSpec, recordOf } from '../../src/domain/question.ts';
-import { generateReceiptKey } from '../../src/proof/receipt-keys.ts';
-import { createReceiptSigner } from '../../src/proof/receipt-signer.ts';
+import type { QuestionSpec } from '../../src/domain/question.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
@@ -25,7 +21,6 @@ const PARALLEL_CLAIMS = 6000;
 const ROUNDS = 6;
 const ROUND_CLAIMS = PARALLEL_CLAIMS / ROUNDS;
 const CONCURRENCY = 16;
-const SIGN_MS = 2000;
 
 function specOf(): QuestionSpec {
   const now = Date.now();
@@ -164,36 +159,6 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
     ctx.log(`  claims/s: log on ${perSecond.on.toFixed(0)}, off ${perSecond.off.toFixed(0)}`);
     ctx.log(`  CPU per claim: log on ${perClaim('on')}; off ${perClaim('off')}`);
 
-    // Receipts signed per second on one core (this process's main thread), no cache.
-    const key = await generateReceiptKey();
-    const signer = await createReceiptSigner({
-      keys: [key],
-      issuer: () => 'https://hitl.example',
-      cacheSize: 0,
-    });
-    const q = recordOf(specOf(), {
-      status: 'ANSWERED',
-      answer: true,
-      answeredBy: 'ops',
-      answeredAt: Date.now(),
-      closedAt: null,
-      cancelReason: null,
-    });
-    const timed = async (work: () => Promise<unknown> | unknown): Promise<number> => {
-      let n = 0;
-      const end = performance.now() + SIGN_MS;
-      while (performance.now() < end) {
-        await work();
-        n++;
-      }
-      return n / (SIGN_MS / 1000);
-    };
-    const receipts = await timed(() => signer.sign(q));
-    const { privateKey } = generateKeyPairSync('ed25519');
-    const bytes = Buffer.from(JSON.stringify(receiptClaimsOf(q, 'https://hitl.example')));
-    const rawSigns = await timed(() => edSign(null, bytes, privateKey));
-    ctx.log(`  receipts/s ${receipts.toFixed(0)}, raw Ed25519 signs/s ${rawSigns.toFixed(0)}`);
-
     const parameters = {
       serialClaims: SERIAL_CLAIMS,
       parallelClaims: PARALLEL_CLAIMS,
@@ -205,9 +170,9 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
       redisUsPerClaimOff: round1(total.off.redisUs / total.off.claims),
     };
     return {
-      title: 'Audit log cost and receipt signing',
+      title: 'Audit log cost',
       about:
-        'The answer path’s atomic step (the store’s claim on Redis) with the audit log on and off, in one run on one Redis: the p50 of one claim alone, and claims per second with 16 at once in alternated rounds (with the log, every entry of the round chained inside its clock: every 500 claims, as reads and the chaining worker would, and the rest at its end). Then receipts signed per second on one core, beside a bare Ed25519 signature of the same claims.',
+        'The answer path’s atomic step (the store’s claim on Redis) with the audit log on and off, in one run on one Redis: the p50 of one claim alone, and claims per second with 16 at once in alternated rounds (with the log, every entry of the round chained inside its clock: every 500 claims, as reads and the chaining worker would, and the rest at its end).',
       figures: [
         figure({
           name: 'claim p50, audit log on',
@@ -226,15 +191,6 @@ export async function auditCost(ctx: BenchContext): Promise<Section> {
           floor: Math.round(perSecond.off),
           floorUnit: '/s',
           parameters,
-        }),
-        figure({
-          name: 'receipts signed/s, one core',
-          value: Math.round(receipts),
-          unit: '/s',
-          floorName: 'bare Ed25519 signs',
-          floor: Math.round(rawSigns),
-          floorUnit: '/s',
-          parameters: { seconds: SIGN_MS / 1000, cache: 0 },
         }),
       ],
     };

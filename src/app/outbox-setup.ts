@@ -17,7 +17,7 @@ import {
 import type { Directory } from '../engine/people/directory.ts';
 import { createNameCache } from '../engine/people/names.ts';
 import type { People } from '../engine/people/people.ts';
-import { PUSH_TARGET, type Push } from '../engine/people/push.ts';
+import { PUSH_PER_TARGET, PUSH_TARGET, type Push } from '../engine/people/push.ts';
 import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -52,6 +52,10 @@ export interface OutboxSetup {
   };
   closers: Closers;
 }
+
+/** A push service origin's cap (deliveryTargetOf names it `push:<origin>`); others keep the default. */
+const pushPerTarget = (target: string): number | undefined =>
+  target.startsWith(`${PUSH_TARGET}:`) ? PUSH_PER_TARGET : undefined;
 
 /** The escalation ladder's REMIND hook (API.md §18) on Web Push. */
 function reminderPush(push: Push): ReminderPush {
@@ -108,6 +112,8 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
     logger,
     handlers,
     deadLetterRetentionMs: o.retentionMs,
+    // A push service takes many pushes at once (one question to every device on it).
+    ...(o.push ? { perTargetOf: pushPerTarget } : {}),
     // The kind is a label: only the handlers' names (a closed set), never a stored string.
     onDead: (item) => {
       const { kind } = targetParts(item.target);

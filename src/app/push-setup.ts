@@ -22,6 +22,47 @@ export const PUSH_TTL_SECONDS = 24 * 3600;
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/** How long a VAPID token is valid (web-push's default; RFC 8292 allows at most 24 h). */
+export const VAPID_TOKEN_SECONDS = 12 * 3600;
+/** How long one token is reused for its push service: it is still valid 11 h after its last use. */
+export const VAPID_REUSE_MS = 3600 * 1000;
+/** Push services whose tokens are kept at once (the allowed hosts bound them; this bounds memory). */
+const VAPID_CACHE_MAX = 1000;
+
+/**
+ * The `Authorization: vapid t=…, k=…` header (RFC 8292) for an endpoint's push service. A token
+ * names only the push service's origin, the subject and an expiry, so one serves every push to
+ * that origin: web-push signs a new ES256 token for each push, which was a quarter of the
+ * server's CPU sending one question to 1,000 devices (bench/README.md, "Web Push"). Each is
+ * made by web-push's own getVapidHeaders and kept VAPID_REUSE_MS.
+ */
+export function createVapidHeaders(
+  keys: { subject: string; publicKey: string; privateKey: string },
+  clock: () => number = Date.now,
+): (endpoint: string) => string {
+  const kept = new Map<string, { header: string; until: number }>();
+  return (endpoint) => {
+    const u = new URL(endpoint);
+    // What web-push names the audience: the endpoint's scheme and host (with a port if any).
+    const audience = `${u.protocol}//${u.host}`;
+    const now = clock();
+    const hit = kept.get(audience);
+    if (hit && now < hit.until) return hit.header;
+    const exp = Math.floor(now / 1000) + VAPID_TOKEN_SECONDS;
+    const { Authorization } = webpush.getVapidHeaders(
+      audience,
+      keys.subject,
+      keys.publicKey,
+      keys.privateKey,
+      'aes128gcm',
+      exp,
+    );
+    if (kept.size >= VAPID_CACHE_MAX) kept.clear();
+    kept.set(audience, { header: String(Authorization), until: now + VAPID_REUSE_MS });
+    return String(Authorization);
+  };
+}
+
 /**
  * API.md §19: a key's subscriptions last while that key (its SHA-256) is configured for the
  * same principal, and follow its roles now; a session's while the session lives, then until
@@ -80,12 +121,15 @@ export function setUpPush(config: Config, o: PushSetup): Push {
         'device must subscribe again after a restart, and instances do not share it',
     );
   }
-  const vapidDetails = { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey };
-  // web-push builds the request (the encrypted body, the VAPID header); we send it ourselves:
-  // bounded in time, no redirect followed, at most a few KiB of the answer read.
+  const vapidHeader = createVapidHeaders(keys);
+  // web-push builds the request (the encrypted body; the VAPID header comes from the cache
+  // above); we send it ourselves: bounded in time, no redirect followed, at most a few KiB of
+  // the answer read.
   const send: PushSender = async (subscription, payload) => {
     const r = webpush.generateRequestDetails(subscription, payload, {
-      vapidDetails,
+      // Falsy on purpose: web-push would sign a new token for every push.
+      vapidDetails: null,
+      headers: { Authorization: vapidHeader(subscription.endpoint) },
       TTL: PUSH_TTL_SECONDS,
       contentEncoding: 'aes128gcm',
     });

@@ -134,6 +134,44 @@ describe.each(['memory', 'redis'] as const)('outbox pool (%s store)', (kind) => 
     expect(attempts.every((a) => a === 0)).toBe(true);
   });
 
+  it('a target with its own cap (perTargetOf) reaches it and never passes it; the others keep perTarget', async () => {
+    const s = await store();
+    const wideIds = await resolved(s, 12, ['webhook:wide']);
+    const narrowIds = await resolved(s, 12, ['webhook:narrow']);
+    const gate = deferred<void>();
+    const inFlight = { wide: 0, narrow: 0 };
+    const most = { wide: 0, narrow: 0 };
+    const bothFull = deferred<void>();
+    let done = 0;
+    const all = deferred<void>();
+    worker(
+      s,
+      {
+        webhook: async (_item, _q, name) => {
+          const k = name as 'wide' | 'narrow';
+          inFlight[k]++;
+          most[k] = Math.max(most[k], inFlight[k]);
+          if (inFlight.wide === 6 && inFlight.narrow === 2) bothFull.resolve();
+          await gate.promise;
+          inFlight[k]--;
+          if (++done === wideIds.length + narrowIds.length) all.resolve();
+          return { kind: 'done' };
+        },
+      },
+      {
+        perTarget: 2,
+        perTargetOf: (target) => (target === 'webhook:wide' ? 6 : undefined),
+        concurrency: 20,
+        paceMs: 50,
+      },
+    );
+    await bothFull.promise;
+    expect(most).toEqual({ wide: 6, narrow: 2 });
+    gate.resolve();
+    await all.promise;
+    expect(most).toEqual({ wide: 6, narrow: 2 });
+  });
+
   it('a failing target is backed off without holding the others; its untried items keep attempt 0', async () => {
     const s = await store();
     await resolved(s, 10, ['webhook:failing']);

@@ -15,6 +15,8 @@ interface Health {
 export interface OutboxTargetOptions {
   clock: () => number;
   perTarget: number;
+  /** A target's own cap in place of `perTarget` (undefined: `perTarget`). */
+  perTargetOf?: (target: string) => number | undefined;
   leaseMs: number;
   defaultPace: number;
   targetBackoff: (failures: number) => number;
@@ -28,7 +30,7 @@ export interface OutboxTargets {
   failed(target: string): void;
   /** A delivery succeeded (or the target is gone): its failures are forgotten. */
   recovered(target: string): void;
-  /** In flight at once: `perTarget`, or one while the target failed lately. */
+  /** In flight at once: `perTarget` (or its own cap), or one while the target failed lately. */
   capOf(target: string): number;
   /** When a backing-off target may be tried again; null when it may be now. */
   pausedUntil(target: string, now: number): number | null;
@@ -57,7 +59,7 @@ export function createOutboxTargets(o: OutboxTargetOptions): OutboxTargets {
 
   const capOf = (target: string): number =>
     // A target that failed lately is probed with one delivery at a time until one succeeds.
-    health.has(target) ? 1 : o.perTarget;
+    health.has(target) ? 1 : (o.perTargetOf?.(target) ?? o.perTarget);
 
   /**
    * How long one delivery to `target` takes: its recent average, or, while a delivery in flight

@@ -40,6 +40,8 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** Most items in flight at once to one target. */
   perTarget?: number;
+  /** A target's own cap in place of `perTarget` (deliveryTargetOf's name; undefined: `perTarget`). */
+  perTargetOf?: (target: string) => number | undefined;
   /** Backoff for a handler that threw, by attempt (0-based). */
   backoffMs?: (attempt: number) => number;
   /** How long a failing target is left alone, by its consecutive failures (0-based). */

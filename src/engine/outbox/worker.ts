@@ -55,6 +55,7 @@ export function createOutboxWorker(o: OutboxWorkerOptions): OutboxWorker {
   const targets = createOutboxTargets({
     clock,
     perTarget,
+    ...(o.perTargetOf ? { perTargetOf: o.perTargetOf } : {}),
     leaseMs,
     defaultPace: o.paceMs ?? DEFAULT_PACE_MS,
     targetBackoff: o.targetBackoffMs ?? defaultBackoffMs,

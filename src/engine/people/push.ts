@@ -47,6 +47,14 @@ export const MAX_SUBSCRIBERS = 10_000;
 export const SUBSCRIPTION_KEEP_MS = 90 * 24 * 3600 * 1000;
 /** How stale this process's "anyone subscribed?" may be (a device subscribed on another instance). */
 export const SUBSCRIBERS_CHECK_MS = 5000;
+/**
+ * Pushes in flight at once to one push service origin (the outbox's per-target cap, 8 for a
+ * webhook): every Chrome device is on one origin, so one question to 1,000 devices is 1,000
+ * pushes to one target, and at 8 in flight the last went out 2-3 s after the ask on a loaded
+ * two-core machine, 1.1-1.4 s at 32 (bench/README.md, "Web Push"). A hung push service holds at
+ * most this many pool slots until its first timeout, then it is probed one push at a time.
+ */
+export const PUSH_PER_TARGET = 32;
 /** People whose subscriptions one `notify` reads at once. */
 const READ_PARALLEL = 16;
 
