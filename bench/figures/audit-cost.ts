@@ -6,13 +6,12 @@
 // the log writes one draft entry; a round with the log also pays for chaining all of them
 // (every 500 claims, as reads and the chaining worker would, and the rest at its end). Receipt
 // signing has its own figure (receipts.ts).
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { QuestionSpec } from '../../src/domain/question.ts';
 import { createRedisStore } from '../../src/store/redis/redis-store.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
 import { uniquePrefix } from '../lib/servers.ts';
+import { confirmSpec } from '../lib/spec.ts';
 import { percentile, round } from '../lib/stats.ts';
 
 const SERIAL_CLAIMS = 1500;
@@ -22,35 +21,12 @@ const ROUNDS = 6;
 const ROUND_CLAIMS = PARALLEL_CLAIMS / ROUNDS;
 const CONCURRENCY = 16;
 
-function specOf(): QuestionSpec {
-  const now = Date.now();
-  return {
-    id: randomUUID(),
-    text: 'Deploy build 1234 to production?',
-    format: 'CONFIRM',
-    options: null,
-    schema: null,
-    link: null,
-    verifier: null,
-    media: null,
-    groupId: null,
-    audience: null,
-    channel: null,
-    recipient: null,
-    sensitive: false,
-    askedBy: 'agent',
-    idempotencyKey: null,
-    createdAt: now,
-    timeoutAt: now + 3_600_000,
-  };
-}
-
 const OPTS = { maxPending: 1_000_000, retentionMs: 3_600_000 };
 
 async function asked(store: QuestionStore, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const s = specOf();
+    const s = confirmSpec();
     await store.create(s, OPTS);
     ids.push(s.id);
   }

@@ -6,12 +6,13 @@
 // receipts per CPU-second of the whole process (every thread) with 16 in flight, which is what
 // one core's worth of CPU signs when a server signs for many readers at once. Blocks of the two
 // alternate, the median block counts.
-import { sign as edSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { sign as edSign, generateKeyPairSync } from 'node:crypto';
 import { receiptClaimsOf } from '../../src/domain/decision-receipt.ts';
 import { recordOf } from '../../src/domain/question.ts';
 import { generateReceiptKey } from '../../src/proof/receipt-keys.ts';
 import { createReceiptSigner } from '../../src/proof/receipt-signer.ts';
 import { type BenchContext, figure, type Section } from '../lib/figure.ts';
+import { confirmSpec } from '../lib/spec.ts';
 import { median } from '../lib/stats.ts';
 
 const BLOCK_MS = 700;
@@ -45,36 +46,14 @@ async function block(work: () => unknown, inFlight: number): Promise<Rate> {
 export async function receiptSigning(ctx: BenchContext): Promise<Section> {
   const key = await generateReceiptKey();
   const signer = await createReceiptSigner({ keys: [key], issuer: () => ISSUER, cacheSize: 0 });
-  const now = Date.now();
-  const q = recordOf(
-    {
-      id: randomUUID(),
-      text: 'Deploy build 1234 to production?',
-      format: 'CONFIRM',
-      options: null,
-      schema: null,
-      link: null,
-      verifier: null,
-      media: null,
-      groupId: null,
-      audience: null,
-      channel: null,
-      recipient: null,
-      sensitive: false,
-      askedBy: 'agent',
-      idempotencyKey: null,
-      createdAt: now,
-      timeoutAt: now + 3_600_000,
-    },
-    {
-      status: 'ANSWERED',
-      answer: true,
-      answeredBy: 'ops',
-      answeredAt: now,
-      closedAt: null,
-      cancelReason: null,
-    },
-  );
+  const q = recordOf(confirmSpec(), {
+    status: 'ANSWERED',
+    answer: true,
+    answeredBy: 'ops',
+    answeredAt: Date.now(),
+    closedAt: null,
+    cancelReason: null,
+  });
   const { privateKey } = generateKeyPairSync('ed25519');
   const bytes = Buffer.from(JSON.stringify(receiptClaimsOf(q, ISSUER)));
   const receipt = () => signer.sign(q);

@@ -3,19 +3,15 @@
 // away, their delegate's too; the delegate — in neither the group nor the audience — sees it and
 // answers it "for" them (`onBehalfOf`), and the delegation's end hands it back. Someone neither
 // on call nor delegated to still gets NOT_FOUND.
-import { createECDH } from 'node:crypto';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushAuthority } from '../../src/app/push-setup.ts';
 import { isDomainError } from '../../src/domain/errors.ts';
 import { parseGroups } from '../../src/domain/groups.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { targetParts } from '../../src/engine/outbox/worker-options.ts';
 import { createDirectory } from '../../src/engine/people/directory.ts';
-import { createPeople, sessionRef } from '../../src/engine/people/people.ts';
-import { pushPresence } from '../../src/engine/people/presence.ts';
-import { createPush, type Push } from '../../src/engine/people/push.ts';
+import type { Push } from '../../src/engine/people/push.ts';
 import { AGENT, type EngineSet, type StoreKind, startEngines } from '../support/engines.ts';
+import { createTestPush, type SentPush } from '../support/push-engine.ts';
 
 const directory = createDirectory(
   parseGroups([
@@ -40,18 +36,6 @@ const ALICE = person('alice');
 const BOB = person('bob'); // not in payments: alice's delegate while she is away
 const CAROL = person('carol'); // neither
 
-function device(name: string) {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return {
-    endpoint: `https://push.example/d/${name}`,
-    keys: {
-      p256dh: ecdh.getPublicKey().toString('base64url'),
-      auth: Buffer.alloc(16, 1).toString('base64url'),
-    },
-  };
-}
-
 const codeOf = async (p: Promise<unknown>) =>
   p.then(
     () => 'OK',
@@ -64,33 +48,14 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     let now = Date.UTC(2027, 0, 5, 12, 0);
     let set: EngineSet;
     let push: Push;
-    const sent: string[] = [];
+    const sent: SentPush[] = [];
     beforeAll(async () => {
       set = await startEngines(kind, 2, {}, { directory, clock: () => now });
-      const store = set.stores[0]!;
-      const people = createPeople(store.people, () => now);
-      push = createPush({
-        people: store.people,
-        outbox: store.outbox,
-        send: async (s) => {
-          sent.push(s.endpoint);
-          return { status: 201 };
-        },
-        authority: pushAuthority({ accessControl: true, pushGraceDays: 30 }, [], people),
-        publicKey: 'unused',
-        hosts: ['push.example'],
-        logger: pino({ level: 'silent' }),
-        clock: () => now,
-        ...pushPresence(store, () => now),
-      });
-      for (const [p, d] of [
-        [ALICE, 'alice-phone'],
-        [BOB, 'bob-phone'],
-        [CAROL, 'carol-phone'],
-      ] as const) {
-        const session = await people.openSession(p, now + 30 * 24 * 3600_000);
-        await push.subscribe(p, { kind: 'session', ref: sessionRef(session) }, device(d));
-      }
+      const t = createTestPush(set.stores[0]!, () => now, sent);
+      push = t.push;
+      await t.subscribe(ALICE, 'alice-phone');
+      await t.subscribe(BOB, 'bob-phone');
+      await t.subscribe(CAROL, 'carol-phone');
     });
     afterAll(() => set.close());
 
@@ -103,7 +68,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         await store.outbox.ack(item.id, item.leaseToken);
         expect(r.kind).toBe('done');
       }
-      return sent.map((e) => e.slice(e.lastIndexOf('/') + 1)).sort();
+      return sent.map((s) => s.endpoint.slice(s.endpoint.lastIndexOf('/') + 1)).sort();
     }
 
     const page = async () =>

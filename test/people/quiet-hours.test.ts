@@ -3,17 +3,13 @@
 // when they end — and then the held questions go out as one digest, each carried exactly once
 // even when two items are released together. A delegate is notified of the person's questions,
 // and their own quiet hours hold those too. Items are leased and settled as the worker would.
-import { createECDH } from 'node:crypto';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushAuthority } from '../../src/app/push-setup.ts';
 import { releaseAt } from '../../src/domain/notification-prefs.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { targetParts } from '../../src/engine/outbox/worker-options.ts';
-import { createPeople, sessionRef } from '../../src/engine/people/people.ts';
-import { pushPresence } from '../../src/engine/people/presence.ts';
-import { createPush, type Push } from '../../src/engine/people/push.ts';
+import type { Push } from '../../src/engine/people/push.ts';
 import { AGENT, type EngineSet, type StoreKind, startEngines } from '../support/engines.ts';
+import { createTestPush, type SentPush } from '../support/push-engine.ts';
 
 const ADA: Principal & { name: string } = {
   id: 'oidc:ada',
@@ -28,50 +24,19 @@ const BEN: Principal & { name: string } = {
   restricted: true,
 };
 
-function device(name: string) {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return {
-    endpoint: `https://push.example/d/${name}`,
-    keys: {
-      p256dh: ecdh.getPublicKey().toString('base64url'),
-      auth: Buffer.alloc(16, 1).toString('base64url'),
-    },
-  };
-}
-
 for (const kind of ['memory', 'redis'] as StoreKind[]) {
   describe(`quiet hours and digests on push (${kind})`, () => {
     // 23:00 UTC: inside 22:00–07:00 quiet hours (a future date: Redis expires what is kept by real time).
     let now = Date.UTC(2027, 0, 5, 23, 0);
     let set: EngineSet;
     let push: Push;
-    const sent: { endpoint: string; payload: Record<string, unknown> }[] = [];
+    const sent: SentPush[] = [];
     beforeAll(async () => {
       set = await startEngines(kind, 1, {}, { clock: () => now });
-      const store = set.stores[0]!;
-      const people = createPeople(store.people, () => now);
-      push = createPush({
-        people: store.people,
-        outbox: store.outbox,
-        send: async (s, payload) => {
-          sent.push({ endpoint: s.endpoint, payload: JSON.parse(payload) });
-          return { status: 201 };
-        },
-        authority: pushAuthority({ accessControl: true, pushGraceDays: 30 }, [], people),
-        publicKey: 'unused',
-        hosts: ['push.example'],
-        logger: pino({ level: 'silent' }),
-        clock: () => now,
-        ...pushPresence(store, () => now),
-      });
-      for (const [p, d] of [
-        [ADA, 'ada-phone'],
-        [BEN, 'ben-phone'],
-      ] as const) {
-        const session = await people.openSession(p, now + 30 * 24 * 3600_000);
-        await push.subscribe(p, { kind: 'session', ref: sessionRef(session) }, device(d));
-      }
+      const t = createTestPush(set.stores[0]!, () => now, sent);
+      push = t.push;
+      await t.subscribe(ADA, 'ada-phone');
+      await t.subscribe(BEN, 'ben-phone');
       await set.engines[0]!.presence.prefs.set(ADA, {
         quietHours: { from: '22:00', to: '07:00', timeZone: 'UTC' },
         digest: 'NONE',
