@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Figure, Section } from './figure.ts';
+import { appendRun, historyTable, KEPT_RUNS, type PastRun, runOf } from './history.ts';
 import type { Machine } from './machine.ts';
 import { REPO_ROOT } from './process.ts';
 
@@ -59,7 +60,7 @@ function markdownTable(figures: Figure[]): string {
   return lines.join('\n');
 }
 
-function markdown(r: RunReport): string {
+function markdown(r: RunReport, runs: PastRun[]): string {
   const m = r.machine;
   const figures = r.sections.flatMap((s) => s.figures);
   const load = (l: number[] | undefined) => (l ? l.join(' / ') : 'n/a');
@@ -80,6 +81,14 @@ function markdown(r: RunReport): string {
     ...r.notes.map((n) => `- **Note:** ${n}`),
     '',
     markdownTable(figures),
+    '',
+    `## The last ${KEPT_RUNS} full runs`,
+    '',
+    'The ratio of each figure in the newest full runs (this one last; kept in [`history.json`](history.json)),',
+    'beside the goal the issues set, with how many of the runs met it. The 1-minute load at start and end',
+    'of each run says whether the machine was quiet (two cores: under about 2 is the benchmark alone).',
+    '',
+    ...historyTable(runs, figures),
     '',
     ...(r.failures.length
       ? ['**Not measured in this run:**', '', ...r.failures.map((f) => `- ${f}`), '']
@@ -113,8 +122,13 @@ export function writeReport(r: RunReport): void {
   const file = path.join(REPO_ROOT, 'bench/results.json');
   writeFileSync(`${file}.tmp`, biomeFormatted(`${JSON.stringify(json, null, 2)}\n`, 'bench/results.json'));
   renameSync(`${file}.tmp`, file);
+  const m = r.machine.loadAverage;
+  const load: [number, number] = [m.start[0] ?? Number.NaN, m.end?.[0] ?? Number.NaN];
+  const runs = appendRun(runOf(r.date, load, json.figures), (text) =>
+    biomeFormatted(text, 'bench/history.json'),
+  );
   const md = path.join(REPO_ROOT, 'bench/RESULTS.md');
-  writeFileSync(md, biomeFormatted(markdown(r), 'bench/RESULTS.md') + inboxSection(md));
+  writeFileSync(md, biomeFormatted(markdown(r, runs), 'bench/RESULTS.md') + inboxSection(md));
 }
 
 /** The section `npm run bench:inbox` writes (bench/inbox.ts) is its own: a server run keeps it. */

@@ -35,6 +35,9 @@ export const AUDIT_ENTRY_TYPES = [
   'CLAIMED',
   'UNCLAIMED',
   'NOTIFICATION_PREFS_CHANGED',
+  // §22: a channel recipient confirmed as a person's (their quiet hours hold its deliveries), or unlinked.
+  'CHANNEL_LINKED',
+  'CHANNEL_UNLINKED',
   // A person registered a passkey for step-up (API.md §23).
   'PASSKEY_REGISTERED',
 ] as const;

@@ -60,6 +60,8 @@ export const CONTROL_MAPPINGS: readonly ControlMapping[] = [
   audit('CLAIMED', [OVERSIGHT], 'a person took up a pending question'),
   audit('UNCLAIMED', [OVERSIGHT], 'a person let go of a question, or an operator freed it'),
   audit('NOTIFICATION_PREFS_CHANGED', ['SOC2-CC7'], 'when a person chose not to be notified at once'),
+  audit('CHANNEL_LINKED', ['SOC2-CC6'], 'a channel recipient confirmed, from that channel, as a person’s'),
+  audit('CHANNEL_UNLINKED', ['SOC2-CC6'], 'a person unlinked a channel recipient'),
   audit('CONSUMED', ['SOC2-CC8'], 'an approval was used once, by its asker or a named executor'),
   audit('EXECUTED', ['SOC2-CC8'], 'what the approved action did'),
   audit('PASSKEY_REGISTERED', ['SOC2-CC6'], 'a person registered a passkey for step-up'),

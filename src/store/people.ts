@@ -12,7 +12,8 @@ import type { AuditDetail, AuditEntryType } from '../domain/audit.ts';
  * notification preferences set. Written in the same step as the write, on both stores.
  */
 export interface PeopleAudit {
-  type: Extract<AuditEntryType, 'CLAIMED' | 'UNCLAIMED' | 'NOTIFICATION_PREFS_CHANGED'>;
+  type: Extract<AuditEntryType, 'CLAIMED' | 'UNCLAIMED' | 'NOTIFICATION_PREFS_CHANGED' | 'CHANNEL_LINKED' | 'CHANNEL_UNLINKED'
+  >;
   questionId: string | null;
   actor: string;
   via: string;

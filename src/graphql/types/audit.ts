@@ -32,6 +32,9 @@ const TYPE_DESCRIPTIONS: Record<(typeof AUDIT_ENTRY_TYPES)[number], string> = {
   UNCLAIMED: 'A claim was ended before it lapsed, by its claimer or an operator (detail: `claimedBy`).',
   NOTIFICATION_PREFS_CHANGED:
     'A person set their quiet hours and digest (detail: `digest`, `quietFrom`, `quietTo`, `timeZone`).',
+  CHANNEL_LINKED:
+    'A channel recipient was confirmed, by an answer from that channel, as a person’s: their quiet hours hold its deliveries (detail: `person`, `channel`, `confirmedBy`).',
+  CHANNEL_UNLINKED: 'A person unlinked a channel recipient (detail: `channel`).',
   PASSKEY_REGISTERED:
     'A signed-in person registered a passkey or security key for step-up approvals (detail: credentialId).',
 };
