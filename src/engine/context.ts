@@ -17,6 +17,7 @@ import { seesAsDelegate } from './answers/on-behalf.ts';
 import type { ActsFor } from './answers/separation.ts';
 import type { Logger } from './logger.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
+import type { ChannelLinks } from './people/channel-links.ts';
 import { createDirectory, type Directory } from './people/directory.ts';
 import { createPeople, type People } from './people/people.ts';
 import type { RuleSet } from './policies/rule-set.ts';
@@ -77,6 +78,8 @@ export interface EngineContext {
   directory: Directory;
   /** The people an identity acts for (their delegate, §22), for separation of duties; absent: none. */
   actsFor?: ActsFor;
+  /** Channel recipients linked to people (API.md §22): recorded by a link question's answer; absent: none. */
+  channelLinks?: ChannelLinks;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**
