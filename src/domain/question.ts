@@ -137,6 +137,8 @@ export interface QuestionSpec {
   escalation?: EscalationStep[] | null;
   /** The `wait_for human_decision` span (API.md §24), when tracing was on at ask time; absent: none. */
   trace?: QuestionTrace | null;
+  /** server-only: the person a link question links its recipient to (API.md §22) */
+  linkFor?: string;
   createdAt: number;
   timeoutAt: number;
 }

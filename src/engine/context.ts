@@ -17,6 +17,7 @@ import { seesAsDelegate } from './answers/on-behalf.ts';
 import type { ActsFor } from './answers/separation.ts';
 import type { Logger } from './logger.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
+import type { ChannelLinks } from './people/channel-links.ts';
 import { createDirectory, type Directory } from './people/directory.ts';
 import { createPeople, type People } from './people/people.ts';
 import type { RuleSet } from './policies/rule-set.ts';
@@ -75,6 +76,11 @@ export interface EngineContext {
   tracing?: TracingPort;
   /** Groups and on-call rotations (API.md §22); an empty directory when none are configured. */
   directory: Directory;
+  /**
+   * Which person a channel recipient is (API.md §22): their quiet hours and digest hold a
+   * question delivered there. Absent: no recipient is anyone's, nothing on a channel is held.
+   */
+  channelLinks?: ChannelLinks;
   /** The people an identity acts for (their delegate, §22), for separation of duties; absent: none. */
   actsFor?: ActsFor;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */

@@ -28,6 +28,7 @@ import { silentLogger } from './logger.ts';
 import { createDeadLetters } from './outbox/dead-letters.ts';
 import { hasFollowUps } from './outbox/follow-ups.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
+import { createChannelLinks } from './people/channel-links.ts';
 import type { Directory } from './people/directory.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
@@ -122,6 +123,8 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.people ? { people: deps.people } : {}),
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
     ...(deps.directory ? { directory: deps.directory } : {}),
+    // Quiet hours and digests reach channel recipients linked to a person (API.md §22).
+    channelLinks: createChannelLinks(deps.store.people, deps.clock ?? Date.now),
     // Separation of duties reads who acts for whom (a requester's delegates may not decide either).
     actsFor: actsForOf(deps.store.delegations),
   });
