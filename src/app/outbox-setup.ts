@@ -5,8 +5,8 @@
 import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/deliveries/follow-up.ts';
 import { createEscalationSteps, type ReminderPush } from '../engine/outbox/escalation-steps.ts';
-import { createQuietDelivery } from '../engine/outbox/quiet-delivery.ts';
 import { TRACE_TARGET } from '../engine/outbox/follow-ups.ts';
+import { createQuietDelivery } from '../engine/outbox/quiet-delivery.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
 import { createTraceSpans, type TracingPort } from '../engine/outbox/trace-span.ts';
 import {

@@ -22,13 +22,23 @@ import { createChannelHold } from '../../src/engine/people/quiet-channels.ts';
 import { type ChannelPort, NO_OBSERVER } from '../../src/engine/ports.ts';
 import type { QuestionStore } from '../../src/store/types.ts';
 import { AGENT, type EngineSet, SETTINGS, type StoreKind, startEngines } from '../support/engines.ts';
-import { buttonPress, type FakeTelegram, startFakeTelegram, telegramRequest } from '../support/fakes/telegram.ts';
+import {
+  buttonPress,
+  type FakeTelegram,
+  startFakeTelegram,
+  telegramRequest,
+} from '../support/fakes/telegram.ts';
 
 const TOKEN = '123456:quiet-telegram';
 const SECRET = 'quiet_telegram-secret_01';
 const LINKED = 5150;
 const UNLINKED = 6160;
-const ADA: Principal & { name: string } = { id: 'oidc:ada', name: 'Ada', roles: ['operator'], restricted: true };
+const ADA: Principal & { name: string } = {
+  id: 'oidc:ada',
+  name: 'Ada',
+  roles: ['operator'],
+  restricted: true,
+};
 const QUIET = { quietHours: { from: '22:00', to: '07:00', timeZone: 'UTC' }, digest: 'NONE' };
 /** A failed send is tried again this long after. */
 const BACKOFF_MS = 60_000;
@@ -39,8 +49,9 @@ beforeAll(async () => {
 });
 afterAll(() => tg.close());
 
-/** The messages Telegram received that carry `text`. */
-const sentWith = (text: string) => tg.callsTo('sendMessage').filter((c) => String(c.args.text).includes(text));
+/** The messages Telegram accepted that carry `text` (a failed call is recorded without a result). */
+const accepted = (text: string) =>
+  tg.callsTo('sendMessage').filter((c) => c.result !== undefined && String(c.args.text).includes(text));
 
 for (const kind of ['memory', 'redis'] as StoreKind[]) {
   describe(`quiet hours and digests on channels (${kind})`, () => {
@@ -51,6 +62,8 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     let channels: ChannelPort;
     let closeChannels: () => Promise<void>;
     const deliveries: string[] = [];
+    // One fake serves both stores: each store's questions say which store asked them.
+    const sentWith = (text: string) => accepted(`${kind}: ${text}`);
     let handlers: Record<string, FollowUpHandler>[];
 
     function handlersOf(store: QuestionStore): Record<string, FollowUpHandler> {
@@ -98,7 +111,9 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       set = await startEngines(kind, 2, { answerTimeoutSeconds: 7 * 86_400 }, { clock, channels });
       handlers = set.stores.map(handlersOf);
       const links = createChannelLinks(set.stores[0]!.people, clock);
-      expect(await links.confirm(ADA.id, 'ops-tg', String(LINKED), 'ops-tg:777', 'channel:ops-tg')).toBe('linked');
+      expect(await links.confirm(ADA.id, 'ops-tg', String(LINKED), 'ops-tg:777', 'channel:ops-tg')).toBe(
+        'linked',
+      );
       await set.engines[0]!.presence.prefs.set(ADA, QUIET);
     });
     afterAll(async () => {
@@ -109,7 +124,14 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     const ask = async (text: string, over: Record<string, unknown> = {}): Promise<QuestionRecord> => {
       const r = await set.engines[0]!.ask(
         AGENT,
-        { text, format: 'CONFIRM', channel: 'ops-tg', recipient: String(LINKED), audience: ADA.id, ...over },
+        {
+          text: `${kind}: ${text}`,
+          format: 'CONFIRM',
+          channel: 'ops-tg',
+          recipient: String(LINKED),
+          audience: ADA.id,
+          ...over,
+        },
         { holdSeconds: 0 },
       );
       return r.question;
@@ -131,7 +153,12 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         out.push({ id: item.questionId, r: `${k}:${r.kind}` });
         if (r.kind === 'done') await store.outbox.ack(item.id, item.leaseToken);
         else if (r.kind === 'retry') await store.outbox.retry(item.id, item.leaseToken, r.at);
-        else await store.outbox.drop(item.id, item.leaseToken, { reason: r.reason, now, retentionMs: 3_600_000 });
+        else
+          await store.outbox.drop(item.id, item.leaseToken, {
+            reason: r.reason,
+            now,
+            retentionMs: 3_600_000,
+          });
       }
       return out;
     }

@@ -95,7 +95,7 @@ export function createQuietDelivery(deps: QuietDeliveryDeps): FollowUpHandler {
   }
 
   return async (item, question, channel) => {
-    if (!question || question.status !== 'PENDING') return { kind: 'done' };
+    if (question?.status !== 'PENDING') return { kind: 'done' };
     if (channel !== question.channel) return { kind: 'drop', reason: 'not the question’s channel' };
     if (!channels.names().has(channel)) {
       return { kind: 'drop', reason: 'the channel is not configured' };

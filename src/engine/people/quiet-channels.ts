@@ -9,8 +9,8 @@
 // without the mark, would take the delivery to be still in flight and retry until it gives up.
 import { type NotificationPrefs, releaseAt } from '../../domain/notification-prefs.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
-import type { PeopleStore } from '../../store/people.ts';
 import type { Outbox } from '../../store/outbox-port.ts';
+import type { PeopleStore } from '../../store/people.ts';
 import type { ChannelLinks } from './channel-links.ts';
 
 /** The outbox target kind of a held channel delivery: `quiet:<channel>`. */
