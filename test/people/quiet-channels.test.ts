@@ -169,8 +169,10 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       const q = await ask('Deploy A?');
       expect(q.status).toBe('PENDING');
       expect(sentWith('Deploy A?')).toEqual([]);
-      // It waits in Ada's inbox meanwhile.
+      // It waits in Ada's inbox meanwhile, and in the `questions` listing GraphQL serves.
       expect((await set.engines[1]!.pending(ADA)).map((p) => p.id)).toContain(q.id);
+      const page = await set.engines[1]!.list(ADA, { status: ['PENDING'], channel: 'ops-tg' }, { first: 50 });
+      expect(page.edges.map((e) => e.node.id)).toContain(q.id);
       expect(of(await runDue(), q.id)).toEqual(['quiet:retry']);
       now = Date.UTC(2027, 0, 6, 6, 59);
       expect(of(await runDue(), q.id)).toEqual([]);
