@@ -125,6 +125,7 @@ export function createAsking(
         people: store.people,
         outbox: store.outbox,
         clock,
+        addressesPeople: (name) => channels.instance?.(name)?.needsRecipient === true,
       })
     : async () => false;
 

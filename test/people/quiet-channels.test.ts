@@ -276,10 +276,20 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
         people: set.stores[0]!.people,
         outbox: set.stores[0]!.outbox,
         clock,
+        addressesPeople: (name) => name === 'ops-tg',
       });
       const q = await ask('Deploy later?', { recipient: String(UNLINKED) });
       const held = { ...q, recipient: String(LINKED) };
       expect(await hold({ ...held, linkFor: ADA.id })).toBe(false);
+      // A channel that addresses nobody (a webhook) is not looked up, even for a linked recipient.
+      await createChannelLinks(set.stores[0]!.people, clock).confirm(
+        ADA.id,
+        'hook',
+        String(LINKED),
+        'x',
+        'api',
+      );
+      expect(await hold({ ...held, channel: 'hook' })).toBe(false);
       expect(await hold(held)).toBe(true);
     });
   });

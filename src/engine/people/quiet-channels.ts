@@ -49,19 +49,26 @@ export interface ChannelHoldOptions {
   people: PeopleStore;
   outbox: Pick<Outbox, 'add'>;
   clock: () => number;
+  /**
+   * Whether a channel addresses people (its plugin `needsRecipient`: Slack, Telegram, Twilio,
+   * e-mail, Discord, Teams): only there can a recipient be someone's. A webhook is nobody's.
+   */
+  addressesPeople: (channel: string) => boolean;
 }
 
 /**
  * Whether a new question's channel delivery is held; when it is, its mark is written and its
  * `quiet:<channel>` item enqueued (due now: the handler's first attempt reads the hold again and
- * waits for its end). A question with no recipient pays nothing; any other pays one read of
- * its recipient's link, and a linked one a read of the person's preferences. A link question
+ * waits for its end). A question with no recipient, or on a channel that addresses nobody, pays
+ * nothing; any other pays one read of its recipient's link, and a linked one a read of the
+ * person's preferences. A link question
  * (`linkFor`) is never held: it is how the link is made, and its person is waiting for it.
  */
 export function createChannelHold(o: ChannelHoldOptions): (q: QuestionRecord) => Promise<boolean> {
   const marks = heldMarks(o.people);
   return async (q) => {
     if (q.channel === null || q.recipient === null || q.linkFor !== undefined) return false;
+    if (!o.addressesPeople(q.channel)) return false;
     const person = await o.links.personOf(q.channel, q.recipient);
     if (person === null) return false;
     const now = o.clock();
