@@ -89,8 +89,8 @@ export interface VisibilityScope {
   /**
    * A delegate's extra reads (API.md §22): the rotations its delegators are on, of whose
    * questions only those routed to one of `people` are its to see. Read by the pending feed
-   * (each record checked with `canSee`), not by the paged listing, whose counts come from
-   * the store's indexes.
+   * (each record checked with `canSee`) and by the paged listing (one store filter per rotation
+   * and person, on the store's `routedTo` index, so its counts stay honest).
    */
   routed?: { audiences: readonly string[]; people: readonly string[] };
 }

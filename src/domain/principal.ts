@@ -23,7 +23,8 @@ export interface Principal {
   actsFor?: readonly string[];
   /**
    * The rotations (`oncall:<id>`) the people in `actsFor` take turns on, read with it: a question
-   * a rotation routed to one of them is theirs to hand on, so their delegate's feed includes it.
+   * a rotation routed to one of them is theirs to hand on, so their delegate's feed and paged
+   * listing include it.
    */
   routedAudiences?: readonly string[];
 }

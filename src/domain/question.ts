@@ -137,7 +137,11 @@ export interface QuestionSpec {
   escalation?: EscalationStep[] | null;
   /** The `wait_for human_decision` span (API.md §24), when tracing was on at ask time; absent: none. */
   trace?: QuestionTrace | null;
-  /** server-only: the person a link question links its recipient to (API.md §22) */
+  /**
+   * A link question (API.md §22): the person whose profile its recipient is linked to when it is
+   * answered "yes" from its own channel. Server-only: set by the engine's linking service through
+   * an internal ask option, never from askUser, MCP or REST input (those refuse unknown fields).
+   */
   linkFor?: string;
   createdAt: number;
   timeoutAt: number;

@@ -22,10 +22,25 @@ import { createChannelHold } from './people/quiet-channels.ts';
 import { routeToPeople } from './people/routing.ts';
 import { applyPoliciesAndGrants, createGrantUse } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
-import type { Interactions } from './types.ts';
+import type { AskOptions, Interactions } from './types.ts';
 import type { Waiting } from './waiting/waiting.ts';
 
 type ValidAsk = ReturnType<typeof validateAskInput>;
+
+/**
+ * The engine's own asks (never a door's): `linkFor` makes a link question (API.md §22) for that
+ * person, who must be the asker. It skips `canAsk`, since a person who only answers must be able
+ * to link a channel; the linking service (people/linking.ts) checks `canAnswer` instead. The
+ * doors cannot reach it: they pass their input to `ask`, whose validation refuses unknown fields.
+ */
+export interface InternalAskOptions extends AskOptions {
+  linkFor?: string;
+}
+
+/** What createAsking gives the engine: `ask` takes the internal options too. */
+export type Asking = Pick<Interactions, 'prepareExternal' | 'quota'> & {
+  ask(p: Principal, input: unknown, opts?: InternalAskOptions): ReturnType<Interactions['ask']>;
+};
 
 const unknownPrepared = (): DomainError =>
   new DomainError('NOT_FOUND', 'preparedId is unknown or expired', 'preparedId');
@@ -112,7 +127,7 @@ export function createAsking(
   ctx: EngineContext,
   waiting: Waiting,
   answers: Pick<AnswerPath, 'decideByRule'>,
-): Pick<Interactions, 'ask' | 'prepareExternal' | 'quota'> {
+): Asking {
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
   const policies = ctx.policies ?? createRuleSet();
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
@@ -235,8 +250,9 @@ export function createAsking(
       return { usage: await store.usage(p.id), limits: quotaFor(settings, p) };
     },
 
-    async ask(p, input, opts = {}) {
-      if (!canAsk(p)) throw forbiddenToAsk();
+    async ask(p, input, opts: InternalAskOptions = {}) {
+      const linkFor = opts.linkFor;
+      if (linkFor !== undefined ? linkFor !== p.id : !canAsk(p)) throw forbiddenToAsk();
       const preparedId = opts.preparedId ?? null;
       const hold = holdSecondsOf(opts.holdSeconds, settings.holdSeconds);
       const checked = validateAskInput(input, {
@@ -280,6 +296,7 @@ export function createAsking(
         },
       );
       if (ruled.policy) spec.policy = ruled.policy;
+      if (linkFor !== undefined) spec.linkFor = linkFor;
       if (ruled.shadow.length > 0) spec.policyShadow = ruled.shadow;
       // Before the follow-ups are computed: a sampled trace adds the `trace` item.
       if (ctx.tracing) spec.trace = ctx.tracing.begin(opts.trace ?? null);

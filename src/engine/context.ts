@@ -76,13 +76,13 @@ export interface EngineContext {
   tracing?: TracingPort;
   /** Groups and on-call rotations (API.md §22); an empty directory when none are configured. */
   directory: Directory;
-  /**
-   * Which person a channel recipient is (API.md §22): their quiet hours and digest hold a
-   * question delivered there. Absent: no recipient is anyone's, nothing on a channel is held.
-   */
-  channelLinks?: ChannelLinks;
   /** The people an identity acts for (their delegate, §22), for separation of duties; absent: none. */
   actsFor?: ActsFor;
+  /**
+   * Channel recipients linked to people (API.md §22): recorded by a link question's answer; their
+   * person's quiet hours and digest hold a question delivered there. Absent: none, nothing held.
+   */
+  channelLinks?: ChannelLinks;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;
   /**

@@ -30,6 +30,7 @@ import { hasFollowUps } from './outbox/follow-ups.ts';
 import type { TracingPort } from './outbox/trace-span.ts';
 import { createChannelLinks } from './people/channel-links.ts';
 import type { Directory } from './people/directory.ts';
+import { createChannelLinking } from './people/linking.ts';
 import { createNameCache } from './people/names.ts';
 import type { People } from './people/people.ts';
 import { createPresence } from './people/presence.ts';
@@ -105,6 +106,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   /** Live feeds of this process (metrics). */
   feedCount(): number;
 } {
+  const channelLinks = createChannelLinks(deps.store.people, deps.clock ?? Date.now);
   const ctx = createContext({
     store: deps.store,
     settings: deps.settings,
@@ -123,10 +125,10 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     ...(deps.people ? { people: deps.people } : {}),
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
     ...(deps.directory ? { directory: deps.directory } : {}),
-    // Quiet hours and digests reach channel recipients linked to a person (API.md §22).
-    channelLinks: createChannelLinks(deps.store.people, deps.clock ?? Date.now),
     // Separation of duties reads who acts for whom (a requester's delegates may not decide either).
     actsFor: actsForOf(deps.store.delegations),
+    // Channel recipients linked to people (§22): written by a link question's answer, read by deliveries.
+    channelLinks,
   });
   const { store, settings, clock, logger, waiters, announced, retentionMs } = ctx;
   const wakeOutbox = deps.wakeOutbox;
@@ -166,6 +168,7 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   const policySuggestions = createPolicySuggestions(ctx, policyRules);
   const channelInbound = createChannelInbound(ctx, answers);
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
+  const asking = createAsking(ctx, waiting, answers);
 
   function channelDetail(name: string): ChannelDetail {
     const instance = ctx.channels.instance?.(name);
@@ -184,12 +187,13 @@ export function createInteractions(deps: EngineDeps): Interactions & {
   }
 
   return {
-    ...createAsking(ctx, waiting, answers),
+    ...asking,
     ...createAnswering(ctx, answers.record),
     ...createAnswerHere(ctx, answers.record),
     ...createListing(ctx),
     ...createExecution(ctx, deps.receipts),
     presence: createPresence(store, clock, ctx.visible, ctx.directory),
+    linking: createChannelLinking(ctx, channelLinks, asking.ask, nameOf),
     ...createPasskeyDoors(ctx, answers.record),
 
     async awaitAnswer(p, id, opts = {}) {

@@ -14,6 +14,7 @@ import type { CallbackOutcome, CallbackPage, CallbackRequest } from './answers/c
 import type { PasskeyDoors } from './answers/passkey-doors.ts';
 import type { ChannelInboundResult } from './deliveries/inbound.ts';
 import type { Execution } from './execution.ts';
+import type { ChannelLinking } from './people/linking.ts';
 import type { Presence } from './people/presence.ts';
 import type { GrantAdmin } from './policies/grants.ts';
 import type { PolicyAdmin } from './policies/store-rules.ts';
@@ -184,6 +185,8 @@ export interface Interactions extends Execution, PasskeyDoors {
   readonly audit: AuditReader;
   /** Delegations, quiet hours and digests, claims (API.md §22). */
   readonly presence: Presence;
+  /** Channel recipients linked to the person, whose quiet hours then hold them (API.md §22). */
+  readonly linking: ChannelLinking;
   /**
    * A compact JWS over a small JSON object with the receipt key (the audit export's head);
    * null when the server signs nothing.

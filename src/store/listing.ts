@@ -25,7 +25,8 @@ export function decodeCursor(raw: unknown): Cursor {
 }
 
 export function matchesFilter(
-  q: Pick<QuestionRecord, 'status' | 'groupId' | 'audience' | 'channel' | 'askedBy'>,
+  q: Pick<QuestionRecord, 'status' | 'groupId' | 'audience' | 'channel' | 'askedBy'> &
+    Partial<Pick<QuestionRecord, 'routedTo'>>,
   f: ListFilter,
 ): boolean {
   if (f.status && f.status.length > 0 && !f.status.includes(q.status)) return false;
@@ -33,6 +34,7 @@ export function matchesFilter(
   if (f.audience != null && q.audience !== f.audience) return false;
   if (f.channel != null && q.channel !== f.channel) return false;
   if (f.askedBy != null && q.askedBy !== f.askedBy) return false;
+  if (f.routedTo != null && q.routedTo !== f.routedTo) return false;
   return true;
 }
 

@@ -9,10 +9,13 @@ import type { AuditDetail, AuditEntryType } from '../domain/audit.ts';
 
 /**
  * The audit entry a people write carries (API.md §22): a claim made or ended, a person's
- * notification preferences set. Written in the same step as the write, on both stores.
+ * notification preferences set, a channel recipient linked or unlinked. Written in the same step
+ * as the write, on both stores.
  */
 export interface PeopleAudit {
-  type: Extract<AuditEntryType, 'CLAIMED' | 'UNCLAIMED' | 'NOTIFICATION_PREFS_CHANGED' | 'CHANNEL_LINKED' | 'CHANNEL_UNLINKED'
+  type: Extract<
+    AuditEntryType,
+    'CLAIMED' | 'UNCLAIMED' | 'NOTIFICATION_PREFS_CHANGED' | 'CHANNEL_LINKED' | 'CHANNEL_UNLINKED'
   >;
   questionId: string | null;
   actor: string;

@@ -143,6 +143,11 @@ export interface ListFilter {
   audience?: string | null;
   channel?: string | null;
   askedBy?: string | null;
+  /**
+   * On-call questions the rotation routed to this person when they were asked (`routedTo`,
+   * API.md §22): set by the engine for a delegate's listing, never by a caller's filter.
+   */
+  routedTo?: string | null;
 }
 
 export interface PageRequest {

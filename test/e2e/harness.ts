@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../src/app/config.ts';
-import { createLogger, createServer, type Server } from '../../src/app/server.ts';
+import { createLogger, createServer, type Server, type ServerPlugins } from '../../src/app/server.ts';
 import { chromiumPath } from '../support/chromium.ts';
 import { freePort, uniquePrefix } from '../support/fixtures.ts';
 import { KEYS, PRINCIPALS, type Who } from '../support/server.ts';
@@ -40,6 +40,8 @@ export interface ServerOptions {
   only?: readonly Who[];
   /** More settings (e.g. larger pending caps). */
   env?: Record<string, string>;
+  /** A manifest's channels and the like (default: none). */
+  plugins?: ServerPlugins;
 }
 
 /** A whole server in this process on the private test Redis. */
@@ -61,7 +63,7 @@ export async function startInboxServer(o: ServerOptions = {}): Promise<RunningSe
     LOG_LEVEL: 'silent',
     ...o.env,
   });
-  const server = await createServer(config, createLogger('silent'));
+  const server = await createServer(config, createLogger('silent'), o.plugins);
   await server.listen();
   return { server, url, port, prefix, close: () => server.close() };
 }

@@ -1,6 +1,6 @@
 // The settings page (issue 44 item 5) in real headless Chromium at 390×844 and 1280×800 against a
 // real server on Redis: every section under its heading (Account & sign-in, Passkeys,
-// Notifications, Away, Grants you have given), the page in one column with nothing wider than
+// Notifications, Linked channels, Away, Grants you have given), the page in one column with nothing wider than
 // the screen, reached from the top bar and by `#settings`, and a grant revoked from it (the
 // server's myGrants is empty after). Nothing sleeps: every wait ends on a selector.
 import { mkdtempSync } from 'node:fs';
@@ -29,7 +29,14 @@ const SHOTS = process.env.INBOX_SCREENSHOTS
 
 const env = useInboxBrowser();
 
-const SECTIONS = ['Account & sign-in', 'Passkeys', 'Notifications', 'Away', 'Grants you have given'];
+const SECTIONS = [
+  'Account & sign-in',
+  'Passkeys',
+  'Notifications',
+  'Linked channels',
+  'Away',
+  'Grants you have given',
+];
 
 /** ops approves an action and allows the same for an hour: one grant, given by ops. */
 async function giveGrant(action: string): Promise<string> {
@@ -98,6 +105,10 @@ describe.each([
       const notifications = settingsSection(page, 'Notifications');
       await notifications.getByRole('button', { name: 'Turn on notifications' }).waitFor();
       await notifications.getByLabel('Digest').waitFor();
+      // This server has no channel a link could be confirmed on: none linked, and no form.
+      const linked = settingsSection(page, 'Linked channels');
+      await linked.getByTestId('links-empty').waitFor();
+      await linked.getByTestId('links-no-channel').waitFor();
       await settingsSection(page, 'Away').getByLabel('Hand my questions to').waitFor();
 
       const grants = settingsSection(page, 'Grants you have given');

@@ -22,7 +22,8 @@ function expected(all: readonly Asked[], f: ListFilter): string[] {
         (f.askedBy == null || s.askedBy === f.askedBy) &&
         (f.audience == null || s.audience === f.audience) &&
         (f.groupId == null || s.groupId === f.groupId) &&
-        (f.channel == null || s.channel === f.channel),
+        (f.channel == null || s.channel === f.channel) &&
+        (f.routedTo == null || s.routedTo === f.routedTo),
     )
     .sort((a, b) => b.spec.createdAt - a.spec.createdAt || (a.spec.id < b.spec.id ? 1 : -1))
     .map((a) => a.spec.id);
@@ -50,6 +51,11 @@ export const FILTER_SHAPES: ListFilter[] = [
   { status: ['ANSWERED', 'PENDING'], audience: 'u2', groupId: 'g1' },
   { status: CLOSED, audience: 'u1', askedBy: 'a1', channel: 'slack' },
   { audience: 'nobody' },
+  // A delegate's handed-on on-call questions (API.md §22): a rotation's, routed to one person.
+  { audience: 'oncall:r', routedTo: 'p1' },
+  { status: ['PENDING'], audience: 'oncall:r', routedTo: 'p2' },
+  { status: CLOSED, routedTo: 'p1' },
+  { audience: 'oncall:r', routedTo: 'nobody' },
 ];
 
 /** 42 questions in tie groups of six createdAt, ids whose byte order differs from a locale's. */
@@ -61,7 +67,9 @@ export async function seedListing(store: QuestionStore, t = Date.now()): Promise
       createdAt: t - 100_000 + Math.floor(i / 6) * 1000,
       timeoutAt: t + 600_000,
       askedBy: i % 2 === 0 ? 'a1' : 'a2',
-      audience: i % 3 === 0 ? 'u1' : i % 3 === 1 ? 'u2' : null,
+      // Every third of the rest on call, routed to p1 or p2 (or, once, no one: before the rotation).
+      audience: i % 3 === 0 ? 'u1' : i % 3 === 1 ? 'u2' : i % 6 === 2 ? 'oncall:r' : null,
+      ...(i % 6 === 2 ? { routedTo: i === 2 ? null : i % 4 === 0 ? 'p1' : 'p2' } : {}),
       groupId: i % 4 === 0 ? 'g1' : null,
       channel: i % 5 === 0 ? 'slack' : null,
     });

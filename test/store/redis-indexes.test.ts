@@ -54,7 +54,8 @@ describe('redis listing indexes', () => {
     for (let i = 0; i < 12; i++) {
       const spec = specOf({
         askedBy: `a${i % 3}`,
-        audience: i % 2 ? 'u' : null,
+        audience: i % 2 ? 'u' : i % 4 === 0 ? 'oncall:r' : null,
+        ...(i % 4 === 0 ? { routedTo: `p${i % 3}` } : {}),
         groupId: i % 3 ? `g${i}` : null,
         channel: i % 4 ? 'slack' : null,
       });
@@ -65,10 +66,12 @@ describe('redis listing indexes', () => {
     for (const [i, id] of ids.entries()) {
       await store.claim(id, { status: statuses[i % 3]!, now: Date.now(), retentionMs: 50 });
     }
-    // One pending question whose record vanished (Redis evicted it): the reaper drops it too.
+    // One pending question whose record vanished (Redis evicted it): the reaper drops it too (an
+    // on-call one: its entry also remembers whom it was routed to, and its usage).
     const lost = specOf({
       askedBy: 'a9',
-      audience: 'u',
+      audience: 'oncall:r',
+      routedTo: 'p9',
       createdAt: Date.now() - 2000,
       timeoutAt: Date.now() - 1,
     });
@@ -155,6 +158,8 @@ describe('redis listing indexes', () => {
     // What an earlier version left: records, `all`, `pending`, history; no other index.
     const stale = (await keys()).filter((k) => k.startsWith('ix:') || k === 'ixof' || k === 'ixv');
     await redis.del(...stale.map((k) => prefix + k));
+    // Nor did it keep an on-call question's routedTo beside its spec (index version 1).
+    for (const a of all) await redis.hdel(`${prefix}q:${a.spec.id}`, 'rt');
     const lost = all[4]!.spec.id;
     await redis.del(`${prefix}q:${lost}`);
 

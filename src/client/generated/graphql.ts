@@ -242,6 +242,45 @@ export type VerifierInput = {
   name: string;
 };
 
+export type ChannelLinkFieldsFragment = {
+  channel: string;
+  recipient: string;
+  confirmedBy: string;
+  linkedAt: string;
+};
+
+export type ChannelLinksQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ChannelLinksQuery = {
+  viewer: {
+    id: string;
+    channelLinks: Array<{ channel: string; recipient: string; confirmedBy: string; linkedAt: string }>;
+  };
+  channelDetails: Array<{ name: string; inbound: boolean }>;
+};
+
+export type LinkChannelMutationVariables = Exact<{
+  channel: string;
+  recipient: string;
+}>;
+
+export type LinkChannelMutation = {
+  linkChannel: {
+    id: string;
+    status: QuestionStatus;
+    channel: string | null;
+    recipient: string | null;
+    timeoutAt: string;
+  };
+};
+
+export type UnlinkChannelMutationVariables = Exact<{
+  channel: string;
+  recipient: string;
+}>;
+
+export type UnlinkChannelMutation = { unlinkChannel: boolean };
+
 export type ClientAskResultFieldsFragment = {
   status: QuestionStatus;
   answer: unknown;
@@ -1722,6 +1761,17 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ChannelLinkFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment ChannelLinkFields on ChannelLink {
+  channel
+  recipient
+  confirmedBy
+  linkedAt
+}
+    `,
+  { fragmentName: 'ChannelLinkFields' },
+) as unknown as TypedDocumentString<ChannelLinkFieldsFragment, unknown>;
 export const QuestionFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment QuestionFields on Question {
@@ -1923,6 +1973,41 @@ export const QuestionClaimFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'QuestionClaimFields' },
 ) as unknown as TypedDocumentString<QuestionClaimFieldsFragment, unknown>;
+export const ChannelLinksDocument = new TypedDocumentString(`
+    query ChannelLinks {
+  viewer {
+    id
+    channelLinks {
+      ...ChannelLinkFields
+    }
+  }
+  channelDetails {
+    name
+    inbound
+  }
+}
+    fragment ChannelLinkFields on ChannelLink {
+  channel
+  recipient
+  confirmedBy
+  linkedAt
+}`) as unknown as TypedDocumentString<ChannelLinksQuery, ChannelLinksQueryVariables>;
+export const LinkChannelDocument = new TypedDocumentString(`
+    mutation LinkChannel($channel: String!, $recipient: String!) {
+  linkChannel(channel: $channel, recipient: $recipient) {
+    id
+    status
+    channel
+    recipient
+    timeoutAt
+  }
+}
+    `) as unknown as TypedDocumentString<LinkChannelMutation, LinkChannelMutationVariables>;
+export const UnlinkChannelDocument = new TypedDocumentString(`
+    mutation UnlinkChannel($channel: String!, $recipient: String!) {
+  unlinkChannel(channel: $channel, recipient: $recipient)
+}
+    `) as unknown as TypedDocumentString<UnlinkChannelMutation, UnlinkChannelMutationVariables>;
 export const ClientAskUserDocument = new TypedDocumentString(`
     mutation ClientAskUser($input: AskUserInput!, $holdSeconds: Int, $preparedId: ID) {
   askUser(input: $input, holdSeconds: $holdSeconds, preparedId: $preparedId) {

@@ -97,6 +97,26 @@ export function createRecordAnswer(ctx: EngineContext): AnswerPath {
   async function counted(q: QuestionRecord, by: Answerer): Promise<void> {
     if (q.status !== 'PENDING') ctx.announced.forget(q.id);
     if (by.name) await rememberName(by.id, by.name);
+    // Only a link question reads further (one field test for every other answer).
+    if (q.linkFor !== undefined) await linked(q, by);
+  }
+
+  /**
+   * A link question (API.md §22) answered "yes" from its own channel records the link: that
+   * answer is what proves the person reads there. A "yes" through any other door (the inbox, the
+   * callback page, REST, MCP) links nothing, nor does a "no".
+   */
+  async function linked(q: QuestionRecord, by: Answerer): Promise<void> {
+    const person = q.linkFor;
+    if (!person || !ctx.channelLinks || q.channel === null || q.recipient === null) return;
+    if (q.status !== 'ANSWERED' || q.answer !== true || by.via !== `channel:${q.channel}`) return;
+    const r = await ctx.channelLinks.confirm(person, q.channel, q.recipient, by.id, by.via);
+    // Never the recipient or the person in the log (§22: recipients stay out of logs).
+    if (r === 'full')
+      ctx.logger.warn(
+        { questionId: q.id, channel: q.channel },
+        'channel link not recorded: the person already has the most links',
+      );
   }
 
   /**

@@ -55,7 +55,13 @@ export interface ChannelLinks {
    * Records the link a confirmed link question asked for, replacing the recipient's earlier
    * link, audited; 'full' when the person already has MAX_LINKS other links.
    */
-  confirm(person: string, channel: string, recipient: string, by: string, via: string): Promise<'linked' | 'full'>;
+  confirm(
+    person: string,
+    channel: string,
+    recipient: string,
+    by: string,
+    via: string,
+  ): Promise<'linked' | 'full'>;
   /** The person's live links, newest first. */
   list(person: string): Promise<ChannelLink[]>;
   /** Ends the person's link of `recipient`, audited; false when they had none. */
@@ -63,11 +69,6 @@ export interface ChannelLinks {
 }
 
 export function createChannelLinks(people: PeopleStore, clock: () => number): ChannelLinks {
-  async function live(person: string, channel: string, recipient: string, now: number): Promise<Stored | null> {
-    const s = parseStored(await people.get(linkKey(channel, recipient), now));
-    return s && s.person === person ? s : null;
-  }
-
   return {
     async personOf(channel, recipient) {
       return parseStored(await people.get(linkKey(channel, recipient), clock()))?.person ?? null;
@@ -99,8 +100,11 @@ export function createChannelLinks(people: PeopleStore, clock: () => number): Ch
       const out: ChannelLink[] = [];
       for (const field of fields) {
         const [channel = '', recipient = ''] = field.split('\0');
-        const s = await live(person, channel, recipient, now);
-        if (s) out.push({ channel, recipient, confirmedBy: s.by, linkedAt: s.at });
+        const s = parseStored(await people.get(linkKey(channel, recipient), now));
+        if (s?.person === person) out.push({ channel, recipient, confirmedBy: s.by, linkedAt: s.at });
+        // Taken by someone else's later link: no longer theirs, nor counted in MAX_LINKS. (Not
+        // when there is no link at all: a confirmation between its two writes looks like that.)
+        else if (s) await people.mapDelete(listKey(person), field);
       }
       return out.sort((a, b) => b.linkedAt - a.linkedAt);
     },

@@ -51,13 +51,22 @@ export function createPresence(
       if (!p.restricted) return p;
       const actsFor = await delegations.actingFor(p.id);
       if (actsFor.length === 0) return p;
-      // The rotations they are on: what a rotation routes to them is handed on too (§22).
-      const routedAudiences = [...(directory?.groups.values() ?? [])]
-        .filter((g) => g.rotation?.order.some((id) => actsFor.includes(id)))
-        .map((g) => ONCALL_PREFIX + g.id);
-      return routedAudiences.length === 0 ? { ...p, actsFor } : { ...p, actsFor, routedAudiences };
+      return withRotations({ ...p, actsFor }, directory);
     },
   };
+}
+
+/**
+ * `p` (acting for `p.actsFor`) with the rotations those people are on (`routedAudiences`): what a
+ * rotation routes to them is handed on too (§22). The feed and the paged listing both read it.
+ */
+export function withRotations(p: Principal, directory: Directory | undefined): Principal {
+  const actsFor = p.actsFor ?? [];
+  if (actsFor.length === 0) return p;
+  const routedAudiences = [...(directory?.groups.values() ?? [])]
+    .filter((g) => g.rotation?.order.some((id) => actsFor.includes(id)))
+    .map((g) => ONCALL_PREFIX + g.id);
+  return routedAudiences.length === 0 ? p : { ...p, routedAudiences };
 }
 
 /** What the push sender needs of §22: the delegate lookup and the quiet-hours gate. */

@@ -7,9 +7,10 @@ import type { Principal } from '../../domain/principal.ts';
 import { encodeCursor } from '../../store/listing.ts';
 import type { ListFilter, Page } from '../../store/types.ts';
 import type { EngineContext } from '../context.ts';
+import { withRotations } from '../people/presence.ts';
 import type { Interactions, QuestionPage } from '../types.ts';
 import { readBacklog } from './backlog.ts';
-import { listScoped, pendingScoped, scopedFilters } from './scoped.ts';
+import { listScoped, pendingScoped, routedListFilters, scopedFilters } from './scoped.ts';
 
 /** The store's page with a cursor on every question (the last one is the page's own end cursor). */
 function pageOf(page: Page): QuestionPage {
@@ -29,14 +30,14 @@ function pageOf(page: Page): QuestionPage {
 }
 
 /**
- * `p` with the people it acts for now (their live delegations to it), when it is restricted and
- * the caller did not say already (a feed's principal comes with them): everyone else sees every
- * question anyway (§2), and reads nothing here.
+ * `p` with the people it acts for now (their live delegations to it) and the rotations they are
+ * on, when it is restricted and the caller did not say already (a feed's principal comes with
+ * them): everyone else sees every question anyway (§2), and reads nothing here.
  */
 async function actingNow(ctx: EngineContext, p: Principal): Promise<Principal> {
   if (!p.restricted || p.actsFor !== undefined) return p;
   const actsFor = (await ctx.store.delegations.delegatorsOf(p.id, ctx.clock())).map((d) => d.from);
-  return actsFor.length === 0 ? p : { ...p, actsFor };
+  return actsFor.length === 0 ? p : withRotations({ ...p, actsFor }, ctx.directory);
 }
 
 export function createListing(
@@ -57,11 +58,14 @@ export function createListing(
       const first = pageSizeOf(page.first);
       const filter: ListFilter = filterOf(rawFilter);
       // A restricted delegate pages through the questions of the people it acts for too (API.md
-      // §22), as its feed shows them: each carries its `audience`, the person it is for.
+      // §22), as its feed shows them: each carries its `audience`, the person it is for (or, on
+      // call, `routedTo`). Only a delegate has `scope.routed`: no one else reads more here.
       const scope = visibilityScope(await actingNow(ctx, p));
       const empty: QuestionPage = { edges: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
-      const filters = scopedFilters(filter, scope);
+      const filters = scope.routed
+        ? [...scopedFilters(filter, scope), ...routedListFilters(filter, scope)]
+        : scopedFilters(filter, scope);
       return pageOf(await listScoped(store, filters, { first, after: page.after ?? null }));
     },
 

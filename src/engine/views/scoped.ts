@@ -41,6 +41,22 @@ export async function listScoped(
   };
 }
 
+/**
+ * A delegate's handed-on on-call questions (`scope.routed`) as exact store filters, for the paged
+ * listing: one per rotation and person it acts for, read from the store's `routedTo` index so
+ * counts stay honest. Disjoint from `scopedFilters`' (visibilityScope leaves out the rotations
+ * already among `audiences`) and from each other (a question has one audience and one routedTo).
+ */
+export function routedListFilters(filter: ListFilter, scope: VisibilityScope): ListFilter[] {
+  const routed = scope.routed;
+  if (!routed) return [];
+  const audiences =
+    filter.audience != null ? routed.audiences.filter((a) => a === filter.audience) : routed.audiences;
+  return audiences.flatMap((audience) =>
+    routed.people.map((routedTo) => ({ ...filter, audience, routedTo })),
+  );
+}
+
 /** A delegate's rotations (`scope.routed`): read whole, kept when routed to one it acts for. */
 function routedFilters(scope: VisibilityScope): ListFilter[] {
   return (scope.routed?.audiences ?? []).map((audience) => ({ audience }));

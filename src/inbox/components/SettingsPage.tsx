@@ -2,12 +2,14 @@
 // section per subject under the same heading style, reached from the top bar's Settings button
 // and by the address `#settings` (a bookmark, or the printed sign-in URL with `&settings`).
 // Sections: Account & sign-in, Passkeys, Notifications (this device's pushes, quiet hours and
-// digests), Away (delegation), and Grants you have given. One column that reads the same at a
+// digests), Linked channels (whose deliveries quiet hours hold), Away (delegation), and Grants
+// you have given. One column that reads the same at a
 // desk and on a phone.
 import { type ReactNode, useId } from 'react';
 import type { Transport } from '../lib/api.ts';
 import type { Viewer } from '../lib/model.ts';
 import { passkeysSupported } from '../lib/passkeys.ts';
+import { ChannelLinkSettings } from './ChannelLinkSettings.tsx';
 import { GrantsSettings } from './GrantsSettings.tsx';
 import { plainId } from './hooks.ts';
 import { PasskeySettings } from './PasskeySettings.tsx';
@@ -87,6 +89,13 @@ export function SettingsPage({
         <PushSettings api={api} />
         <h4>Quiet hours and digest</h4>
         <QuietHoursSettings api={api} people={people} />
+      </Section>
+
+      <Section
+        title="Linked channels"
+        about="Your accounts on the server’s channels: your quiet hours hold what is sent to them too."
+      >
+        <ChannelLinkSettings api={api} />
       </Section>
 
       <Section title="Away" about="While you are away, someone else receives and answers your questions.">

@@ -9,10 +9,11 @@ end
 
 -- Listing indexes: sorted sets of ids scored by createdAt, like `all`. One per status (the
 -- PENDING one is `pending`) and one per status and value of each filter field:
--- ix:<field>:<status>:<value> for aud, grp, chan and by. The hash ixof maps each indexed id
--- to {status, aud, grp, chan, by}: it outlives the record, so prune and the listing's
--- self-heal can unindex an id whose record has already expired.
-local IX_FIELDS = {'aud', 'grp', 'chan', 'by'}
+-- ix:<field>:<status>:<value> for aud, grp, chan, by and rt (an on-call question's routedTo, the
+-- person a rotation routed it to when asked: their delegate's listing reads it, API.md §22).
+-- The hash ixof maps each indexed id to {status, aud, grp, chan, by, mb[, rt]}: it outlives the
+-- record, so prune and the listing's self-heal can unindex an id whose record has already expired.
+local IX_FIELDS = {'aud', 'grp', 'chan', 'by', 'rt'}
 local STATUSES = {'PENDING', 'ANSWERED', 'TIMED_OUT', 'CANCELLED'}
 
 local function status_key(st)
@@ -37,21 +38,25 @@ local function held_by(by, n, mb)
   redis.call('INCRBY', prefix .. 'held:total', mb)
 end
 
--- vals: {aud, grp, chan, by}, '' where the question has none. mb: the media bytes a new
--- PENDING question added to the usage counters (nil otherwise), kept so that a pending record
+-- vals: {aud, grp, chan, by, rt}, '' (or nil) where the question has none. mb: the media bytes a
+-- new PENDING question added to the usage counters (nil otherwise), kept so that a pending record
 -- that vanishes (evicted) can still give its usage back.
 local function index_add(id, st, score, vals, mb)
   redis.call('ZADD', status_key(st), score, id)
   for i, f in ipairs(IX_FIELDS) do
-    if vals[i] ~= '' then redis.call('ZADD', field_key(f, st, vals[i]), score, id) end
+    if vals[i] and vals[i] ~= '' then redis.call('ZADD', field_key(f, st, vals[i]), score, id) end
   end
-  redis.call('HSET', prefix .. 'ixof', id, cjson.encode({st, vals[1], vals[2], vals[3], vals[4], mb}))
+  local packed = {st, vals[1], vals[2], vals[3], vals[4], mb}
+  -- rt only when there is one (most questions have none: their entry keeps its old shape); mb's
+  -- place then holds false, not a hole (cjson would write null, which Lua reads as true).
+  if vals[5] and vals[5] ~= '' then packed[6] = mb or false; packed[7] = vals[5] end
+  redis.call('HSET', prefix .. 'ixof', id, cjson.encode(packed))
 end
 
 local function index_rem(id, st, vals)
   redis.call('ZREM', status_key(st), id)
   for i, f in ipairs(IX_FIELDS) do
-    if vals[i] ~= '' then redis.call('ZREM', field_key(f, st, vals[i]), id) end
+    if vals[i] and vals[i] ~= '' then redis.call('ZREM', field_key(f, st, vals[i]), id) end
   end
 end
 
@@ -60,7 +65,7 @@ local function unindex(id)
   local packed = redis.call('HGET', prefix .. 'ixof', id)
   if packed then
     local m = cjson.decode(packed)
-    index_rem(id, m[1], {m[2], m[3], m[4], m[5]})
+    index_rem(id, m[1], {m[2], m[3], m[4], m[5], m[7] or ''})
     -- A pending record that vanished still counted against its asker's quota.
     if m[1] == 'PENDING' and m[6] then held_by(m[5], -1, 0 - tonumber(m[6])) end
     redis.call('HDEL', prefix .. 'ixof', id)
@@ -156,12 +161,12 @@ end
 local function resolve(id, status, res, now, retention, audit)
   local q = qkey(id)
   -- Every field this needs in one call (a Redis call from Lua costs more than its work here).
-  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec', 'en', 'res')
+  local held = redis.call('HMGET', q, 'by', 'mb', 'aud', 'grp', 'chan', 'ca', 'fmt', 'fu', 'fttl', 'tk', 'ik', 'spec', 'en', 'res', 'rt')
   held_by(held[1], -1, 0 - tonumber(held[2] or '0'))
   -- A pending question's res holds only {"votes":[…]} (vote.lua): they ride the resolution.
   if held[14] then res = string.sub(res, 1, -2) .. ',' .. string.sub(held[14], 2) end
   redis.call('HSET', q, 'st', status, 'res', res)
-  local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or ''}
+  local vals = {held[3] or '', held[4] or '', held[5] or '', held[1] or '', held[15] or ''}
   index_rem(id, 'PENDING', vals)
   index_add(id, status, held[6] or now, vals)
   redis.call('ZREM', prefix .. 'deadlines', id)

@@ -2,7 +2,7 @@
 -- ARGV[3]: everything else, one JSON object built by createArgs (script-io.ts), read by name:
 --   id, createdAt, timeoutAt, ttlMs, maxPending, format, askedBy, mediaBytes, outboxTtlMs,
 --   askedDetail (the ASKED audit entry's detail); when set: audience, groupId, channel,
---   ticketHash, idempotencySlot, joinWhilePending (the key joins only a PENDING question),
+--   routedTo (an on-call question's person on duty: field rt, indexed), ticketHash, idempotencySlot, joinWhilePending (the key joins only a PENDING question),
 --   preparedId, followUps and askFollowUps (targets joined by
 --   newlines), maxPendingPerPrincipal, maxMediaBytesPerPrincipal, maxMediaBytes, maxOutbox
 --   (absent = no cap), escalationDue (epoch ms in step order; absent = no ladder).
@@ -62,10 +62,11 @@ if prepared then
   redis.call('DEL', prefix .. 'prep:' .. prepared)
   redis.call('ZREM', prefix .. 'prepby:' .. by, prepared)
 end
-local aud, grp, chan = a.audience or '', a.groupId or '', a.channel or ''
+local aud, grp, chan, rt = a.audience or '', a.groupId or '', a.channel or '', a.routedTo or ''
 local q = qkey(id)
 redis.call('HSET', q, 'spec', spec, 'st', 'PENDING', 'ca', now, 'to', a.timeoutAt, 'fmt', a.format,
   'aud', aud, 'grp', grp, 'chan', chan, 'by', by)
+if rt ~= '' then redis.call('HSET', q, 'rt', rt) end
 if tk then
   redis.call('HSET', q, 'tk', tk)
   redis.call('SET', prefix .. 'ticket:' .. tk, id, 'PX', a.ttlMs)
@@ -78,7 +79,7 @@ redis.call('HSET', q, 'mb', mb)
 held_by(by, 1, mb)
 if followUps then redis.call('HSET', q, 'fu', followUps, 'fttl', a.outboxTtlMs) end
 redis.call('PEXPIRE', q, a.ttlMs)
-index_add(id, 'PENDING', now, {aud, grp, chan, by}, mb)
+index_add(id, 'PENDING', now, {aud, grp, chan, by, rt}, mb)
 redis.call('ZADD', prefix .. 'deadlines', a.timeoutAt, id)
 if a.escalationDue then
   for i, due in ipairs(a.escalationDue) do

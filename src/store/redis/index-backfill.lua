@@ -13,11 +13,30 @@ if #page == 0 then
   redis.call('DEL', prefix .. 'ixv:at')
   return -1
 end
+-- Version 2 adds rt (routedTo): an on-call question stored before it keeps its routedTo in the
+-- spec only, so it is read from there once and kept as the field the listing filters on.
+local function routed_to(q, aud, rt, spec)
+  if rt or string.sub(aud or '', 1, 7) ~= 'oncall:' or not spec then return rt or '' end
+  local ok, s = pcall(cjson.decode, spec)
+  if not ok or type(s) ~= 'table' or type(s.routedTo) ~= 'string' or s.routedTo == '' then return '' end
+  redis.call('HSET', q, 'rt', s.routedTo)
+  return s.routedTo
+end
 for i = 1, #page, 2 do
   local id = page[i]
-  local f = redis.call('HMGET', qkey(id), 'st', 'aud', 'grp', 'chan', 'by')
+  local q = qkey(id)
+  local f = redis.call('HMGET', q, 'st', 'aud', 'grp', 'chan', 'by', 'rt', 'spec')
   if f[1] then
-    index_add(id, f[1], page[i + 1], {f[2] or '', f[3] or '', f[4] or '', f[5] or ''})
+    local rt = routed_to(q, f[2], f[6], f[7])
+    -- A pending question indexed at create keeps the media bytes its entry remembers (unindex
+    -- gives them back if the record vanishes).
+    local mb
+    local had = redis.call('HGET', prefix .. 'ixof', id)
+    if had then
+      local m6 = cjson.decode(had)[6]
+      if type(m6) == 'number' then mb = m6 end
+    end
+    index_add(id, f[1], page[i + 1], {f[2] or '', f[3] or '', f[4] or '', f[5] or '', rt}, mb)
   else
     unindex(id)
   end

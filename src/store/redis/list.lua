@@ -1,5 +1,6 @@
 -- ARGV: prefix, first, cursorScore, cursorId ('' = from the start), statuses (comma list,
---       '' = any), groupId, audience, channel, askedBy (each '=' .. value, or '' = any).
+--       '' = any), groupId, audience, channel, askedBy, routedTo (each '=' .. value, or '' = any;
+--       routedTo: a delegate's handed-on on-call questions, API.md §22).
 -- Newest first. Returns {totalCount, hasNextPage, spec1, st1, res1, spec2, ...}.
 -- The sources are the listing indexes (see common.lua) for the statuses asked, merged:
 --   no field filter  -> `all` or the status sets; count = ZCARD
@@ -17,7 +18,7 @@ local anyStatus = #statuses == 0 or #statuses == #STATUSES
 if #statuses == 0 then statuses = STATUSES end
 
 local wanted = {}
-for i, f in ipairs({'grp', 'aud', 'chan', 'by'}) do
+for i, f in ipairs({'grp', 'aud', 'chan', 'by', 'rt'}) do
   local a = ARGV[5 + i]
   if a ~= '' then table.insert(wanted, {f, string.sub(a, 2)}) end
 end
@@ -52,6 +53,11 @@ end
 -- from the start when walking.
 local chunk = first + 1
 if walkAll then chunk = 500 end
+-- rt is read per question only when a filter on it is left to check (a delegate's page).
+local readRt = false
+for _, w in ipairs(residual) do
+  if w[1] == 'rt' then readRt = true end
+end
 local heads = {}
 for _, k in ipairs(sources) do
   local rank = 0
@@ -87,12 +93,17 @@ while walkAll or #out < first * 3 or hasNext == 0 do
   if not id then break end
   local q = qkey(id)
   local ok = true
-  local r = redis.call('HMGET', q, 'st', 'aud', 'grp', 'chan', 'by')
+  local r
+  if readRt then
+    r = redis.call('HMGET', q, 'st', 'aud', 'grp', 'chan', 'by', 'rt')
+  else
+    r = redis.call('HMGET', q, 'st', 'aud', 'grp', 'chan', 'by')
+  end
   if not r[1] then
     table.insert(gone, id)
     ok = false
   else
-    local have = {aud = r[2], grp = r[3], chan = r[4], by = r[5]}
+    local have = {aud = r[2], grp = r[3], chan = r[4], by = r[5], rt = r[6]}
     for _, w in ipairs(residual) do
       if have[w[1]] ~= w[2] then ok = false end
     end

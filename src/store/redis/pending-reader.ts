@@ -34,11 +34,14 @@ async function matchingIds(
   want: ListFilter,
 ): Promise<string[]> {
   const pipe = redis.pipeline();
-  for (const id of batch) pipe.hmget(`${prefix}q:${id}`, 'st', 'grp', 'aud', 'chan', 'by');
+  // rt only when the filter names it (a delegate's read): other readers' batches stay as they were.
+  const fields =
+    want.routedTo != null ? ['st', 'grp', 'aud', 'chan', 'by', 'rt'] : ['st', 'grp', 'aud', 'chan', 'by'];
+  for (const id of batch) pipe.hmget(`${prefix}q:${id}`, ...fields);
   const metas = (await pipe.exec()) ?? [];
   return batch.filter((_id, j) => {
     const [err, v] = metas[j] ?? [null, []];
-    const [status, groupId, audience, channel, askedBy] = (err ? [] : v) as (string | null)[];
+    const [status, groupId, audience, channel, askedBy, routedTo] = (err ? [] : v) as (string | null)[];
     if (!status || !askedBy) return false;
     const meta = {
       status,
@@ -46,6 +49,7 @@ async function matchingIds(
       audience: audience || null,
       channel: channel || null,
       askedBy,
+      routedTo: routedTo || null,
     };
     return matchesFilter(meta as Parameters<typeof matchesFilter>[0], want);
   });
@@ -56,6 +60,7 @@ async function matchingIds(
  * names one (a visibility scope always does for restricted keys and agents), else `pending`.
  */
 function pendingSource(prefix: string, f: ListFilter): string {
+  if (f.routedTo != null) return `${prefix}ix:rt:PENDING:${f.routedTo}`;
   if (f.audience != null) return `${prefix}ix:aud:PENDING:${f.audience}`;
   if (f.askedBy != null) return `${prefix}ix:by:PENDING:${f.askedBy}`;
   if (f.groupId != null) return `${prefix}ix:grp:PENDING:${f.groupId}`;
@@ -65,7 +70,7 @@ function pendingSource(prefix: string, f: ListFilter): string {
 
 /** How many fields the filter matches on (each has its own PENDING index). */
 function conditionCount(f: ListFilter): number {
-  return [f.groupId, f.audience, f.channel, f.askedBy].filter((v) => v != null).length;
+  return [f.groupId, f.audience, f.channel, f.askedBy, f.routedTo].filter((v) => v != null).length;
 }
 
 export async function readPending(

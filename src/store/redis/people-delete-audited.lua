@@ -1,8 +1,8 @@
 -- ARGV: prefix, key, expected value, type, questionId ('' = none), actor, via,
 -- detail (JSON object; '' = none), at (epoch ms)
--- Deletes a people value (a claim ended early: API.md §22) with its audit entry (UNCLAIMED), in one
--- step, only while it still holds the value its caller checked: a claim replaced or lapsed
--- meanwhile is left as it is. Returns 1 when deleted, 0 when not (nothing written).
+-- Deletes a people value (a claim ended early, a channel link ended: API.md §22) with its audit
+-- entry (UNCLAIMED, CHANNEL_UNLINKED), in one step, only while it still holds the value its caller
+-- checked: a claim or link replaced or lapsed meanwhile is left as it is. Returns 1 when deleted, 0 when not (nothing written).
 local key = prefix .. 'pv:' .. ARGV[2]
 if redis.call('GET', key) ~= ARGV[3] then return 0 end
 redis.call('DEL', key)

@@ -61,8 +61,11 @@ export const REPLICA_WAIT_TIMEOUT_MS = 500;
 const PRUNE_BATCH = 250;
 /** Questions one backfill script indexes. */
 const BACKFILL_BATCH = 500;
-/** The listing indexes' layout; ensureIndexes builds them once per version (key ixv). */
-const INDEX_VERSION = '1';
+/**
+ * The listing indexes' layout; ensureIndexes builds them once per version (key ixv). 2: routedTo
+ * (rt) is indexed too, read from the spec of on-call questions stored before.
+ */
+const INDEX_VERSION = '2';
 
 /** The Redis store, plus its one-off upkeep at start. */
 export interface RedisQuestionStore extends QuestionStore {

@@ -47,6 +47,7 @@ export function createArgs(spec: QuestionSpec, o: CreateOptions): [string, strin
     audience: spec.audience || undefined,
     groupId: spec.groupId || undefined,
     channel: spec.channel || undefined,
+    routedTo: spec.routedTo || undefined,
     ticketHash: o.ticketHash || undefined,
     idempotencySlot: spec.idempotencyKey ? idempotencySlot(spec.askedBy, spec.idempotencyKey) : undefined,
     preparedId: o.preparedId || undefined,
@@ -77,6 +78,8 @@ interface CreateScriptArgs {
   audience: string | undefined;
   groupId: string | undefined;
   channel: string | undefined;
+  /** An on-call question's person on duty (API.md §22): indexed for their delegate's listing. */
+  routedTo: string | undefined;
   ticketHash: string | undefined;
   idempotencySlot: string | undefined;
   preparedId: string | undefined;
@@ -115,6 +118,7 @@ export async function listPage(run: ScriptRunner, filter: ListFilter, page: Page
     opt(filter.audience ?? null),
     opt(filter.channel ?? null),
     opt(filter.askedBy ?? null),
+    opt(filter.routedTo ?? null),
   ])) as Reply[];
   const items: QuestionRecord[] = [];
   for (let i = 2; i < reply.length; i += 3) items.push(fromTriple(reply, i));
