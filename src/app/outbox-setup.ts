@@ -6,6 +6,7 @@ import type pino from 'pino';
 import { createChannelFollowUp } from '../engine/deliveries/follow-up.ts';
 import { createEscalationSteps, type ReminderPush } from '../engine/outbox/escalation-steps.ts';
 import { TRACE_TARGET } from '../engine/outbox/follow-ups.ts';
+import { createQuietDelivery } from '../engine/outbox/quiet-delivery.ts';
 import { createResumeWebhooks, type WebhookEndpoint } from '../engine/outbox/resume-webhooks.ts';
 import { createTraceSpans, type TracingPort } from '../engine/outbox/trace-span.ts';
 import {
@@ -18,6 +19,7 @@ import type { Directory } from '../engine/people/directory.ts';
 import { createNameCache } from '../engine/people/names.ts';
 import type { People } from '../engine/people/people.ts';
 import { PUSH_PER_TARGET, PUSH_TARGET, type Push } from '../engine/people/push.ts';
+import { QUIET_TARGET } from '../engine/people/quiet-channels.ts';
 import { type ChannelPort, type EngineObserver, NO_CHANNELS, type ReceiptPort } from '../engine/ports.ts';
 import type { QuestionStore } from '../store/types.ts';
 import type { Closers } from './store-setup.ts';
@@ -85,6 +87,15 @@ export async function startOutbox(o: OutboxSetup): Promise<OutboxWorker> {
             store,
             channels,
             nameOf: createNameCache(o.people),
+          }),
+          // A channel delivery held by quiet hours or a digest, sent when the hold ends (§22).
+          [QUIET_TARGET]: createQuietDelivery({
+            store,
+            channels,
+            logger,
+            observer: metrics,
+            publicBaseUrl: o.publicBaseUrl,
+            ...(timing.backoffMs ? { backoffMs: timing.backoffMs } : {}),
           }),
         }
       : {}),

@@ -17,6 +17,8 @@ import { callbackUrlFor, mintTicket, reservationKey } from './answers/tickets.ts
 import { type EngineContext, MAX_ID_CHARS, quotaFor } from './context.ts';
 import { deliveryToStore } from './deliveries/stored.ts';
 import { followUpsOf } from './outbox/follow-ups.ts';
+import { createNotificationPrefs } from './people/notification-prefs.ts';
+import { createChannelHold } from './people/quiet-channels.ts';
 import { routeToPeople } from './people/routing.ts';
 import { applyPoliciesAndGrants, createGrantUse } from './policies/grants.ts';
 import { createRuleSet } from './policies/rule-set.ts';
@@ -129,6 +131,18 @@ export function createAsking(
   const { store, settings, clock, logger, verifiers, channels, observer } = ctx;
   const policies = ctx.policies ?? createRuleSet();
   const shortLinks = createShortLinks({ ...ctx, publicBaseUrl: ctx.settings.publicBaseUrl });
+  // Quiet hours and digests of the person a recipient is linked to (API.md §22); no links: never held.
+  const prefs = createNotificationPrefs(store.people, clock);
+  const heldOnChannel = ctx.channelLinks
+    ? createChannelHold({
+        links: ctx.channelLinks,
+        prefsOf: (id) => prefs.get(id),
+        people: store.people,
+        outbox: store.outbox,
+        clock,
+        addressesPeople: (name) => channels.instance?.(name)?.needsRecipient === true,
+      })
+    : async () => false;
 
   /** The callback ticket and URL a new question gets, and its link with the URL filled in. */
   function callbackFor(v: ValidAsk, prepared: boolean) {
@@ -310,7 +324,9 @@ export function createAsking(
         return waiting.resultOf(p, await answers.decideByRule(created.question, ruled), null);
       }
       const callbackUrl = created.kind === 'existing' ? null : cb.callbackUrl;
-      if (created.kind === 'created' && spec.channel !== null) await deliver(created.question, callbackUrl!);
+      // Held: the `quiet:<channel>` item sends it when the hold ends, with a callback URL of its own.
+      if (created.kind === 'created' && spec.channel !== null && !(await heldOnChannel(created.question)))
+        await deliver(created.question, callbackUrl!);
       if (created.kind === 'created') ctx.onAsked?.(created.question);
       // Not held, and nothing since the create wrote to it: the question as created is the answer
       // (a read would cost a round trip to learn the same).

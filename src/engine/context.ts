@@ -78,7 +78,10 @@ export interface EngineContext {
   directory: Directory;
   /** The people an identity acts for (their delegate, §22), for separation of duties; absent: none. */
   actsFor?: ActsFor;
-  /** Channel recipients linked to people (API.md §22): recorded by a link question's answer; absent: none. */
+  /**
+   * Channel recipients linked to people (API.md §22): recorded by a link question's answer; their
+   * person's quiet hours and digest hold a question delivered there. Absent: none, nothing held.
+   */
   channelLinks?: ChannelLinks;
   /** The question if this principal may see it; NOT_FOUND otherwise (no existence oracle). */
   visible(p: Principal, id: unknown): Promise<QuestionRecord>;

@@ -1,5 +1,5 @@
 // The channel follow-up handler: edits after resolution, never for a message that was never
-// sent, retried with backoff while the receipt is not yet recorded or the edit throws, and given
+// sent (a failed delivery, or one held by quiet hours), retried with backoff while the receipt is not yet recorded or the edit throws, and given
 // up after a bounded number of attempts.
 import { describe, expect, it } from 'vitest';
 import type { ChannelInstance, ChannelQuestion, DeliveryRecord } from '../../src/channels/types.ts';
@@ -7,6 +7,7 @@ import {
   createChannelFollowUp,
   MAX_CHANNEL_FOLLOW_UP_ATTEMPTS,
 } from '../../src/engine/deliveries/follow-up.ts';
+import { heldMarks } from '../../src/engine/people/quiet-channels.ts';
 import type { ChannelPort } from '../../src/engine/ports.ts';
 import { createMemoryStore } from '../../src/store/memory-store.ts';
 import type { OutboxItem } from '../../src/store/types.ts';
@@ -77,6 +78,15 @@ describe('channel follow-up', () => {
     expect(await s.handler(s.item(id), q, 'ch')).toMatchObject({ kind: 'retry', at: 1010 });
     const last = s.item(id, MAX_CHANNEL_FOLLOW_UP_ATTEMPTS - 1);
     expect(await s.handler(last, q, 'ch')).toMatchObject({ kind: 'drop' });
+    expect(s.edits).toHaveLength(0);
+  });
+
+  it('a question held by quiet hours and closed before it was sent: done at once, no edit (API.md §22)', async () => {
+    const s = setup(undefined);
+    const id = await s.resolved();
+    const q = await s.store.get(id);
+    await heldMarks(s.store.people).mark(q!);
+    expect(await s.handler(s.item(id), q, 'ch')).toEqual({ kind: 'done' });
     expect(s.edits).toHaveLength(0);
   });
 

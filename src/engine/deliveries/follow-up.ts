@@ -5,6 +5,7 @@ import type { DeliveryRecord } from '../../channels/types.ts';
 import type { QuestionStore } from '../../store/types.ts';
 import { defaultBackoffMs, type FollowUpHandler } from '../outbox/worker.ts';
 import type { NameOf } from '../people/names.ts';
+import { heldMarks } from '../people/quiet-channels.ts';
 import type { ChannelPort } from '../ports.ts';
 import { atPlace, channelQuestionOf } from './question.ts';
 
@@ -23,6 +24,7 @@ export interface ChannelFollowUpDeps {
 export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandler {
   const clock = deps.clock ?? Date.now;
   const backoff = deps.backoffMs ?? defaultBackoffMs;
+  const held = heldMarks(deps.store.people);
   return async (item, question, name) => {
     if (!question) return { kind: 'drop', reason: 'the question is gone' };
     const instance = deps.channels.instance?.(name);
@@ -33,6 +35,8 @@ export function createChannelFollowUp(deps: ChannelFollowUpDeps): FollowUpHandle
     const recorded = await deps.store.deliveries.get(question.id, name);
     // A REROUTE place the ladder never reached (the answer came first): nothing to edit there.
     if (recorded === undefined && !own) return { kind: 'done' };
+    // Held by quiet hours (API.md §22) and resolved before it went out: never sent, nothing to edit.
+    if (recorded === undefined && (await held.isHeld(question.id, clock()))) return { kind: 'done' };
     if (recorded === undefined) {
       // Delivery may still be in flight (the question was resolved while it was being sent).
       return last
