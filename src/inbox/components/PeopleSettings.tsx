@@ -200,7 +200,8 @@ export function QuietHoursSettings({ api, people }: { api: Transport; people: Pe
       </form>
       <p className="hint">
         Pushes to your devices wait during quiet hours (the questions still wait here); a digest sums them up
-        when they end. E-mails and chat messages are not held yet.
+        when they end. Messages to the chats, numbers and addresses you linked below wait too, and go out one
+        by one when the quiet hours end.
       </p>
       <NoteLine note={note} problem={problem} />
     </div>
