@@ -7,7 +7,7 @@ import { ACTION, APPROVAL_CALLBACK_ID, FIELD_ACTION, FIELD_PREFIX } from '../../
 import { graphqlAt, manifestOf, slackChannelLines, startChannelServer } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, type SlackCall, startFakeSlack } from '../support/fakes/slack.ts';
-import { click, signSlack } from '../support/fakes/slack-requests.ts';
+import { click, postSlack } from '../support/fakes/slack-requests.ts';
 import { KEYS, type TestServer } from '../support/server.ts';
 
 const TOKEN = 'xoxb-approval-token-0001';
@@ -54,17 +54,7 @@ async function question(id: string) {
 }
 
 async function interact(payload: unknown) {
-  const ts = Math.floor(Date.now() / 1000);
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  return fetch(`${base}/api/interactions/channels/ops-slack`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(ts),
-      'x-slack-signature': signSlack(SIGNING, ts, body),
-    },
-    body,
-  });
+  return postSlack(base, SIGNING, payload);
 }
 
 const schema = {

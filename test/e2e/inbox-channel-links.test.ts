@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
 import { manifestOf, slackChannelLines } from '../support/channel-server.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
-import { click, signSlack } from '../support/fakes/slack-requests.ts';
+import { click, postSlack } from '../support/fakes/slack-requests.ts';
 import {
   buildInbox,
   gql,
@@ -44,18 +44,7 @@ afterAll(async () => {
 });
 
 async function clickYes(base: string, id: string): Promise<void> {
-  const payload = click(`${id}:1`, `${ACTION.confirm}_yes`);
-  const ts = Math.floor(Date.now() / 1000);
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const res = await fetch(`${base}/api/interactions/channels/ops-slack`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(ts),
-      'x-slack-signature': signSlack(SIGNING, ts, body),
-    },
-    body,
-  });
+  const res = await postSlack(base, SIGNING, click(`${id}:1`, `${ACTION.confirm}_yes`));
   expect(res.status).toBe(200);
 }
 

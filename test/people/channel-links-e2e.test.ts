@@ -12,7 +12,7 @@ import { LINK_QUESTION_SECONDS, MAX_LINKS } from '../../src/engine/people/channe
 import { graphqlAt, manifestOf, slackChannelLines } from '../support/channel-server.ts';
 import { AGENT } from '../support/engines.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
-import { click, signSlack } from '../support/fakes/slack-requests.ts';
+import { click, postSlack } from '../support/fakes/slack-requests.ts';
 import { startServer, type TestServer, type Who } from '../support/server.ts';
 
 const TOKEN = 'xoxb-links-token-0001';
@@ -78,17 +78,7 @@ for (const kind of ['memory', 'redis'] as const) {
       const payload = click(`${id}:${yes ? 1 : 0}`, `${ACTION.confirm}_${yes ? 'yes' : 'no'}`, {
         user: { id: user, username: 'someone' },
       });
-      const ts = Math.floor(Date.now() / 1000);
-      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-      const res = await fetch(`${base}/api/interactions/channels/ops-slack`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-slack-request-timestamp': String(ts),
-          'x-slack-signature': signSlack(SIGNING, ts, body),
-        },
-        body,
-      });
+      const res = await postSlack(base, SIGNING, payload);
       expect(res.status).toBe(200);
     }
 

@@ -10,27 +10,12 @@ import { authenticatorWithGroups } from '../../src/app/people-setup.ts';
 import { createKeyring, parsePrincipals } from '../../src/auth/api-keys.ts';
 import { createAuthenticator } from '../../src/auth/authenticate.ts';
 import { DEFAULT_DOOR_POLICY } from '../../src/auth/door-policy.ts';
-import { parseGroups } from '../../src/domain/groups.ts';
 import type { Principal } from '../../src/domain/principal.ts';
-import { createDirectory } from '../../src/engine/people/directory.ts';
 import { createGraphQLServer, type GraphQLServer } from '../../src/graphql/yoga.ts';
 import { AGENT, type EngineSet, type StoreKind, startEngines } from '../support/engines.ts';
+import { paymentsDirectory } from '../support/payments-rotation.ts';
 
-const directory = createDirectory(
-  parseGroups([
-    {
-      id: 'payments',
-      members: ['alice', 'erin'],
-      rotation: {
-        every: '1w',
-        startsAt: '2027-01-04T09:00:00Z',
-        order: ['alice', 'erin'],
-        handoverAt: '09:00',
-        timeZone: 'UTC',
-      },
-    },
-  ]),
-);
+const directory = paymentsDirectory();
 const KEYS = {
   alice: 'alice-key-0123456789abcdef',
   bob: 'bob-key-00123456789abcdef',

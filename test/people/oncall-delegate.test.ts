@@ -5,29 +5,14 @@
 // on call nor delegated to still gets NOT_FOUND.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
-import { parseGroups } from '../../src/domain/groups.ts';
 import type { Principal } from '../../src/domain/principal.ts';
 import { targetParts } from '../../src/engine/outbox/worker-options.ts';
-import { createDirectory } from '../../src/engine/people/directory.ts';
 import type { Push } from '../../src/engine/people/push.ts';
 import { AGENT, type EngineSet, type StoreKind, startEngines } from '../support/engines.ts';
+import { paymentsDirectory } from '../support/payments-rotation.ts';
 import { createTestPush, type SentPush } from '../support/push-engine.ts';
 
-const directory = createDirectory(
-  parseGroups([
-    {
-      id: 'payments',
-      members: ['alice', 'erin'],
-      rotation: {
-        every: '1w',
-        startsAt: '2027-01-04T09:00:00Z',
-        order: ['alice', 'erin'],
-        handoverAt: '09:00',
-        timeZone: 'UTC',
-      },
-    },
-  ]),
-);
+const directory = paymentsDirectory();
 const person = (id: string): Principal & { name: string } => ({
   ...directory.withGroups({ id, roles: ['operator'], restricted: true }),
   name: id,

@@ -85,3 +85,14 @@ export function slackBody(secret: string, payload: unknown, now = Date.now()) {
     },
   };
 }
+
+/** Posts `payload` to a server's Slack door as Slack would (signed now); the door's response. */
+export function postSlack(
+  base: string,
+  secret: string,
+  payload: unknown,
+  channel = 'ops-slack',
+): Promise<Response> {
+  const { body, headers } = slackBody(secret, payload);
+  return fetch(`${base}/api/interactions/channels/${channel}`, { method: 'POST', headers, body });
+}
