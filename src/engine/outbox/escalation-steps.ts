@@ -18,10 +18,9 @@ import { DELIVERED, type EscalationStep, outcomeOf } from '../../domain/escalati
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { QuestionStore } from '../../store/types.ts';
 import { createShortLinks } from '../answers/short-links.ts';
-import { callbackUrlFor, mintTicket } from '../answers/tickets.ts';
 import { deliveryCause } from '../asking.ts';
 import { atPlace, channelQuestionOf } from '../deliveries/question.ts';
-import { deliveryToStore } from '../deliveries/stored.ts';
+import { createRedelivery } from '../deliveries/redeliver.ts';
 import type { Logger } from '../logger.ts';
 import type { Directory } from '../people/directory.ts';
 import { routedToAt } from '../people/routing.ts';
@@ -59,24 +58,21 @@ export function reminderText(text: string): string {
 export function createEscalationSteps(deps: EscalationStepsDeps): FollowUpHandler {
   const clock = deps.clock ?? Date.now;
   const { store, channels } = deps;
-  // Every step's delivery shortens a link as the first delivery did: a REROUTE to Discord (512
-  // characters a button URL) or an SMS would otherwise refuse the step.
+  const again = createRedelivery({ ...deps, clock });
+  // A plugin's own reminder is handed the question with its links shortened, as a delivery is.
   const shortLinks = createShortLinks(deps);
 
   /** A fresh callback URL for the question (its own ticket, living as long as the question). */
   async function callbackUrl(q: QuestionRecord): Promise<string> {
-    if (!deps.publicBaseUrl) throw new Error('INTERACTIONS_PUBLIC_BASE_URL is not set');
-    const t = mintTicket();
-    if (!(await store.addTicket(q.id, t.hash))) throw new Error('the question is no longer pending');
-    return callbackUrlFor(deps.publicBaseUrl, t.ticket);
+    const url = await again.callbackUrl(q);
+    if (url === null) throw new Error('the question is no longer pending');
+    return url;
   }
 
   /** One new delivery to `place`, its delivery record kept for that place. */
   async function deliverTo(q: QuestionRecord, place: string, text: string): Promise<void> {
-    const url = await callbackUrl(q);
-    const there = await shortLinks.forChannel(atPlace(q, place));
-    const delivery = await channels.deliver({ ...there, text }, url);
-    await store.deliveries.save(q.id, deliveryToStore(delivery).delivery, clock(), place);
+    if ((await again.deliverTo(q, place, text)) === 'closed')
+      throw new Error('the question is no longer pending');
   }
 
   /** Every place the question reached: its own channel, then REROUTE places that delivered. */

@@ -20,10 +20,8 @@
 import { quietEnd, releaseAt } from '../../domain/notification-prefs.ts';
 import type { QuestionRecord } from '../../domain/question.ts';
 import type { QuestionStore } from '../../store/types.ts';
-import { createShortLinks } from '../answers/short-links.ts';
-import { callbackUrlFor, mintTicket } from '../answers/tickets.ts';
 import { deliveryCause } from '../asking.ts';
-import { deliveryToStore } from '../deliveries/stored.ts';
+import { createRedelivery } from '../deliveries/redeliver.ts';
 import type { Logger } from '../logger.ts';
 import { createChannelLinks } from '../people/channel-links.ts';
 import { createNotificationPrefs } from '../people/notification-prefs.ts';
@@ -47,7 +45,7 @@ export function createQuietDelivery(deps: QuietDeliveryDeps): FollowUpHandler {
   const clock = deps.clock ?? Date.now;
   const backoff = deps.backoffMs ?? defaultBackoffMs;
   const { store, channels } = deps;
-  const shortLinks = createShortLinks(deps);
+  const again = createRedelivery({ ...deps, clock });
   const marks = heldMarks(store.people);
   // Read on every attempt: a link or preference changed while it was held counts.
   const links = createChannelLinks(store.people, clock);
@@ -66,15 +64,9 @@ export function createQuietDelivery(deps: QuietDeliveryDeps): FollowUpHandler {
   /** The question as its own channel message; its delivery recorded. */
   async function send(q: QuestionRecord, channel: string, attempt: number): Promise<FollowUpResult> {
     if (!deps.publicBaseUrl) return { kind: 'drop', reason: 'INTERACTIONS_PUBLIC_BASE_URL is not set' };
-    const t = mintTicket();
-    // Resolved since it was leased: nothing to send.
-    if (!(await store.addTicket(q.id, t.hash))) return { kind: 'done' };
-    let delivery: unknown;
     try {
-      delivery = await channels.deliver(
-        await shortLinks.forChannel(q),
-        callbackUrlFor(deps.publicBaseUrl, t.ticket),
-      );
+      // Resolved since it was leased: nothing to send.
+      if ((await again.deliverTo(q, channel)) === 'closed') return { kind: 'done' };
     } catch (err) {
       deps.observer?.channelDelivery(channel, 'failed');
       // Never the recipient: it is personal (a phone number, an address).
@@ -89,7 +81,6 @@ export function createQuietDelivery(deps: QuietDeliveryDeps): FollowUpHandler {
       };
     }
     deps.observer?.channelDelivery(channel, 'delivered');
-    await store.deliveries.save(q.id, deliveryToStore(delivery).delivery, clock());
     await marks.clear(q.id);
     return { kind: 'done' };
   }
