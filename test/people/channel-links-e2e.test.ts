@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
 import type { AuditEntry } from '../../src/domain/audit.ts';
+import { LABEL_MAX_CHARS } from '../../src/domain/limits.ts';
 import { LINK_QUESTION_SECONDS, MAX_LINKS } from '../../src/engine/people/channel-links.ts';
 import { graphqlAt, manifestOf, slackChannelLines } from '../support/channel-server.ts';
 import { AGENT } from '../support/engines.ts';
@@ -179,10 +180,21 @@ for (const kind of ['memory', 'redis'] as const) {
       expect(await refused('ops-slack', '   ')).toMatchObject({
         extensions: { code: 'BAD_USER_INPUT', field: 'recipient' },
       });
+      // One past the length limit: refused by length before the channel looks at it.
+      expect(await refused('ops-slack', `U${'0'.repeat(LABEL_MAX_CHARS)}`)).toMatchObject({
+        message: expect.stringContaining(`at most ${LABEL_MAX_CHARS} characters`),
+        extensions: { code: 'BAD_USER_INPUT', field: 'recipient' },
+      });
       expect((await refused('ops-slack', 'U0AGENT01', 'agent')).extensions.code).toBe('FORBIDDEN');
       expect(slack.callsTo('chat.postMessage').length).toBe(posts);
       expect(await linkish()).toBe(audited);
       expect(await linksOf('alice')).toHaveLength(1);
+    });
+
+    it('a recipient at the length limit passes the length check (the channel then judges it)', async () => {
+      const r = await gql(LINK, { c: 'ops-slack', r: `U${'0'.repeat(LABEL_MAX_CHARS - 1)}` }, 'ops');
+      const message = r.errors?.[0]?.message ?? '';
+      expect(message).not.toContain(`at most ${LABEL_MAX_CHARS} characters`);
     });
 
     it(`${MAX_LINKS} links are allowed; the next is refused with nothing sent; relinking one of them is not`, async () => {
