@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Prints each failed test in the vitest JSON reports given as arguments: the file, the test's
-// full name and the first lines of its message. .ci/run prints this just before its closing
-// line, so the tail of a red run names what failed (a run's log is often read from its end).
+// Prints each failed test in the vitest JSON reports given as arguments, and each test that
+// passed only on its retry: the file, the test's full name and the first lines of its message.
+// .ci/run prints this just before its closing line, so the tail of a run names what failed (a
+// run's log is often read from its end).
 import fs from 'node:fs';
 import path from 'node:path';
 
 let shown = 0;
+let flaky = 0;
 for (const file of process.argv.slice(2)) {
   let report;
   try {
@@ -21,6 +23,15 @@ for (const file of process.argv.slice(2)) {
       console.log(`FAILED ${where}: ${firstLines(suite.message)}`);
       shown++;
     }
+    // A test that failed and then passed on its retry (vitest.config.ts `retry`) keeps the
+    // first attempt's error: it counts as passed, and is named here so the flake gets fixed.
+    for (const t of (suite.assertionResults ?? []).filter(
+      (t) => t.status === 'passed' && (t.failureMessages ?? []).length > 0,
+    )) {
+      console.log(`FLAKY (passed on its retry) ${where} > ${t.fullName}`);
+      console.log(`  ${firstLines(t.failureMessages[0])}`);
+      flaky++;
+    }
     for (const t of failed) {
       console.log(`FAILED ${where} > ${t.fullName}`);
       console.log(`  ${firstLines((t.failureMessages ?? [])[0])}`);
@@ -29,6 +40,7 @@ for (const file of process.argv.slice(2)) {
   }
 }
 if (shown > 0) console.log(`${shown} failure(s) listed above`);
+if (flaky > 0) console.log(`${flaky} test(s) passed only on their retry, listed above`);
 
 function firstLines(text) {
   return String(text ?? '')
