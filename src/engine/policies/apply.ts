@@ -111,15 +111,20 @@ export function applyPolicies(v: ValidatedAsk, inputs: PolicyInputs): PolicyOutc
   for (const r of d.shadow) inputs.observer.policyDecision?.(r.effect, 'SHADOW');
   const rule = d.recorded;
   if (rule === null) return { ...asWritten, shadow };
-  inputs.observer.policyDecision?.(rule.effect, 'ENFORCE');
   // A HIGH approval needs a person's passkey (API.md §23): a rule cannot give it, so it is asked
   // — also when a matching ASK rule is what makes it HIGH: that rule asks, with its scrutiny.
+  // The metric counts what took effect: an ALLOW that a HIGH approval overrides is an ASK.
   const stepUp = rule.effect === 'ALLOW' ? d.asks.find((r) => r.ask?.assurance === 'HIGH') : undefined;
   if (stepUp) {
+    inputs.observer.policyDecision?.('ASK', 'ENFORCE');
     const scrutiny = withScrutiny(v, inputs.audience, stepUp, d.asks, inputs.escalationPolicies);
     return { kind: 'ask', ...scrutiny, policy: refOf(stepUp), shadow };
   }
-  if (rule.effect === 'ALLOW' && v.action.assurance === 'HIGH') return { ...asWritten, shadow };
+  if (rule.effect === 'ALLOW' && v.action.assurance === 'HIGH') {
+    inputs.observer.policyDecision?.('ASK', 'ENFORCE');
+    return { ...asWritten, shadow };
+  }
+  inputs.observer.policyDecision?.(rule.effect, 'ENFORCE');
   if (rule.effect === 'ASK') {
     const scrutiny = withScrutiny(v, inputs.audience, rule, d.asks, inputs.escalationPolicies);
     return { kind: 'ask', ...scrutiny, policy: refOf(rule), shadow };
