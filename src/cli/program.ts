@@ -16,7 +16,7 @@ import { hookCommand } from './commands/hook.ts';
 import { listCommand } from './commands/list.ts';
 import { createMcpCommand } from './commands/mcp.ts';
 import { outboxCommand } from './commands/outbox.ts';
-import { claimCommand, delegateCommand, quietCommand } from './commands/people.ts';
+import { claimCommand, delegateCommand, linkCommand, quietCommand } from './commands/people.ts';
 import { receiptsCommand } from './commands/receipts.ts';
 import { serveCommand } from './commands/serve.ts';
 import { showCommand } from './commands/show.ts';
@@ -61,6 +61,7 @@ const ROLE_NEEDED: Readonly<Record<string, string>> = {
   'tai channels list': 'listing channels needs the agent, operator or admin role',
   'tai outbox dead': "the outbox's dead letters need the admin role",
   'tai audit export': 'the audit log needs the auditor or admin role',
+  'tai link': 'linking a channel needs a key with the operator or admin role',
 };
 
 /** The name the program was started under (`tai-interactions`, or `tai` in an installed package). */
@@ -99,6 +100,7 @@ export function buildProgram(io: CliIO, name: ProgramName = 'tai'): Command {
     .addCommand(auditCommand(ctx))
     .addCommand(delegateCommand(ctx))
     .addCommand(quietCommand(ctx))
+    .addCommand(linkCommand(ctx))
     .addCommand(serveCommand(ctx));
   program.addCommand(doctorCommand(ctx));
   program.addCommand(hookCommand(ctx));

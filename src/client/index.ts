@@ -41,6 +41,14 @@ export {
   WrongDoorError,
 } from './errors.ts';
 export type { ExecutionMethods, ReportOptions } from './execution.ts';
+export type {
+  ChannelLink,
+  Delegation,
+  LinkQuestion,
+  NotificationPrefs,
+  PeopleMethods,
+  PeopleSettings,
+} from './people.ts';
 export {
   type ReceiptAction,
   type ReceiptClaims,

@@ -47,6 +47,16 @@ describe('tai delegate, quiet and claim', () => {
     const far = await run(['delegate', '--to', 'bob', '--until', '91d'], 'alice');
     expect(far.code).not.toBe(0);
     expect(far.stderr).toContain('at most 90 days');
+    // Half a delegation is a usage error that says what is missing, and sets nothing.
+    for (const half of [
+      ['--to', 'bob'],
+      ['--until', '1d'],
+    ]) {
+      const r = await run(['delegate', ...half], 'alice');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: --to and --until go together\nUsage: tai delegate /);
+    }
+    expect((await run(['delegate'], 'alice')).stdout).toBe('No delegation.\n');
     expect((await run(['delegate', '--to', 'bob', '--until', '90d'], 'alice')).code).toBe(0);
     await run(['delegate', '--end'], 'alice');
   });

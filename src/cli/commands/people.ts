@@ -1,5 +1,6 @@
 // API.md §22 from a terminal: `tai delegate` (out of office: set, show, end), `tai quiet`
-// (quiet hours and digest), and `tai interactions claim|unclaim <id>`.
+// (quiet hours and digest), `tai link` (channel recipients linked to you: list, ask, end), and
+// `tai interactions claim|unclaim <id>`.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CommandContext } from '../context.ts';
 
@@ -30,7 +31,8 @@ export function delegateCommand(ctx: CommandContext): Command {
         return;
       }
       if (o.to || o.until) {
-        if (!o.to || !o.until) throw new InvalidArgumentError('--to and --until go together');
+        // Thrown from an action, commander's InvalidArgumentError is not printed: cmd.error says it.
+        if (!o.to || !o.until) cmd.error('error: --to and --until go together', { exitCode: 2 });
         const d = await client.setDelegation(o.to, o.until, o.reason);
         ctx.print(cmd, d, () => `Your questions go to ${d.to} until ${d.until}.\n`);
         return;
@@ -77,6 +79,55 @@ export function quietCommand(ctx: CommandContext): Command {
           prefs.quietHours
             ? `Quiet ${prefs.quietHours.from}–${prefs.quietHours.to} (${prefs.quietHours.timeZone}), digest ${prefs.digest}.\n`
             : `No quiet hours, digest ${prefs.digest}.\n`,
+        );
+      },
+    );
+}
+
+export function linkCommand(ctx: CommandContext): Command {
+  return new Command('link')
+    .description(
+      'link a channel recipient (your Slack user id, Telegram chat, phone number) to you, so your quiet hours hold it; with no argument, list your links',
+    )
+    .argument('[channel]', 'the channel, as the manifest names it')
+    .argument('[recipient]', 'your id on that channel')
+    .option('--remove', 'end the link instead')
+    .action(
+      async (
+        channel: string | undefined,
+        recipient: string | undefined,
+        o: { remove?: boolean },
+        cmd: Command,
+      ) => {
+        const client = ctx.clientOf(cmd);
+        if (channel === undefined) {
+          if (o.remove) cmd.error('error: --remove needs the channel and the recipient', { exitCode: 2 });
+          const links = await client.channelLinks();
+          ctx.print(cmd, links, () =>
+            links.length === 0
+              ? 'No linked channels.\n'
+              : links
+                  .map(
+                    (l) => `${l.channel}  ${l.recipient}  confirmed by ${l.confirmedBy} at ${l.linkedAt}\n`,
+                  )
+                  .join(''),
+          );
+          return;
+        }
+        if (recipient === undefined)
+          cmd.error('error: give the recipient after the channel', { exitCode: 2 });
+        if (o.remove) {
+          const ended = await client.unlinkChannel(channel, recipient);
+          ctx.print(cmd, { ended }, () => (ended ? 'Unlinked.\n' : 'You had no such link.\n'));
+          return;
+        }
+        // The link is made by the recipient's "yes" on that channel, not by this command.
+        const q = await client.linkChannel(channel, recipient);
+        ctx.print(
+          cmd,
+          q,
+          () =>
+            `Asked ${recipient} on ${channel} to confirm (question ${q.id}). Answer yes there before ${q.timeoutAt}; \`tai link\` then lists it.\n`,
         );
       },
     );

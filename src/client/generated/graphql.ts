@@ -1673,6 +1673,15 @@ export type PeopleQuestionClaimQuery = {
   question: { id: string; claimedBy: string | null; claimedAt: string | null } | null;
 };
 
+export type PeopleChannelLinksQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PeopleChannelLinksQuery = {
+  viewer: {
+    id: string;
+    channelLinks: Array<{ channel: string; recipient: string; confirmedBy: string; linkedAt: string }>;
+  };
+};
+
 export type QuestionFieldsFragment = {
   id: string;
   text: string;
@@ -3498,3 +3507,18 @@ export const PeopleQuestionClaimDocument = new TypedDocumentString(`
   claimedBy
   claimedAt
 }`) as unknown as TypedDocumentString<PeopleQuestionClaimQuery, PeopleQuestionClaimQueryVariables>;
+export const PeopleChannelLinksDocument = new TypedDocumentString(`
+    query PeopleChannelLinks {
+  viewer {
+    id
+    channelLinks {
+      ...ChannelLinkFields
+    }
+  }
+}
+    fragment ChannelLinkFields on ChannelLink {
+  channel
+  recipient
+  confirmedBy
+  linkedAt
+}`) as unknown as TypedDocumentString<PeopleChannelLinksQuery, PeopleChannelLinksQueryVariables>;
