@@ -47,30 +47,37 @@ for (const store of ['memory', 'redis'] as const)
     });
     afterAll(() => t?.close());
 
-    it('an ALLOW decides a plain action and counts as allow', async () => {
-      const before = await metrics();
-      const r = await gql('agent', ASK, { i: approval('deploy.staging') });
-      expect(r?.askUser?.question.status).toBe('ANSWERED');
-      const after = await metrics();
-      expect(count(after, 'allow', 'enforce')).toBe(count(before, 'allow', 'enforce') + 1);
-      expect(count(after, 'ask', 'enforce')).toBe(count(before, 'ask', 'enforce'));
-    });
-
-    it('an ALLOW overridden by an ASK rule with assurance HIGH is asked, and counts as ask', async () => {
-      const before = await metrics();
-      const r = await gql('agent', ASK, { i: approval('deploy.prod') });
-      expect(r?.askUser?.question.status).toBe('PENDING');
-      const after = await metrics();
-      expect(count(after, 'ask', 'enforce')).toBe(count(before, 'ask', 'enforce') + 1);
-      expect(count(after, 'allow', 'enforce')).toBe(count(before, 'allow', 'enforce'));
-    });
-
-    it('an ALLOW for an action that asks for assurance HIGH itself is asked, and counts as ask', async () => {
-      const before = await metrics();
-      const r = await gql('agent', ASK, { i: approval('deploy.staging', 'HIGH') });
-      expect(r?.askUser?.question.status).toBe('PENDING');
-      const after = await metrics();
-      expect(count(after, 'ask', 'enforce')).toBe(count(before, 'ask', 'enforce') + 1);
-      expect(count(after, 'allow', 'enforce')).toBe(count(before, 'allow', 'enforce'));
-    });
+    const cases = [
+      {
+        name: 'an ALLOW decides a plain action: allow',
+        action: 'deploy.staging',
+        status: 'ANSWERED',
+        counted: 'allow',
+        not: 'ask',
+      },
+      {
+        name: 'an ALLOW overridden by an ASK rule with assurance HIGH is asked: ask',
+        action: 'deploy.prod',
+        status: 'PENDING',
+        counted: 'ask',
+        not: 'allow',
+      },
+      {
+        name: 'an ALLOW for an action that asks for assurance HIGH itself is asked: ask',
+        action: 'deploy.staging',
+        assurance: 'HIGH',
+        status: 'PENDING',
+        counted: 'ask',
+        not: 'allow',
+      },
+    ];
+    for (const c of cases)
+      it(c.name, async () => {
+        const before = await metrics();
+        const r = await gql('agent', ASK, { i: approval(c.action, c.assurance) });
+        expect(r?.askUser?.question.status).toBe(c.status);
+        const after = await metrics();
+        expect(count(after, c.counted, 'enforce')).toBe(count(before, c.counted, 'enforce') + 1);
+        expect(count(after, c.not, 'enforce')).toBe(count(before, c.not, 'enforce'));
+      });
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
 import { clientAs } from '../client/support.ts';
-import { manifestOf, slackChannelLines } from '../support/channel-server.ts';
+import { linkableManifest } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, postSlack } from '../support/fakes/slack-requests.ts';
@@ -25,15 +25,11 @@ describe('tai link and the SDK’s channel links', () => {
 
   beforeAll(async () => {
     slack = await startFakeSlack(TOKEN);
-    const manifest = await manifestOf(
-      [
-        ...slackChannelLines(slack.apiUrl),
-        '  bridge:',
-        '    plugin: webhook',
-        '    config: { url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET }',
-      ],
-      { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING, HOOK_SECRET },
-    );
+    const manifest = await linkableManifest(slack.apiUrl, {
+      token: TOKEN,
+      signing: SIGNING,
+      hook: HOOK_SECRET,
+    });
     t = await startServer({ store: 'memory', plugins: { manifest, outbox: { pollMs: 50 } } });
     base = await t.listen();
   });

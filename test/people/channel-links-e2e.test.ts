@@ -10,7 +10,7 @@ import { ACTION } from '../../src/channels/slack/blocks.ts';
 import type { AuditEntry } from '../../src/domain/audit.ts';
 import { LABEL_MAX_CHARS } from '../../src/domain/limits.ts';
 import { LINK_QUESTION_SECONDS, MAX_LINKS } from '../../src/engine/people/channel-links.ts';
-import { graphqlAt, manifestOf, slackChannelLines } from '../support/channel-server.ts';
+import { graphqlAt, linkableManifest } from '../support/channel-server.ts';
 import { AGENT } from '../support/engines.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, postSlack } from '../support/fakes/slack-requests.ts';
@@ -33,15 +33,11 @@ for (const kind of ['memory', 'redis'] as const) {
     let base: string;
     beforeAll(async () => {
       slack = await startFakeSlack(TOKEN);
-      const manifest = await manifestOf(
-        [
-          ...slackChannelLines(slack.apiUrl),
-          '  bridge:',
-          '    plugin: webhook',
-          '    config: { url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET }',
-        ],
-        { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SIGNING, HOOK_SECRET },
-      );
+      const manifest = await linkableManifest(slack.apiUrl, {
+        token: TOKEN,
+        signing: SIGNING,
+        hook: HOOK_SECRET,
+      });
       t = await startServer({
         store: kind,
         env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000' },

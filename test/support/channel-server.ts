@@ -34,6 +34,25 @@ export function manifestOf(lines: string[], secrets: Record<string, string>): Pr
 }
 
 /**
+ * The channel-link tests' manifest (API.md §22): `ops-slack` on the fake Web API at `apiUrl`, which
+ * can be linked, and `bridge`, a webhook channel, which cannot (no recipient, no inbound door).
+ */
+export function linkableManifest(
+  apiUrl: string,
+  secrets: { token: string; signing: string; hook: string },
+): Promise<ManifestSettings> {
+  return manifestOf(
+    [
+      ...slackChannelLines(apiUrl),
+      '  bridge:',
+      '    plugin: webhook',
+      '    config: { url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET }',
+    ],
+    { SLACK_BOT_TOKEN: secrets.token, SLACK_SIGNING_SECRET: secrets.signing, HOOK_SECRET: secrets.hook },
+  );
+}
+
+/**
  * The real server on Redis with the manifest's channels, not yet listening. The rate limit is
  * lifted: these tests post many inbound requests, and the limit has tests of its own.
  */
