@@ -6,15 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
 import { clientAs } from '../client/support.ts';
-import { linkableManifest } from '../support/channel-server.ts';
+import { LINK_SECRETS, linkableManifest } from '../support/channel-server.ts';
 import { runCliInProcess } from '../support/cli-run.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, postSlack } from '../support/fakes/slack-requests.ts';
 import { KEYS, startServer, type TestServer } from '../support/server.ts';
-
-const TOKEN = 'xoxb-cli-link-token-0001';
-const SIGNING = 'cli-link-signing-secret-0001';
-const HOOK_SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
 
 describe('tai link and the SDK’s channel links', () => {
   let slack: FakeSlack;
@@ -24,12 +20,8 @@ describe('tai link and the SDK’s channel links', () => {
     runCliInProcess(args, { env: { TAI_URL: base, TAI_API_KEY: KEYS[who] } });
 
   beforeAll(async () => {
-    slack = await startFakeSlack(TOKEN);
-    const manifest = await linkableManifest(slack.apiUrl, {
-      token: TOKEN,
-      signing: SIGNING,
-      hook: HOOK_SECRET,
-    });
+    slack = await startFakeSlack(LINK_SECRETS.token);
+    const manifest = await linkableManifest(slack.apiUrl);
     t = await startServer({ store: 'memory', plugins: { manifest, outbox: { pollMs: 50 } } });
     base = await t.listen();
   });
@@ -44,7 +36,7 @@ describe('tai link and the SDK’s channel links', () => {
     const payload = click(`${id}:1`, `${ACTION.confirm}_yes`, {
       user: { id: 'U0ALICE01', username: 'alice' },
     });
-    expect((await postSlack(base, SIGNING, payload)).status).toBe(200);
+    expect((await postSlack(base, LINK_SECRETS.signing, payload)).status).toBe(200);
   }
 
   it('asks, links on the "yes" in Slack, lists it, and --remove ends it', async () => {

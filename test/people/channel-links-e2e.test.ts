@@ -10,15 +10,12 @@ import { ACTION } from '../../src/channels/slack/blocks.ts';
 import type { AuditEntry } from '../../src/domain/audit.ts';
 import { LABEL_MAX_CHARS } from '../../src/domain/limits.ts';
 import { LINK_QUESTION_SECONDS, MAX_LINKS } from '../../src/engine/people/channel-links.ts';
-import { graphqlAt, linkableManifest } from '../support/channel-server.ts';
+import { graphqlAt, LINK_SECRETS, linkableManifest } from '../support/channel-server.ts';
 import { AGENT } from '../support/engines.ts';
 import { type FakeSlack, startFakeSlack } from '../support/fakes/slack.ts';
 import { click, postSlack } from '../support/fakes/slack-requests.ts';
 import { startServer, type TestServer, type Who } from '../support/server.ts';
 
-const TOKEN = 'xoxb-links-token-0001';
-const SIGNING = 'links-signing-secret-0001';
-const HOOK_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const CLICKER = 'U024BE7LH';
 
 const LINK = `mutation($c: String!, $r: String!) { linkChannel(channel: $c, recipient: $r) {
@@ -32,12 +29,8 @@ for (const kind of ['memory', 'redis'] as const) {
     let t: TestServer;
     let base: string;
     beforeAll(async () => {
-      slack = await startFakeSlack(TOKEN);
-      const manifest = await linkableManifest(slack.apiUrl, {
-        token: TOKEN,
-        signing: SIGNING,
-        hook: HOOK_SECRET,
-      });
+      slack = await startFakeSlack(LINK_SECRETS.token);
+      const manifest = await linkableManifest(slack.apiUrl);
       t = await startServer({
         store: kind,
         env: { INTERACTIONS_RATE_LIMIT_PER_MINUTE: '100000' },
@@ -75,7 +68,7 @@ for (const kind of ['memory', 'redis'] as const) {
       const payload = click(`${id}:${yes ? 1 : 0}`, `${ACTION.confirm}_${yes ? 'yes' : 'no'}`, {
         user: { id: user, username: 'someone' },
       });
-      const res = await postSlack(base, SIGNING, payload);
+      const res = await postSlack(base, LINK_SECRETS.signing, payload);
       expect(res.status).toBe(200);
     }
 

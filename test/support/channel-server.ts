@@ -33,14 +33,18 @@ export function manifestOf(lines: string[], secrets: Record<string, string>): Pr
   return loadManifestSettings(secrets, manifestDir(lines.join('\n')));
 }
 
+/** The secrets of `linkableManifest`'s channels: the Slack bot token, signing secret and webhook secret. */
+export const LINK_SECRETS = {
+  token: 'xoxb-links-token-0001',
+  signing: 'links-signing-secret-0001',
+  hook: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+};
+
 /**
  * The channel-link tests' manifest (API.md §22): `ops-slack` on the fake Web API at `apiUrl`, which
  * can be linked, and `bridge`, a webhook channel, which cannot (no recipient, no inbound door).
  */
-export function linkableManifest(
-  apiUrl: string,
-  secrets: { token: string; signing: string; hook: string },
-): Promise<ManifestSettings> {
+export function linkableManifest(apiUrl: string): Promise<ManifestSettings> {
   return manifestOf(
     [
       ...slackChannelLines(apiUrl),
@@ -48,7 +52,11 @@ export function linkableManifest(
       '    plugin: webhook',
       '    config: { url: "http://127.0.0.1:9/hook", secretEnv: HOOK_SECRET }',
     ],
-    { SLACK_BOT_TOKEN: secrets.token, SLACK_SIGNING_SECRET: secrets.signing, HOOK_SECRET: secrets.hook },
+    {
+      SLACK_BOT_TOKEN: LINK_SECRETS.token,
+      SLACK_SIGNING_SECRET: LINK_SECRETS.signing,
+      HOOK_SECRET: LINK_SECRETS.hook,
+    },
   );
 }
 
