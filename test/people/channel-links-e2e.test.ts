@@ -3,8 +3,9 @@
 // linked), GraphQL over HTTP, and clicks posted to the inbound door signed as Slack signs them.
 // linkChannel asks the recipient a CONFIRM question on that channel; a "yes" clicked there links
 // it (Viewer.channelLinks, CHANNEL_LINKED); a "no", or a "yes" from the inbox, links nothing;
-// refusals change nothing; unlink; a second person's confirmation replaces the first's link; and
-// no door's input can make a link question.
+// refusals change nothing; unlink; a second person's confirmation replaces the first's link; in
+// the person's quiet hours a question to the linked id is held; and no door's input can make a
+// link question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION } from '../../src/channels/slack/blocks.ts';
 import type { AuditEntry } from '../../src/domain/audit.ts';
@@ -237,6 +238,39 @@ for (const kind of ['memory', 'redis'] as const) {
         unlinkChannel: false,
       });
       expect((await linksOf('bob')).map((l) => l.recipient)).toEqual(['U0SHARED1']);
+    });
+
+    it('in the person’s quiet hours, a question to their linked Slack id is held: not sent, waiting in their inbox', async () => {
+      const { q } = await link('alice', 'U0QUIET01');
+      await clickAnswer(q.id, true);
+      // Quiet from an hour ago to an hour from now (UTC), whatever the time of the run.
+      const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+      const PREFS = 'mutation($i: NotificationPrefsInput!) { setNotificationPrefs(input: $i) { digest } }';
+      const quiet = { from: hhmm(Date.now() - 3_600_000), to: hhmm(Date.now() + 3_600_000), timeZone: 'UTC' };
+      expect(
+        (await gql(PREFS, { i: { quietHours: quiet, digest: 'NONE' } }, 'alice')).errors,
+      ).toBeUndefined();
+      try {
+        const ASK = 'mutation($i: AskUserInput!) { askUser(input: $i, holdSeconds: 0) { question { id } } }';
+        const ask = async (recipient: string) => {
+          const r = await gql(ASK, {
+            i: { text: 'Deploy?', format: 'CONFIRM', channel: 'ops-slack', recipient, audience: 'alice' },
+          });
+          expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
+          return r.data!.askUser.question.id as string;
+        };
+        // The channel delivery happens inside askUser: once it returns, a message sent is recorded.
+        const held = await ask('U0QUIET01');
+        const sent = await ask('U0NOTLNK1');
+        const posted = (id: string) =>
+          slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.args.blocks).includes(id));
+        expect(posted(sent)).toBe(true);
+        expect(posted(held)).toBe(false);
+        expect(await statusOf(held, 'alice')).toMatchObject({ status: 'PENDING' });
+      } finally {
+        await gql(PREFS, { i: { quietHours: null, digest: 'NONE' } }, 'alice');
+        await gql(UNLINK, { c: 'ops-slack', r: 'U0QUIET01' }, 'alice');
+      }
     });
 
     it('no door’s input makes a link question: linkFor is an unknown field', async () => {
