@@ -46,14 +46,24 @@ export function createPresence(
       return question;
     },
     claimOf: (q) => claims.of(q),
-    async acting(p) {
-      // Only a restricted person needs it: everyone else already sees every question (§2).
-      if (!p.restricted) return p;
-      const actsFor = await delegations.actingFor(p.id);
-      if (actsFor.length === 0) return p;
-      return withRotations({ ...p, actsFor }, directory);
-    },
+    acting: (p) => actingNow(p, delegations, directory),
   };
+}
+
+/**
+ * `p` with the people it acts for now (their live delegations to it) and the rotations they are
+ * on. Only a restricted person needs it, and only when the caller did not say already (a feed's
+ * principal comes with them): everyone else sees every question anyway (§2), and reads nothing.
+ * The feeds and the paged listing both ask it here.
+ */
+export async function actingNow(
+  p: Principal,
+  delegations: Pick<Delegations, 'actingFor'>,
+  directory: Directory | undefined,
+): Promise<Principal> {
+  if (!p.restricted || p.actsFor !== undefined) return p;
+  const actsFor = await delegations.actingFor(p.id);
+  return actsFor.length === 0 ? p : withRotations({ ...p, actsFor }, directory);
 }
 
 /**

@@ -3,11 +3,11 @@
 import { visibilityScope } from '../../domain/access.ts';
 import { filterOf, pageSizeOf } from '../../domain/call-args.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { Principal } from '../../domain/principal.ts';
 import { encodeCursor } from '../../store/listing.ts';
 import type { ListFilter, Page } from '../../store/types.ts';
 import type { EngineContext } from '../context.ts';
-import { withRotations } from '../people/presence.ts';
+import { createDelegations } from '../people/delegation.ts';
+import { actingNow } from '../people/presence.ts';
 import type { Interactions, QuestionPage } from '../types.ts';
 import { readBacklog } from './backlog.ts';
 import { listScoped, pendingScoped, routedListFilters, scopedFilters } from './scoped.ts';
@@ -29,21 +29,11 @@ function pageOf(page: Page): QuestionPage {
   };
 }
 
-/**
- * `p` with the people it acts for now (their live delegations to it) and the rotations they are
- * on, when it is restricted and the caller did not say already (a feed's principal comes with
- * them): everyone else sees every question anyway (§2), and reads nothing here.
- */
-async function actingNow(ctx: EngineContext, p: Principal): Promise<Principal> {
-  if (!p.restricted || p.actsFor !== undefined) return p;
-  const actsFor = (await ctx.store.delegations.delegatorsOf(p.id, ctx.clock())).map((d) => d.from);
-  return actsFor.length === 0 ? p : withRotations({ ...p, actsFor }, ctx.directory);
-}
-
 export function createListing(
   ctx: EngineContext,
 ): Pick<Interactions, 'get' | 'list' | 'pending' | 'backlog'> {
   const { store } = ctx;
+  const delegations = createDelegations(store.delegations, ctx.clock);
   return {
     async get(p, id) {
       try {
@@ -60,7 +50,7 @@ export function createListing(
       // A restricted delegate pages through the questions of the people it acts for too (API.md
       // §22), as its feed shows them: each carries its `audience`, the person it is for (or, on
       // call, `routedTo`). Only a delegate has `scope.routed`: no one else reads more here.
-      const scope = visibilityScope(await actingNow(ctx, p));
+      const scope = visibilityScope(await actingNow(p, delegations, ctx.directory));
       const empty: QuestionPage = { edges: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
       const filters = scope.routed
