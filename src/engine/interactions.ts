@@ -186,13 +186,14 @@ export function createInteractions(deps: EngineDeps): Interactions & {
     };
   }
 
+  const presence = createPresence(store, clock, ctx.visible, ctx.directory);
   return {
     ...asking,
     ...createAnswering(ctx, answers.record),
     ...createAnswerHere(ctx, answers.record),
-    ...createListing(ctx),
+    ...createListing(ctx, presence.acting),
     ...createExecution(ctx, deps.receipts),
-    presence: createPresence(store, clock, ctx.visible, ctx.directory),
+    presence,
     linking: createChannelLinking(ctx, channelLinks, asking.ask, nameOf),
     ...createPasskeyDoors(ctx, answers.record),
 

@@ -54,9 +54,9 @@ export function createPresence(
  * `p` with the people it acts for now (their live delegations to it) and the rotations they are
  * on. Only a restricted person needs it, and only when the caller did not say already (a feed's
  * principal comes with them): everyone else sees every question anyway (§2), and reads nothing.
- * The feeds and the paged listing both ask it here.
+ * The feeds and the paged listing (views/listing.ts) both ask it here, through `acting`.
  */
-export async function actingNow(
+async function actingNow(
   p: Principal,
   delegations: Pick<Delegations, 'actingFor'>,
   directory: Directory | undefined,

@@ -6,8 +6,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { encodeCursor } from '../../store/listing.ts';
 import type { ListFilter, Page } from '../../store/types.ts';
 import type { EngineContext } from '../context.ts';
-import { createDelegations } from '../people/delegation.ts';
-import { actingNow } from '../people/presence.ts';
+import type { Presence } from '../people/presence.ts';
 import type { Interactions, QuestionPage } from '../types.ts';
 import { readBacklog } from './backlog.ts';
 import { listScoped, pendingScoped, routedListFilters, scopedFilters } from './scoped.ts';
@@ -29,11 +28,12 @@ function pageOf(page: Page): QuestionPage {
   };
 }
 
+/** `acting`: whom a restricted person acts for now (presence.acting), so a delegate pages theirs too. */
 export function createListing(
   ctx: EngineContext,
+  acting: Presence['acting'],
 ): Pick<Interactions, 'get' | 'list' | 'pending' | 'backlog'> {
   const { store } = ctx;
-  const delegations = createDelegations(store.delegations, ctx.clock);
   return {
     async get(p, id) {
       try {
@@ -50,7 +50,7 @@ export function createListing(
       // A restricted delegate pages through the questions of the people it acts for too (API.md
       // §22), as its feed shows them: each carries its `audience`, the person it is for (or, on
       // call, `routedTo`). Only a delegate has `scope.routed`: no one else reads more here.
-      const scope = visibilityScope(await actingNow(p, delegations, ctx.directory));
+      const scope = visibilityScope(await acting(p));
       const empty: QuestionPage = { edges: [], totalCount: 0, hasNextPage: false, endCursor: null };
       if (scope === 'none') return empty;
       const filters = scope.routed
